@@ -1,0 +1,138 @@
+/*
+ * backend.h - the dialect interface.  Concept files (lease.c, task.c, ...)
+ * talk to a database only through struct lq_backend and the named statements
+ * of sql_names.h; a backend file talks only to its client library.
+ */
+#ifndef LEASEQ_BACKEND_H
+#define LEASEQ_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "leaseq.h"
+#include "sql_names.h"
+
+#define LQ_BACKEND_VERSION 1
+
+/* Capability bits the core tests. */
+#define LQ_CAP_SKIP_LOCKED (1u << 0) /* task_candidates locks rows with SKIP LOCKED */
+#define LQ_CAP_NOTIFY (1u << 1)      /* wait_notify / notify work */
+
+typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
+
+/* A bound parameter or a result column.  s/len are borrowed: for results
+ * they stay valid only during the row callback.  TEXT and BLOB columns that
+ * the backend reads as text are NUL-terminated at s[len]. */
+typedef struct lq_value {
+	lq_vtype type;
+	int64_t i;
+	const char *s;
+	size_t len;
+} lq_value;
+
+static inline lq_value lq_v_null(void) { lq_value v = {LQ_V_NULL, 0, NULL, 0}; return v; }
+static inline lq_value lq_v_int(int64_t i) { lq_value v = {LQ_V_INT, i, NULL, 0}; return v; }
+lq_value lq__v_text(const char *s); /* NULL s gives NULL */
+static inline lq_value lq_v_blob(const void *p, size_t n) { lq_value v = {LQ_V_BLOB, 0, (const char *)p, n}; return v; }
+
+/* Row callback: return 0 to go on, non-zero to stop reading (not an error). */
+typedef int (*lq_row_fn)(void *ctx, const lq_value *cols, int ncols);
+
+/* Backend results.  LQ_OK, LQ_ECONN (connection lost: the core reconnects
+ * on the next call), LQ_EUNKNOWN (lost during COMMIT), LQ_ERROR, LQ_ENOMEM,
+ * and LQ__RETRY: a deadlock, serialization failure, lock-wait timeout or
+ * SQLITE_BUSY after which the core rolls back and retries the transaction. */
+#define LQ__RETRY ((lq_status)100)
+
+/* Per-connection error text written by backends (no passwords). */
+typedef struct lq_err {
+	char msg[768];
+} lq_err;
+
+struct lq_conn; /* backend-private connection */
+
+struct lq_backend {
+	unsigned version;        /* LQ_BACKEND_VERSION */
+	const char *name;        /* "sqlite", "postgres", "mysql" */
+	unsigned caps;           /* LQ_CAP_* */
+	const char *const *sql;  /* [LQ_SQL__COUNT], from sql/<dialect>/ */
+	const struct lq_migration *migrations; /* from migrations/<dialect>/, in order */
+	size_t n_migrations;
+
+	/* Required.  dsn is the whole DSN string as the user gave it.  On
+	 * failure returns LQ_EINVAL (bad DSN) or LQ_ECONN, message in err. */
+	lq_status (*connect)(const char *dsn, struct lq_conn **out, lq_err *err);
+	void (*disconnect)(struct lq_conn *c);
+	/* Run named statement id with params (placeholders numbered ?1.. /
+	 * $1.. in the SQL text, params[0] is number 1).  Rows go to fn (may be
+	 * NULL), *affected (may be NULL) gets the affected-row count, counting
+	 * matched rows on MySQL (CLIENT_FOUND_ROWS).  Prepared statements are
+	 * cached per connection. */
+	lq_status (*exec)(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
+			  lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err);
+	/* Run a parameterless script of one or more statements (migrations). */
+	lq_status (*exec_script)(struct lq_conn *c, const char *sql, lq_err *err);
+	/* Transactions.  write != 0: a write transaction (SQLite BEGIN
+	 * IMMEDIATE).  commit may return LQ_EUNKNOWN. */
+	lq_status (*begin)(struct lq_conn *c, int write, lq_err *err);
+	lq_status (*commit)(struct lq_conn *c, lq_err *err);
+	lq_status (*rollback)(struct lq_conn *c, lq_err *err);
+	/* Optional (LQ_CAP_NOTIFY).  notify: send on channel (inside or outside a
+	 * transaction).  wait_notify: LISTEN on channel if not yet, then wait up
+	 * to timeout_ms for a notification; LQ_OK woken, LQ_ETIMEDOUT not. */
+	lq_status (*notify)(struct lq_conn *c, const char *channel, lq_err *err);
+	lq_status (*wait_notify)(struct lq_conn *c, const char *channel, int64_t timeout_ms, lq_err *err);
+};
+
+struct lq_migration {
+	int version;
+	const char *name; /* file name without .sql */
+	const char *sql;
+};
+
+/* Embedded SQL, generated from sql/ and migrations/ at build time. */
+extern const char *const lq__sql_sqlite[LQ_SQL__COUNT];
+extern const char *const lq__sql_postgres[LQ_SQL__COUNT];
+extern const char *const lq__sql_mysql[LQ_SQL__COUNT];
+extern const struct lq_migration lq__migrations_sqlite[];
+extern const size_t lq__migrations_sqlite_count;
+extern const struct lq_migration lq__migrations_postgres[];
+extern const size_t lq__migrations_postgres_count;
+extern const struct lq_migration lq__migrations_mysql[];
+extern const size_t lq__migrations_mysql_count;
+
+extern const struct lq_backend lq__backend_sqlite;
+#ifdef LEASEQ_HAVE_POSTGRES
+extern const struct lq_backend lq__backend_postgres;
+#endif
+#ifdef LEASEQ_HAVE_MYSQL
+extern const struct lq_backend lq__backend_mysql;
+#endif
+
+/* Parsed URL-style DSN (for mysql://; postgres hands the string to libpq). */
+typedef struct lq_dsn_url {
+	char scheme[16];
+	char user[128];
+	char password[256];
+	char host[256];
+	int port; /* 0 = default */
+	char dbname[256];
+	char query[512]; /* after '?', raw, "" if none */
+} lq_dsn_url;
+/* Parse scheme://[user[:password]@]host[:port][/db][?k=v&...], with %XX
+ * decoding of user, password and dbname.  LQ_EINVAL with a message that
+ * never contains the password. */
+lq_status lq__dsn_parse_url(const char *dsn, lq_dsn_url *out, lq_err *err);
+/* Look up key in a "k=v&k2=v2" query string (percent-decoded); 1 if found. */
+int lq__dsn_query_get(const char *query, const char *key, char *val, size_t size);
+/* Copy dsn to buf with any password replaced by "***". */
+void lq__dsn_redact(const char *dsn, char *buf, size_t size);
+
+/* Portable snprintf into err. */
+void lq__err_set(lq_err *err, const char *fmt, ...)
+#ifdef __GNUC__
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+#endif /* LEASEQ_BACKEND_H */

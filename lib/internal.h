@@ -1,0 +1,90 @@
+/*
+ * internal.h - what the concept files share.  Not installed.
+ */
+#ifndef LEASEQ_INTERNAL_H
+#define LEASEQ_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "leaseq.h"
+
+struct lq_db {
+	const struct lq_backend *be;
+	struct lq_conn *conn; /* NULL while disconnected: the next call reconnects */
+	char *dsn;            /* as given (may hold a password: never print it) */
+	char dsn_redacted[512];
+	int schema_ok;        /* schema checked on this connection */
+	int in_tx;
+	uint64_t rng;         /* per-handle jitter and nonce source */
+	char errmsg[1024];
+	lq_err err;           /* scratch for backends */
+};
+
+/* Set db->errmsg (printf style) and return st. */
+lq_status lq__fail(lq_db *db, lq_status st, const char *fmt, ...)
+#ifdef __GNUC__
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+/* Clear the error text at the start of an API call. */
+void lq__ok(lq_db *db);
+
+/* Connect if needed.  Does not check the schema. */
+lq_status lq__connect(lq_db *db);
+/* Connect if needed and make sure the schema is there and not too new. */
+lq_status lq__ready(lq_db *db);
+
+/* Run a named statement.  On failure db->errmsg says "what: <db text>"; a
+ * lost connection is dropped so the next call reconnects. */
+lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,
+		   lq_row_fn fn, void *ctx, int64_t *affected);
+/* Run a parameterless script (migrations, test resets). */
+lq_status lq__exec_script(lq_db *db, const char *what, const char *sql);
+
+/* Run body(db, ctx) inside a transaction, retrying deadlocks, serialization
+ * failures and SQLITE_BUSY a bounded number of times.  body returns LQ_OK to
+ * commit; anything else rolls back and is returned (LQ__RETRY retries).
+ * what names the object for messages. */
+typedef lq_status (*lq_tx_body)(lq_db *db, void *ctx);
+lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *ctx);
+
+/* Random numbers and owners. */
+uint64_t lq__rand(lq_db *db);
+/* Fill buf with "<base>/<16 hex>" or "<host>:<pid>/<16 hex>" when base is NULL. */
+void lq__make_owner(lq_db *db, const char *base, char *buf, size_t size);
+/* Sleep ms milliseconds (monotonic). */
+void lq__sleep_ms(int64_t ms);
+int64_t lq__mono_ms(void);
+
+/* Copy a column into a fixed buffer ("" for NULL), truncating. */
+void lq__col_str(const lq_value *v, char *buf, size_t size);
+/* Duplicate a column (NULL for NULL).  Returns LQ_ENOMEM on failure. */
+lq_status lq__col_dup(const lq_value *v, char **out, size_t *len);
+int64_t lq__col_int(const lq_value *v);
+/* Parameter for an optional string: NULL or "" -> NULL. */
+lq_value lq__v_opt_text(const char *s);
+
+/* Fill a task from TASK_COLS (20 columns); payload copied when present. */
+lq_status lq__task_from_row(lq_task *t, const lq_value *cols, int ncols);
+
+/* Validation with messages into db->errmsg; all return LQ_EINVAL on failure. */
+lq_status lq__check_name(lq_db *db, const char *what, const char *name);
+lq_status lq__check_ttl(lq_db *db, const char *what, int64_t ttl_ms);
+
+/* Backoff with full jitter: base * 2^(attempt-1), capped, randomised. */
+int64_t lq__backoff_ms(lq_db *db, int attempt, int64_t base_ms, int64_t cap_ms);
+
+/* Notification channels (PostgreSQL LISTEN/NOTIFY). */
+#define LQ_CHANNEL_TASK "leaseq_task"
+#define LQ_CHANNEL_LEASE "leaseq_lease"
+/* Best effort: send a notification when the backend can. */
+void lq__notify(lq_db *db, const char *channel);
+/* Wait up to ms for a notification (backend with LQ_CAP_NOTIFY) or sleep. */
+void lq__wait(lq_db *db, const char *channel, int64_t ms);
+
+/* Drop every leaseq table: for tests only. */
+lq_status lq__drop_schema(lq_db *db);
+
+#endif

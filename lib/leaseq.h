@@ -1,0 +1,354 @@
+/*
+ * leaseq.h - leases and a task queue kept inside SQLite, PostgreSQL or
+ * MySQL/MariaDB.  This is the only public header: what is not declared here
+ * is not part of the API.
+ *
+ * Threads: an lq_db is one database connection.  It may be used by one
+ * thread at a time; different lq_db handles are independent.  There is no
+ * global state, so no library-wide initialisation is needed.
+ *
+ * Errors: every call returns an lq_status.  After a failure lq_errmsg(db)
+ * explains it in one sentence that names the object involved and the
+ * database's own error text.  The string belongs to the handle and stays
+ * valid until the next call on that handle.  It never contains a password.
+ *
+ * Time: every expiry and due-time decision is made by the database, on its
+ * clock, inside the statement that acts on it.  All times in this API are
+ * milliseconds since the Unix epoch as seen by the database clock.
+ *
+ * Ownership: structures filled in by the library belong to the caller.
+ * lq_task may own heap memory (payload, last_error): release it with
+ * lq_task_clear().  Destructors accept NULL.
+ */
+#ifndef LEASEQ_H
+#define LEASEQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(LEASEQ_BUILDING) && defined(__GNUC__)
+#define LQ_EXTERN(type) __attribute__((visibility("default"))) type
+#else
+#define LQ_EXTERN(type) type
+#endif
+
+#define LEASEQ_VERSION_STRING "0.1.0"
+
+/* Status codes.  Append only: never renumber or remove one. */
+#define LQ_STATUS_MAP(X)                                                     \
+	X(OK, 0, "success")                                                  \
+	X(BUSY, 1, "held elsewhere")                                         \
+	X(LOST, 2, "lease or claim lost")                                    \
+	X(EMPTY, 3, "nothing to do")                                         \
+	X(NOTFOUND, 4, "not found")                                          \
+	X(EINVAL, 5, "invalid argument")                                     \
+	X(ESCHEMA, 6, "schema missing or newer than this library")          \
+	X(ECONN, 7, "database unreachable or connection lost")               \
+	X(EUNKNOWN, 8, "outcome unknown: connection lost during commit")    \
+	X(ENOMEM, 9, "out of memory")                                        \
+	X(ERROR, 10, "database error")                                       \
+	X(ETIMEDOUT, 11, "timed out")
+
+typedef enum lq_status {
+#define LQ__STATUS_ENUM(name, value, text) LQ_##name = value,
+	LQ_STATUS_MAP(LQ__STATUS_ENUM)
+#undef LQ__STATUS_ENUM
+} lq_status;
+
+/* Limits. */
+#define LQ_NAME_MAX 255                 /* bytes, for lease, task, queue names and unique keys */
+#define LQ_OWNER_MAX 255                /* bytes, including the random part */
+#define LQ_PAYLOAD_MAX (8 * 1024 * 1024) /* bytes */
+#define LQ_CRON_MAX 127
+#define LQ_TZ_MAX 63
+#define LQ_HANDLE_MAX 1200              /* encoded lease handle, with its NUL */
+#define LQ_TTL_MAX_MS (366LL * 24 * 3600 * 1000) /* a TTL over a year is refused as absurd */
+#define LQ_DEFAULT_QUEUE "default"
+
+typedef struct lq_db lq_db;
+
+/* Fixed text for a status ("held elsewhere"); never NULL. */
+LQ_EXTERN(const char *) lq_status_str(lq_status st);
+/* The last failure on this handle, or "" after a success. */
+LQ_EXTERN(const char *) lq_errmsg(const lq_db *db);
+LQ_EXTERN(const char *) lq_version(void);
+
+/*
+ * Open a connection.  dsn: "sqlite:PATH[?synchronous=full|normal]",
+ * "postgresql://..." / "postgres://...", "mysql://user:pass@host:port/db" /
+ * "mariadb://...".  NULL means "sqlite:leaseq.db".
+ * On any status but LQ_ENOMEM *out is set to a handle that holds the error
+ * text; the caller closes it with lq_close() whatever the status.  A handle
+ * whose connection failed reconnects on its next call.
+ */
+LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out);
+LQ_EXTERN(void) lq_close(lq_db *db);
+/* The backend name: "sqlite", "postgres" or "mysql". */
+LQ_EXTERN(const char *) lq_backend_name(const lq_db *db);
+/* The database clock, epoch milliseconds. */
+LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms);
+
+/* ---------------------------------------------------------------- schema */
+
+/* Apply every migration this library knows and the database lacks, each in
+ * its own transaction.  *from / *to (may be NULL) receive the versions. */
+LQ_EXTERN(lq_status) lq_migrate(lq_db *db, int *from, int *to);
+/* *current: applied version (0 = no schema); *latest: what this library knows. */
+LQ_EXTERN(lq_status) lq_schema_status(lq_db *db, int *current, int *latest);
+
+/* ---------------------------------------------------------------- leases */
+
+typedef struct lq_lease {
+	char name[LQ_NAME_MAX + 1];
+	char owner[LQ_OWNER_MAX + 1]; /* "" when the lease is free */
+	int64_t token;                /* fencing token, strictly increasing per name */
+	int64_t acquired_at;
+	int64_t expires_at;
+	int64_t now; /* database clock when this was read */
+} lq_lease;
+
+/*
+ * Acquire NAME for ttl_ms.  owner: NULL for "host:pid"; a random part is
+ * always appended so that nobody can guess an owner.  wait_ms > 0 polls with
+ * back-off and jitter until the lease is free or the wait ends.
+ * LQ_OK: *out is the held lease.  LQ_BUSY: *out describes the holder.
+ */
+LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_ms,
+				      const char *owner, int64_t wait_ms, lq_lease *out);
+/* Extend a held lease to now + ttl_ms; updates l->expires_at.  LQ_LOST when it
+ * expired or was taken or broken: the holder must stop acting. */
+LQ_EXTERN(lq_status) lq_lease_renew(lq_db *db, lq_lease *l, int64_t ttl_ms);
+/* Hand a lease back.  LQ_LOST when someone else holds it now (nothing changed). */
+LQ_EXTERN(lq_status) lq_lease_release(lq_db *db, const lq_lease *l);
+/* LQ_OK while l is the valid holder, LQ_LOST otherwise. */
+LQ_EXTERN(lq_status) lq_lease_check(lq_db *db, const lq_lease *l);
+/* Admin: free NAME whoever holds it, bumping the token.  *prev (may be NULL)
+ * receives the state before the break.  LQ_NOTFOUND for an unknown name. */
+LQ_EXTERN(lq_status) lq_lease_break(lq_db *db, const char *name, lq_lease *prev);
+/* Current state of NAME (owner "" when free).  LQ_NOTFOUND if never acquired. */
+LQ_EXTERN(lq_status) lq_lease_get(lq_db *db, const char *name, lq_lease *out);
+/* Call fn for every lease, by name.  fn returns non-zero to stop. */
+typedef int (*lq_lease_fn)(const lq_lease *l, void *ctx);
+LQ_EXTERN(lq_status) lq_lease_list(lq_db *db, lq_lease_fn fn, void *ctx);
+/* 1 when l is held at l->now. */
+LQ_EXTERN(int) lq_lease_held(const lq_lease *l);
+
+/* A handle as one shell-safe word ("lq1:TOKEN:NAME:OWNER", percent-encoded),
+ * so another process can renew or release the lease. */
+LQ_EXTERN(lq_status) lq_lease_encode(const lq_lease *l, char *buf, size_t size);
+LQ_EXTERN(lq_status) lq_lease_decode(const char *text, lq_lease *out);
+
+/* ----------------------------------------------------------------- tasks */
+
+typedef enum lq_missed { LQ_MISSED_ONCE = 0, LQ_MISSED_SKIP = 1 } lq_missed;
+
+#define LQ_TASK_OPTS_VERSION 1
+typedef struct lq_task_opts {
+	unsigned version;         /* LQ_TASK_OPTS_VERSION */
+	const char *queue;        /* NULL: "default" */
+	const void *payload;      /* may be NULL; binary-safe */
+	size_t payload_len;
+	int64_t delay_ms;         /* run at now + delay (ignored when run_at set) */
+	int64_t run_at;           /* absolute epoch ms; 0 = not set */
+	const char *unique_key;   /* NULL: not unique */
+	int max_attempts;         /* 0: default (3) */
+	int64_t every_ms;         /* recurring at a fixed interval; 0 = not */
+	const char *cron;         /* recurring on a 5-field cron expression; NULL = not */
+	const char *tz;           /* IANA zone for cron; NULL = UTC */
+	lq_missed missed;         /* what a recurring task does after downtime */
+} lq_task_opts;
+#define LQ_TASK_OPTS_INIT {LQ_TASK_OPTS_VERSION, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, LQ_MISSED_ONCE}
+
+#define LQ_DEFAULT_MAX_ATTEMPTS 3
+
+typedef enum lq_mode { LQ_AT_MOST_ONCE = 0, LQ_AT_LEAST_ONCE = 1 } lq_mode;
+
+typedef struct lq_task {
+	int64_t id;
+	char queue[LQ_NAME_MAX + 1];
+	char name[LQ_NAME_MAX + 1];
+	unsigned char *payload; /* owned; NUL-terminated for convenience; NULL if empty */
+	size_t payload_len;
+	int64_t run_at;         /* due time (of this occurrence, for a claimed task) */
+	int attempts;
+	int max_attempts;
+	char unique_key[LQ_NAME_MAX + 1]; /* "" if none */
+	char claim_owner[LQ_OWNER_MAX + 1]; /* "" if unclaimed */
+	int64_t claim_until;    /* 0 if unclaimed */
+	int64_t every_ms;       /* 0 if not interval-recurring */
+	char cron[LQ_CRON_MAX + 1];
+	char tz[LQ_TZ_MAX + 1];
+	lq_missed missed;
+	int paused;
+	char *last_error;       /* owned; NULL if none */
+	int64_t created_at;
+	int dead;               /* 1: out of attempts, kept in lq_task_dead */
+	int64_t died_at;
+	int64_t now;            /* database clock when read */
+	/* Set by a claim: */
+	lq_mode mode;
+	int recurring;          /* claimed one occurrence of a recurring task */
+	int64_t next_run_at;    /* recurring: the next occurrence scheduled */
+} lq_task;
+
+/* Free what t owns and zero it.  Accepts NULL. */
+LQ_EXTERN(void) lq_task_clear(lq_task *t);
+
+/* Enqueue.  *id (may be NULL) receives the new id, or with a unique_key that
+ * a live task already has, that task's id; *existed (may be NULL) says which. */
+LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
+				 int64_t *id, int *existed);
+
+/*
+ * Claim up to n due tasks of queue (NULL: "default") in one transaction, in
+ * (run_at, id) order.  at-most-once: each one-off task is deleted as it is
+ * claimed, so a crash loses that run.  at-least-once: each is marked with a
+ * claim that lasts claim_ttl_ms; finish it with lq_task_ack() or
+ * lq_task_fail(), extend it with lq_task_heartbeat().  A recurring task is
+ * claimed one occurrence at a time (its run_at moves to the next one).
+ * tasks[0..*claimed) are filled; release each with lq_task_clear().
+ * LQ_EMPTY when nothing is due.
+ */
+LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
+				   int64_t claim_ttl_ms, lq_task *tasks, size_t n,
+				   size_t *claimed);
+/* The claimed task succeeded.  LQ_LOST when an at-least-once claim expired
+ * and was taken (the task may run again elsewhere). */
+LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
+/* The claimed task failed with error (one line).  It is retried after an
+ * exponential back-off with jitter, or moved to the dead tasks when out of
+ * attempts.  A recurring task records the error and keeps its schedule. */
+LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error);
+/* Extend an at-least-once claim.  LQ_LOST when it expired or was taken. */
+LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms);
+
+/* One task by id, live or dead.  LQ_NOTFOUND if neither. */
+LQ_EXTERN(lq_status) lq_task_get(lq_db *db, int64_t id, lq_task *out);
+
+#define LQ_LIST_DUE 1u  /* only tasks due now */
+#define LQ_LIST_DEAD 2u /* the dead tasks instead of the live ones */
+/* Call fn for every matching task, by id (payload not loaded).  queue NULL:
+ * every queue.  fn returns non-zero to stop. */
+typedef int (*lq_task_fn)(const lq_task *t, void *ctx);
+LQ_EXTERN(lq_status) lq_task_list(lq_db *db, const char *queue, unsigned flags,
+				  lq_task_fn fn, void *ctx);
+/* Delete a live or dead task.  LQ_NOTFOUND if neither. */
+LQ_EXTERN(lq_status) lq_task_rm(lq_db *db, int64_t id);
+/* Dead task: back to the queue with attempts reset, due now.  Live task:
+ * due now.  LQ_NOTFOUND if neither. */
+LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id);
+/* Pause or resume one task (a paused task is never claimed). */
+LQ_EXTERN(lq_status) lq_task_pause(lq_db *db, int64_t id, int paused);
+
+/* ---------------------------------------------------------------- queues */
+
+typedef struct lq_queue_info {
+	char name[LQ_NAME_MAX + 1];
+	int paused;
+	int64_t tasks;  /* live tasks */
+	int64_t due;    /* of which due now */
+	int64_t dead;
+	int64_t next_run_at; /* earliest run_at of an unpaused live task, 0 if none */
+} lq_queue_info;
+typedef int (*lq_queue_fn)(const lq_queue_info *q, void *ctx);
+LQ_EXTERN(lq_status) lq_queue_list(lq_db *db, lq_queue_fn fn, void *ctx);
+LQ_EXTERN(lq_status) lq_queue_pause(lq_db *db, const char *queue, int paused);
+/* Milliseconds until the next task of queue could be due (0 = now), or -1
+ * when the queue has no claimable task. */
+LQ_EXTERN(lq_status) lq_queue_next_due(lq_db *db, const char *queue, int64_t *wait_ms);
+
+/* ---------------------------------------------------------------- runner */
+
+/* A running task, as a handler sees it. */
+typedef struct lq_job lq_job;
+LQ_EXTERN(const lq_task *) lq_job_task(const lq_job *job);
+/* Record why the job failed (copied).  One line. */
+LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error);
+/* Extend the claim of an at-least-once job.  LQ_LOST: stop working on it. */
+LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job);
+/* 1 once the runner has been asked to stop (signal or lq_runner_stop). */
+LQ_EXTERN(int) lq_job_stopping(const lq_job *job);
+/* Milliseconds the job may still run before the claim needs a heartbeat. */
+LQ_EXTERN(int64_t) lq_job_claim_ttl(const lq_job *job);
+
+/* Return 0 for success; anything else is a failure (see lq_job_set_error). */
+typedef int (*lq_handler_fn)(lq_job *job, void *ctx);
+
+typedef struct lq_runner lq_runner;
+
+#define LQ_RUNNER_OPTS_VERSION 1
+typedef struct lq_runner_opts {
+	unsigned version;           /* LQ_RUNNER_OPTS_VERSION */
+	const char *const *queues;  /* NULL-terminated; NULL: {"default"} */
+	lq_mode mode;               /* default at-most-once */
+	int64_t claim_ttl_ms;       /* at-least-once claim lease; 0: 30 s */
+	int64_t lease_ttl_ms;       /* runner lease for lq_runner_tick; 0: 3 s */
+	size_t batch;               /* tasks claimed per transaction; 0: 1 */
+} lq_runner_opts;
+#define LQ_RUNNER_OPTS_INIT {LQ_RUNNER_OPTS_VERSION, NULL, LQ_AT_MOST_ONCE, 0, 0, 0}
+
+/* The runner borrows db, which must outlive it. */
+LQ_EXTERN(lq_status) lq_runner_new(lq_db *db, const lq_runner_opts *opts, lq_runner **out);
+LQ_EXTERN(void) lq_runner_free(lq_runner *r);
+/* Register fn for tasks named name ("*" = any task without its own handler).
+ * Registering a name again replaces its handler. */
+LQ_EXTERN(lq_status) lq_runner_handle(lq_runner *r, const char *name, lq_handler_fn fn, void *ctx);
+/* Ask a running lq_runner_work / lq_runner_tick to stop after the current
+ * task.  Async-signal-safe. */
+LQ_EXTERN(void) lq_runner_stop(lq_runner *r);
+
+typedef enum lq_stop_reason {
+	LQ_STOP_NONE = 0,      /* nothing was done */
+	LQ_STOP_IDLE,          /* nothing more is due */
+	LQ_STOP_HELD,          /* another runner holds the runner lease */
+	LQ_STOP_CLAIM_LOST,    /* a claim was lost to another runner */
+	LQ_STOP_LEASE_LOST,    /* the runner lease was lost */
+	LQ_STOP_BUDGET,        /* the time budget was reached */
+	LQ_STOP_SIGNAL,        /* lq_runner_stop was called */
+	LQ_STOP_ERROR          /* a database error (see lq_errmsg) */
+} lq_stop_reason;
+LQ_EXTERN(const char *) lq_stop_reason_str(lq_stop_reason r);
+
+typedef struct lq_run_report {
+	int64_t ran;       /* handlers that succeeded */
+	int64_t failed;    /* handlers that failed (retried or dead) */
+	int64_t claimed;   /* tasks claimed */
+	lq_stop_reason stopped;
+} lq_run_report;
+
+/*
+ * One pseudo-cron tick on the first queue: take the runner lease (if held
+ * elsewhere return LQ_BUSY at once, report->stopped = LQ_STOP_HELD), run due
+ * tasks in order renewing the lease after each, stop when nothing is due, a
+ * claim or the lease is lost, or budget_ms (minus a safety margin) is spent;
+ * release the lease.  budget_ms <= 0: 25 s.
+ */
+LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_report *report);
+/*
+ * Worker loop: claim and run due tasks of every queue until stopped; idle
+ * back-off with jitter that never sleeps past the next known due time.
+ * drain != 0: return once nothing is due.
+ */
+LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *report);
+
+/* ------------------------------------------------------------- utilities */
+
+/* Parse "250ms", "3s", "5m", "2h", "1d" (a bare number is seconds).
+ * LQ_EINVAL for anything else, negative values or overflow. */
+LQ_EXTERN(lq_status) lq_parse_duration(const char *text, int64_t *ms);
+/* Validate a name (lease, task, queue, unique key): non-empty, at most
+ * LQ_NAME_MAX bytes, valid UTF-8, no NUL.  what names it in the message. */
+LQ_EXTERN(lq_status) lq_check_name(const char *what, const char *name, char *msg, size_t msgsize);
+/* Validate a cron expression (5 fields or @hourly etc.) and time zone. */
+LQ_EXTERN(lq_status) lq_check_schedule(const char *cron, const char *tz, char *msg, size_t msgsize);
+/* The first occurrence of cron (in tz, NULL = UTC) strictly after after_ms. */
+LQ_EXTERN(lq_status) lq_cron_next(const char *cron, const char *tz, int64_t after_ms, int64_t *next_ms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LEASEQ_H */

@@ -1,0 +1,82 @@
+/*
+ * sql_names.h - the catalogue of named statements.  Every dialect defines
+ * each of these in sql/<dialect>/*.sql under "-- name: NAME" with the same
+ * parameters (in this order, written ?1.. in SQLite and MySQL files, $1.. in
+ * PostgreSQL files) and the same result columns.  NOW below means the
+ * database clock in epoch milliseconds, evaluated inside the statement.
+ *
+ * Column groups:
+ *   LEASE_COLS  name, owner, token, acquired_at, expires_at, NOW
+ *   TASK_COLS   id, queue, name, payload, run_at, attempts, max_attempts,
+ *               unique_key, claim_owner, claim_until, every_ms, cron, tz,
+ *               missed, paused, last_error, created_at, dead (0|1),
+ *               died_at (NULL for live tasks), NOW          (20 columns)
+ */
+#ifndef LEASEQ_SQL_NAMES_H
+#define LEASEQ_SQL_NAMES_H
+
+#define LQ_SQL_LIST(X)                                                                        \
+	/* schema */                                                                          \
+	X(db_now)               /* () -> (NOW) */                                             \
+	X(schema_exists)        /* () -> (1 if table lq_schema exists else 0) */              \
+	X(schema_create)        /* () create lq_schema(version PK, name, applied_at) if absent */ \
+	X(schema_version)       /* () -> (highest applied version, 0 if none) */              \
+	X(schema_record)        /* (?1 version, ?2 name) insert into lq_schema */            \
+	X(migrate_lock)         /* () serialise concurrent migrators (tx or named lock) */    \
+	X(migrate_unlock)       /* () release what migrate_lock took, if not tx-scoped */     \
+	/* leases */                                                                          \
+	X(lease_insert)         /* (?1 name, ?2 owner, ?3 ttl) insert if absent, token 1 -> affected */ \
+	X(lease_take)           /* (?1 name, ?2 owner, ?3 ttl) take if expires_at <= NOW, token+1 */ \
+	X(lease_get)            /* (?1 name) -> LEASE_COLS */                                 \
+	X(lease_renew)          /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW */ \
+	X(lease_release)        /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
+	X(lease_break)          /* (?1 name) token+1, owner NULL, expires_at NOW */           \
+	X(lease_list)           /* () -> LEASE_COLS by name */                                \
+	/* tasks */                                                                           \
+	X(task_insert)          /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay,  \
+	                            ?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron,     \
+	                            ?10 tz, ?11 missed) -> affected (0: unique key taken) */  \
+	X(task_last_id)         /* () -> (id of the row this connection inserted last) */     \
+	X(task_find_unique)     /* (?1 unique_key) -> (id) */                                 \
+	X(task_candidates)      /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \
+	                            expired, task and queue not paused; by run_at, id;        \
+	                            FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */        \
+	X(task_claim_delete)    /* (?1 id) delete if one-off, still due and unclaimed */     \
+	X(task_claim_update)    /* (?1 id, ?2 owner, ?3 claim_ttl) claim + attempts+1 if due and unclaimed */ \
+	X(task_claim_occurrence) /* (?1 id, ?2 seen run_at, ?3 next run_at) if run_at = ?2 */ \
+	X(task_ack)             /* (?1 id, ?2 owner) delete if claimed by owner */            \
+	X(task_heartbeat)       /* (?1 id, ?2 owner, ?3 claim_ttl) if owner's claim not expired */ \
+	X(task_retry_later)     /* (?1 id, ?2 owner, ?3 backoff, ?4 error) unclaim, run_at NOW+backoff */ \
+	X(task_reinsert)        /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,        \
+	                            ?6 max_attempts, ?7 unique_key, ?8 backoff, ?9 error,     \
+	                            ?10 created_at) at-most-once retry; conflict: nothing */  \
+	X(task_bury)            /* (?1 id, ?2 owner|NULL, ?3 error) copy to lq_task_dead if   \
+	                            claimed by owner, or (NULL) if unclaimed/claim expired */ \
+	X(task_delete)          /* (?1 id) delete the live task */                           \
+	X(task_dead_insert)     /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,        \
+	                            ?6 max_attempts, ?7 unique_key, ?8 error, ?9 created_at) */ \
+	X(task_record_error)    /* (?1 id, ?2 error) recurring task: last_error */           \
+	X(task_get)             /* (?1 id) -> TASK_COLS, live or dead */                      \
+	X(task_list)            /* (?1 queue|NULL, ?2 due_only) -> TASK_COLS (payload NULL) by id */ \
+	X(task_list_dead)       /* (?1 queue|NULL) -> TASK_COLS (payload NULL) by id */       \
+	X(task_dead_delete)     /* (?1 id) */                                                 \
+	X(task_revive)          /* (?1 id) dead -> live, attempts 0, due NOW; conflict: nothing */ \
+	X(task_run_now)         /* (?1 id) live task due NOW */                              \
+	X(task_set_paused)      /* (?1 id, ?2 paused) */                                      \
+	/* queues */                                                                          \
+	X(queue_set_paused)     /* (?1 queue, ?2 paused) upsert lq_queue */                   \
+	X(queue_list)           /* () -> (name, paused, tasks, due, dead, next_run_at|NULL) */ \
+	X(queue_next_due)       /* (?1 queue) -> (earliest max(run_at, claim_until) of a      \
+	                            claimable task or NULL, NOW) */
+
+typedef enum lq_sql_id {
+#define LQ__SQL_ENUM(name) LQ_SQL_##name,
+	LQ_SQL_LIST(LQ__SQL_ENUM)
+#undef LQ__SQL_ENUM
+	LQ_SQL__COUNT
+} lq_sql_id;
+
+/* Name of a statement, for messages. */
+const char *lq__sql_name(lq_sql_id id);
+
+#endif

@@ -1,0 +1,140 @@
+-- Tasks (SQLite).  NOW is written out as CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER).
+-- Every claim, ack and heartbeat is conditional and checked by affected rows.
+
+-- name: task_insert
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at)
+VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+ON CONFLICT (unique_key) DO NOTHING;
+
+-- name: task_last_id
+SELECT last_insert_rowid();
+
+-- name: task_find_unique
+SELECT id FROM lq_task WHERE unique_key = ?1;
+
+-- name: task_candidates
+-- Walks lq_task_due (queue, run_at, id) from the left and stops after ?2 rows.
+SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
+       claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
+       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+  FROM lq_task
+ WHERE queue = ?1
+   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+ ORDER BY run_at, id
+ LIMIT ?2;
+
+-- name: task_claim_delete
+DELETE FROM lq_task
+ WHERE id = ?1
+   AND every_ms IS NULL AND cron IS NULL
+   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
+
+-- name: task_claim_update
+UPDATE lq_task
+   SET claim_owner = ?2, claim_until = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3, attempts = attempts + 1
+ WHERE id = ?1
+   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
+
+-- name: task_claim_occurrence
+-- Exactly one runner moves run_at off the occurrence it saw.
+UPDATE lq_task
+   SET run_at = ?3
+ WHERE id = ?1 AND run_at = ?2 AND paused = 0
+   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER);
+
+-- name: task_ack
+DELETE FROM lq_task WHERE id = ?1 AND claim_owner = ?2;
+
+-- name: task_heartbeat
+UPDATE lq_task
+   SET claim_until = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3
+ WHERE id = ?1 AND claim_owner = ?2
+   AND claim_until > CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER);
+
+-- name: task_retry_later
+UPDATE lq_task
+   SET claim_owner = NULL, claim_until = NULL,
+       run_at = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3, last_error = ?4
+ WHERE id = ?1 AND claim_owner = ?2;
+
+-- name: task_reinsert
+INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
+                     unique_key, last_error, created_at)
+VALUES (?1, ?2, ?3, ?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?8, ?5, ?6, ?7, ?9, ?10)
+ON CONFLICT DO NOTHING;
+
+-- name: task_bury
+INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
+                          unique_key, every_ms, cron, tz, missed, last_error,
+                          created_at, died_at)
+SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
+       every_ms, cron, tz, missed, ?3, created_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+  FROM lq_task
+ WHERE id = ?1
+   AND ((?2 IS NOT NULL AND claim_owner = ?2)
+     OR (?2 IS NULL AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))));
+
+-- name: task_delete
+DELETE FROM lq_task WHERE id = ?1;
+
+-- name: task_dead_insert
+INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
+                          unique_key, last_error, created_at, died_at)
+VALUES (?1, ?2, ?3, ?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?5, ?6, ?7, ?8, ?9, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
+
+-- name: task_record_error
+UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
+
+-- name: task_get
+SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
+       claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
+       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+  FROM lq_task WHERE id = ?1
+UNION ALL
+SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
+       NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
+       created_at, 1, died_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+  FROM lq_task_dead WHERE id = ?1;
+
+-- name: task_list
+SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
+       claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
+       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+  FROM lq_task
+ WHERE (?1 IS NULL OR queue = ?1)
+   AND (?2 = 0 OR (run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AND paused = 0
+                   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))))
+ ORDER BY id;
+
+-- name: task_list_dead
+SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
+       NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
+       created_at, 1, died_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+  FROM lq_task_dead
+ WHERE (?1 IS NULL OR queue = ?1)
+ ORDER BY id;
+
+-- name: task_dead_delete
+DELETE FROM lq_task_dead WHERE id = ?1;
+
+-- name: task_revive
+INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at)
+SELECT id, queue, name, payload, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), 0, max_attempts, unique_key,
+       every_ms, cron, tz, missed, last_error, created_at
+  FROM lq_task_dead WHERE id = ?1
+ON CONFLICT DO NOTHING;
+
+-- name: task_run_now
+UPDATE lq_task SET run_at = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) WHERE id = ?1;
+
+-- name: task_set_paused
+UPDATE lq_task SET paused = ?2 WHERE id = ?1;
