@@ -1,5 +1,5 @@
 /*
- * sqlembed - build-time tool: turns sql/<dialect>/*.sql and
+ * sqlembed - build-time tool: turns sql/<dialect>/NAME.sql and
  * migrations/<dialect>/NNNN_name.sql into C source, so the library reads no
  * SQL file at run time.
  *

@@ -57,7 +57,7 @@ struct lq_backend {
 	unsigned caps;           /* LQ_CAP_* */
 	const char *const *sql;  /* [LQ_SQL__COUNT], from sql/<dialect>/ */
 	const struct lq_migration *migrations; /* from migrations/<dialect>/, in order */
-	size_t n_migrations;
+	const size_t *n_migrations; /* points at the generated count */
 
 	/* Required.  dsn is the whole DSN string as the user gave it.  On
 	 * failure returns LQ_EINVAL (bad DSN) or LQ_ECONN, message in err. */

@@ -36,6 +36,10 @@ lq_status lq__connect(lq_db *db);
 /* Connect if needed and make sure the schema is there and not too new. */
 lq_status lq__ready(lq_db *db);
 
+/* Applied schema version (0: none) and the newest this library knows. */
+lq_status lq__schema_version(lq_db *db, int *version);
+int lq__latest_version(const lq_db *db);
+
 /* Run a named statement.  On failure db->errmsg says "what: <db text>"; a
  * lost connection is dropped so the next call reconnects. */
 lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,

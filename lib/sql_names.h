@@ -1,6 +1,6 @@
 /*
  * sql_names.h - the catalogue of named statements.  Every dialect defines
- * each of these in sql/<dialect>/*.sql under "-- name: NAME" with the same
+ * each of these in sql/<dialect>/NAME.sql under "-- name: NAME" with the same
  * parameters (in this order, written ?1.. in SQLite and MySQL files, $1.. in
  * PostgreSQL files) and the same result columns.  NOW below means the
  * database clock in epoch milliseconds, evaluated inside the statement.

@@ -1,0 +1,272 @@
+/*
+ * backend_sqlite.c - the embedded default.  WAL, a busy timeout, BEGIN
+ * IMMEDIATE for every write transaction (a deferred read-then-write gets
+ * SQLITE_BUSY despite the timeout), synchronous=FULL unless the DSN opts
+ * into normal, statements prepared once per connection.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+#define LQ_SQLITE_BUSY_MS 5000
+
+struct lq_conn {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[LQ_SQL__COUNT];
+};
+
+static lq_status map_rc(sqlite3 *db, int rc, lq_err *err, const char *what)
+{
+	int prim = rc & 0xff;
+	lq__err_set(err, "%s%s%s (SQLite %d)", what ? what : "", what ? ": " : "",
+		    db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), rc);
+	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED)
+		return LQ__RETRY;
+	if (prim == SQLITE_NOMEM)
+		return LQ_ENOMEM;
+	if (prim == SQLITE_CANTOPEN || prim == SQLITE_NOTADB || prim == SQLITE_IOERR ||
+	    prim == SQLITE_PERM || prim == SQLITE_READONLY)
+		return LQ_ECONN;
+	return LQ_ERROR;
+}
+
+static void sqlite_disconnect(struct lq_conn *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < LQ_SQL__COUNT; i++)
+		sqlite3_finalize(c->stmt[i]);
+	sqlite3_close_v2(c->db);
+	free(c);
+}
+
+/* Run a pragma or other parameterless statement, retrying while busy. */
+static int exec_busy(sqlite3 *db, const char *sql)
+{
+	int rc;
+	for (int i = 0; i < 50; i++) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			return rc;
+		usleep(20000);
+	}
+	return rc;
+}
+
+static lq_status sqlite_connect(const char *dsn, struct lq_conn **out, lq_err *err)
+{
+	*out = NULL;
+	const char *path = dsn + strlen("sqlite:");
+	size_t plen = strcspn(path, "?");
+	const char *query = path[plen] == '?' ? path + plen + 1 : "";
+	if (plen == 0) {
+		lq__err_set(err, "sqlite DSN has no file path (use sqlite:PATH)");
+		return LQ_EINVAL;
+	}
+	char *file = strndup(path, plen);
+	if (!file)
+		return LQ_ENOMEM;
+	/* Each process would get its own private database. */
+	if (strcmp(file, ":memory:") == 0 || strncmp(file, "file:", 5) == 0 ||
+	    strstr(file, "mode=memory")) {
+		lq__err_set(err, "sqlite:%s is refused: an in-memory or URI database is not shared "
+				 "between processes; give a file path",
+			    file);
+		free(file);
+		return LQ_EINVAL;
+	}
+	char sync[16] = "full";
+	if (*query && !lq__dsn_query_get(query, "synchronous", sync, sizeof(sync))) {
+		lq__err_set(err, "sqlite DSN option \"%s\" is unknown (known: synchronous=full|normal)", query);
+		free(file);
+		return LQ_EINVAL;
+	}
+	if (strcmp(sync, "full") != 0 && strcmp(sync, "normal") != 0) {
+		lq__err_set(err, "sqlite DSN: synchronous=%s is not full or normal", sync);
+		free(file);
+		return LQ_EINVAL;
+	}
+	/* A new database file is private to its owner. */
+	int fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		close(fd);
+	} else if (errno != EEXIST) {
+		lq__err_set(err, "cannot create %s: %s", file, strerror(errno));
+		free(file);
+		return LQ_ECONN;
+	}
+
+	struct lq_conn *c = calloc(1, sizeof(*c));
+	if (!c) {
+		free(file);
+		return LQ_ENOMEM;
+	}
+	int rc = sqlite3_open_v2(file, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	free(file);
+	if (rc != SQLITE_OK) {
+		lq_status st = map_rc(c->db, rc, err, "open");
+		sqlite_disconnect(c);
+		return st == LQ__RETRY ? LQ_ECONN : (st == LQ_ERROR ? LQ_ECONN : st);
+	}
+	sqlite3_extended_result_codes(c->db, 1);
+	sqlite3_busy_timeout(c->db, LQ_SQLITE_BUSY_MS);
+	char pragma[64];
+	snprintf(pragma, sizeof(pragma), "PRAGMA synchronous=%s", sync);
+	if ((rc = exec_busy(c->db, "PRAGMA journal_mode=WAL")) != SQLITE_OK ||
+	    (rc = exec_busy(c->db, pragma)) != SQLITE_OK) {
+		lq_status st = map_rc(c->db, rc, err, "setup");
+		sqlite_disconnect(c);
+		return st == LQ__RETRY || st == LQ_ERROR ? LQ_ECONN : st;
+	}
+	*out = c;
+	return LQ_OK;
+}
+
+static lq_status bind_all(struct lq_conn *c, sqlite3_stmt *s, const lq_value *p, int n, lq_err *err)
+{
+	for (int i = 0; i < n; i++) {
+		int rc;
+		switch (p[i].type) {
+		case LQ_V_INT:
+			rc = sqlite3_bind_int64(s, i + 1, p[i].i);
+			break;
+		case LQ_V_TEXT:
+			rc = sqlite3_bind_text64(s, i + 1, p[i].s, p[i].len, SQLITE_STATIC, SQLITE_UTF8);
+			break;
+		case LQ_V_BLOB:
+			/* An empty payload is an empty blob, not NULL. */
+			rc = p[i].len ? sqlite3_bind_blob64(s, i + 1, p[i].s, p[i].len, SQLITE_STATIC)
+				      : sqlite3_bind_zeroblob(s, i + 1, 0);
+			break;
+		default:
+			rc = sqlite3_bind_null(s, i + 1);
+			break;
+		}
+		if (rc != SQLITE_OK)
+			return map_rc(c->db, rc, err, "bind");
+	}
+	return LQ_OK;
+}
+
+static lq_status sqlite_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
+			     lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
+{
+	extern const char *const lq__sql_sqlite[LQ_SQL__COUNT];
+	sqlite3_stmt *s = c->stmt[id];
+	int rc;
+	if (!s) {
+		rc = sqlite3_prepare_v3(c->db, lq__sql_sqlite[id], -1, SQLITE_PREPARE_PERSISTENT, &s, NULL);
+		if (rc != SQLITE_OK)
+			return map_rc(c->db, rc, err, "prepare");
+		c->stmt[id] = s;
+	}
+	lq_status st = bind_all(c, s, params, nparams, err);
+	if (st != LQ_OK) {
+		sqlite3_clear_bindings(s);
+		return st;
+	}
+	int stop = 0;
+	lq_value cols[32];
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (stop || !fn)
+			continue;
+		int n = sqlite3_column_count(s);
+		if (n > 32)
+			n = 32;
+		for (int i = 0; i < n; i++) {
+			switch (sqlite3_column_type(s, i)) {
+			case SQLITE_INTEGER:
+			case SQLITE_FLOAT:
+				cols[i] = lq_v_int(sqlite3_column_int64(s, i));
+				break;
+			case SQLITE_TEXT:
+				cols[i].type = LQ_V_TEXT;
+				cols[i].s = (const char *)sqlite3_column_text(s, i);
+				cols[i].len = (size_t)sqlite3_column_bytes(s, i);
+				cols[i].i = 0;
+				break;
+			case SQLITE_BLOB:
+				cols[i].type = LQ_V_BLOB;
+				cols[i].s = sqlite3_column_blob(s, i);
+				cols[i].len = (size_t)sqlite3_column_bytes(s, i);
+				cols[i].i = 0;
+				if (!cols[i].s)
+					cols[i].s = "";
+				break;
+			default:
+				cols[i] = lq_v_null();
+				break;
+			}
+		}
+		stop = fn(ctx, cols, n);
+	}
+	if (rc != SQLITE_DONE) {
+		st = map_rc(c->db, rc, err, NULL);
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+		return st;
+	}
+	if (affected)
+		*affected = sqlite3_changes64(c->db);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return LQ_OK;
+}
+
+static lq_status sqlite_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
+{
+	char *msg = NULL;
+	int rc = sqlite3_exec(c->db, sql, NULL, NULL, &msg);
+	if (rc != SQLITE_OK) {
+		lq_status st = map_rc(c->db, rc, err, NULL);
+		sqlite3_free(msg);
+		return st;
+	}
+	return LQ_OK;
+}
+
+static lq_status simple(struct lq_conn *c, const char *sql, lq_err *err)
+{
+	int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
+	return rc == SQLITE_OK ? LQ_OK : map_rc(c->db, rc, err, sql);
+}
+
+static lq_status sqlite_begin(struct lq_conn *c, int write, lq_err *err)
+{
+	return simple(c, write ? "BEGIN IMMEDIATE" : "BEGIN", err);
+}
+
+static lq_status sqlite_commit(struct lq_conn *c, lq_err *err)
+{
+	return simple(c, "COMMIT", err);
+}
+
+static lq_status sqlite_rollback(struct lq_conn *c, lq_err *err)
+{
+	if (sqlite3_get_autocommit(c->db))
+		return LQ_OK; /* already rolled back by SQLite itself */
+	return simple(c, "ROLLBACK", err);
+}
+
+const struct lq_backend lq__backend_sqlite = {
+	.version = LQ_BACKEND_VERSION,
+	.name = "sqlite",
+	.caps = 0,
+	.sql = lq__sql_sqlite,
+	.migrations = lq__migrations_sqlite,
+	.n_migrations = &lq__migrations_sqlite_count,
+	.connect = sqlite_connect,
+	.disconnect = sqlite_disconnect,
+	.exec = sqlite_exec,
+	.exec_script = sqlite_exec_script,
+	.begin = sqlite_begin,
+	.commit = sqlite_commit,
+	.rollback = sqlite_rollback,
+};

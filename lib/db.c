@@ -1,0 +1,351 @@
+/*
+ * db.c - open/close, the backend registry, error text, statement dispatch,
+ * transactions with bounded retries and reconnects.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define LQ_DEFAULT_DSN "sqlite:leaseq.db"
+#define LQ_TX_TRIES 10
+
+/* The dialects built in, chosen by DSN scheme. */
+static const struct {
+	const char *prefix;
+	const struct lq_backend *be;
+	const char *missing; /* why it is not here, when not built */
+} registry[] = {
+	{"sqlite:", &lq__backend_sqlite, NULL},
+#ifdef LEASEQ_HAVE_POSTGRES
+	{"postgresql://", &lq__backend_postgres, NULL},
+	{"postgres://", &lq__backend_postgres, NULL},
+#else
+	{"postgresql://", NULL, "this leaseq was built without PostgreSQL support"},
+	{"postgres://", NULL, "this leaseq was built without PostgreSQL support"},
+#endif
+#ifdef LEASEQ_HAVE_MYSQL
+	{"mysql://", &lq__backend_mysql, NULL},
+	{"mariadb://", &lq__backend_mysql, NULL},
+#else
+	{"mysql://", NULL, "this leaseq was built without MySQL/MariaDB support"},
+	{"mariadb://", NULL, "this leaseq was built without MySQL/MariaDB support"},
+#endif
+};
+
+const char *lq__sql_name(lq_sql_id id)
+{
+	static const char *const names[] = {
+#define LQ__SQL_STR(name) #name,
+		LQ_SQL_LIST(LQ__SQL_STR)
+#undef LQ__SQL_STR
+	};
+	return (unsigned)id < LQ_SQL__COUNT ? names[id] : "?";
+}
+
+lq_status lq__fail(lq_db *db, lq_status st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
+	va_end(ap);
+	for (char *p = db->errmsg; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return st;
+}
+
+void lq__ok(lq_db *db)
+{
+	db->errmsg[0] = '\0';
+}
+
+LQ_EXTERN(const char *) lq_errmsg(const lq_db *db)
+{
+	if (!db)
+		return "out of memory";
+	return db->errmsg;
+}
+
+LQ_EXTERN(const char *) lq_backend_name(const lq_db *db)
+{
+	return db && db->be ? db->be->name : "none";
+}
+
+/* A backend must fill in every required operation. */
+static int backend_ok(const struct lq_backend *be)
+{
+	return be->version == LQ_BACKEND_VERSION && be->sql && be->connect && be->disconnect &&
+	       be->exec && be->exec_script && be->begin && be->commit && be->rollback &&
+	       (!(be->caps & LQ_CAP_NOTIFY) || (be->notify && be->wait_notify));
+}
+
+LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out)
+{
+	*out = NULL;
+	lq_db *db = calloc(1, sizeof(*db));
+	if (!db)
+		return LQ_ENOMEM;
+	*out = db;
+	if (!dsn || !*dsn)
+		dsn = LQ_DEFAULT_DSN;
+	db->dsn = strdup(dsn);
+	if (!db->dsn)
+		return lq__fail(db, LQ_ENOMEM, "out of memory");
+	lq__dsn_redact(dsn, db->dsn_redacted, sizeof(db->dsn_redacted));
+	uint64_t seed = 0;
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != (ssize_t)sizeof(seed)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid() << 40;
+	}
+	db->rng = seed | 1;
+
+	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++) {
+		if (strncmp(dsn, registry[i].prefix, strlen(registry[i].prefix)) != 0)
+			continue;
+		if (!registry[i].be)
+			return lq__fail(db, LQ_EINVAL, "DSN %s: %s", db->dsn_redacted, registry[i].missing);
+		if (!backend_ok(registry[i].be))
+			return lq__fail(db, LQ_ERROR, "backend %s is incomplete", registry[i].be->name);
+		db->be = registry[i].be;
+		break;
+	}
+	if (!db->be) {
+		size_t n = strcspn(dsn, ":");
+		return lq__fail(db, LQ_EINVAL,
+				"DSN \"%.*s…\": unknown scheme (expected sqlite:PATH, postgresql://, "
+				"mysql:// or mariadb://)",
+				(int)(n < 32 ? n : 32), dsn);
+	}
+	return lq__connect(db);
+}
+
+LQ_EXTERN(void) lq_close(lq_db *db)
+{
+	if (!db)
+		return;
+	if (db->conn)
+		db->be->disconnect(db->conn);
+	if (db->dsn) {
+		/* The DSN may hold a password: don't leave it in freed memory. */
+		explicit_bzero(db->dsn, strlen(db->dsn));
+		free(db->dsn);
+	}
+	free(db);
+}
+
+static void drop_conn(lq_db *db)
+{
+	if (db->conn)
+		db->be->disconnect(db->conn);
+	db->conn = NULL;
+	db->schema_ok = 0;
+	db->in_tx = 0;
+}
+
+lq_status lq__connect(lq_db *db)
+{
+	if (!db->be)
+		return lq__fail(db, LQ_EINVAL, "no database backend");
+	if (db->conn)
+		return LQ_OK;
+	db->err.msg[0] = '\0';
+	lq_status st = db->be->connect(db->dsn, &db->conn, &db->err);
+	if (st != LQ_OK) {
+		db->conn = NULL;
+		return lq__fail(db, st, "cannot open %s: %s", db->dsn_redacted, db->err.msg);
+	}
+	return LQ_OK;
+}
+
+lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,
+		   lq_row_fn fn, void *ctx, int64_t *affected)
+{
+	lq_status st = lq__connect(db);
+	if (st != LQ_OK)
+		return st;
+	if (!db->be->sql[id])
+		return lq__fail(db, LQ_ERROR, "%s: statement %s is missing for %s", what,
+				lq__sql_name(id), db->be->name);
+	if (affected)
+		*affected = 0;
+	db->err.msg[0] = '\0';
+	st = db->be->exec(db->conn, id, params, n, fn, ctx, affected, &db->err);
+	if (st == LQ_OK)
+		return LQ_OK;
+	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+		drop_conn(db);
+	return lq__fail(db, st, "%s: %s", what, db->err.msg[0] ? db->err.msg : lq_status_str(st));
+}
+
+lq_status lq__exec_script(lq_db *db, const char *what, const char *sql)
+{
+	lq_status st = lq__connect(db);
+	if (st != LQ_OK)
+		return st;
+	db->err.msg[0] = '\0';
+	st = db->be->exec_script(db->conn, sql, &db->err);
+	if (st == LQ_OK)
+		return LQ_OK;
+	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+		drop_conn(db);
+	return lq__fail(db, st, "%s: %s", what, db->err.msg[0] ? db->err.msg : lq_status_str(st));
+}
+
+static lq_status tx_call(lq_db *db, lq_status (*op)(struct lq_conn *, lq_err *), const char *what,
+			 const char *verb)
+{
+	db->err.msg[0] = '\0';
+	lq_status st = op(db->conn, &db->err);
+	if (st == LQ_OK)
+		return LQ_OK;
+	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+		drop_conn(db);
+	return lq__fail(db, st, "%s: %s failed: %s", what, verb,
+			db->err.msg[0] ? db->err.msg : lq_status_str(st));
+}
+
+static lq_status tx_begin(struct lq_conn *c, lq_err *err, const struct lq_backend *be, int write)
+{
+	return be->begin(c, write, err);
+}
+
+lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *ctx)
+{
+	lq_status st = LQ_ERROR;
+	for (int attempt = 1; attempt <= LQ_TX_TRIES; attempt++) {
+		st = lq__connect(db);
+		if (st != LQ_OK)
+			return st;
+		db->err.msg[0] = '\0';
+		st = tx_begin(db->conn, &db->err, db->be, write);
+		if (st != LQ_OK) {
+			if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+				drop_conn(db);
+			if (st == LQ__RETRY) {
+				lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
+				continue;
+			}
+			return lq__fail(db, st == LQ_EUNKNOWN ? LQ_ECONN : st, "%s: BEGIN failed: %s", what,
+					db->err.msg);
+		}
+		db->in_tx = 1;
+		st = body(db, ctx);
+		if (st == LQ_OK) {
+			st = tx_call(db, db->be->commit, what, "COMMIT");
+			db->in_tx = 0;
+			if (st != LQ__RETRY)
+				return st;
+		} else {
+			char saved[sizeof(db->errmsg)];
+			memcpy(saved, db->errmsg, sizeof(saved));
+			if (db->conn)
+				(void)tx_call(db, db->be->rollback, what, "ROLLBACK");
+			memcpy(db->errmsg, saved, sizeof(saved));
+			db->in_tx = 0;
+			if (st != LQ__RETRY)
+				return st;
+		}
+		/* Deadlock, serialization failure, lock wait or SQLITE_BUSY. */
+		lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
+	}
+	return lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts (%s)", what,
+			LQ_TX_TRIES, db->errmsg);
+}
+
+/* ----------------------------------------------------------- schema check */
+
+static int row_int(void *ctx, const lq_value *cols, int ncols)
+{
+	if (ncols > 0)
+		*(int64_t *)ctx = lq__col_int(&cols[0]);
+	return 0;
+}
+
+lq_status lq__schema_version(lq_db *db, int *version)
+{
+	int64_t exists = 0, v = 0;
+	lq_status st = lq__exec(db, "schema check", LQ_SQL_schema_exists, NULL, 0, row_int, &exists, NULL);
+	if (st != LQ_OK)
+		return st;
+	if (exists) {
+		st = lq__exec(db, "schema check", LQ_SQL_schema_version, NULL, 0, row_int, &v, NULL);
+		if (st != LQ_OK)
+			return st;
+	}
+	*version = (int)v;
+	return LQ_OK;
+}
+
+int lq__latest_version(const lq_db *db)
+{
+	int latest = 0;
+	for (size_t i = 0; i < *db->be->n_migrations; i++)
+		if (db->be->migrations[i].version > latest)
+			latest = db->be->migrations[i].version;
+	return latest;
+}
+
+lq_status lq__ready(lq_db *db)
+{
+	lq_status st = lq__connect(db);
+	if (st != LQ_OK || db->schema_ok)
+		return st;
+	int v = 0, latest = lq__latest_version(db);
+	st = lq__schema_version(db, &v);
+	if (st != LQ_OK)
+		return st;
+	if (v == 0)
+		return lq__fail(db, LQ_ESCHEMA, "database %s has no leaseq schema: run `leasectl migrate`",
+				db->dsn_redacted);
+	if (v > latest)
+		return lq__fail(db, LQ_ESCHEMA,
+				"database %s has schema version %d, newer than this leaseq knows (%d): "
+				"upgrade leaseq; nothing was written",
+				db->dsn_redacted, v, latest);
+	if (v < latest)
+		return lq__fail(db, LQ_ESCHEMA,
+				"database %s has schema version %d, this leaseq needs %d: run `leasectl migrate`",
+				db->dsn_redacted, v, latest);
+	db->schema_ok = 1;
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms)
+{
+	lq__ok(db);
+	*now_ms = 0;
+	return lq__exec(db, "database clock", LQ_SQL_db_now, NULL, 0, row_int, now_ms, NULL);
+}
+
+/* ---------------------------------------------------------- notifications */
+
+void lq__notify(lq_db *db, const char *channel)
+{
+	if (!(db->be->caps & LQ_CAP_NOTIFY) || !db->conn)
+		return;
+	lq_err err;
+	/* Best effort: a missed wake-up only costs the waiter a poll interval. */
+	if (db->be->notify(db->conn, channel, &err) == LQ_ECONN)
+		drop_conn(db);
+}
+
+void lq__wait(lq_db *db, const char *channel, int64_t ms)
+{
+	if (ms <= 0)
+		return;
+	if ((db->be->caps & LQ_CAP_NOTIFY) && lq__connect(db) == LQ_OK) {
+		lq_err err;
+		lq_status st = db->be->wait_notify(db->conn, channel, ms, &err);
+		if (st == LQ_OK || st == LQ_ETIMEDOUT)
+			return;
+		if (st == LQ_ECONN)
+			drop_conn(db);
+	}
+	lq__sleep_ms(ms);
+}

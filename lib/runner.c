@@ -1,0 +1,402 @@
+/*
+ * runner.c - handlers, the worker loop and the pseudo-cron tick.
+ *
+ * A tick takes a short runner lease for its queue so that, of all the web
+ * hits that trigger one, only one runs tasks at a time; it renews the lease
+ * after every task and hands it back before its time budget ends.  Claims
+ * stay exclusive on their own, so the lease is about not wasting work, not
+ * about correctness.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define LQ_RUNNER_LEASE_TTL_MS 3000
+#define LQ_TICK_BUDGET_MS 25000
+#define LQ_IDLE_MIN_MS 50
+#define LQ_IDLE_MAX_MS 5000
+#define LQ_WAIT_SLICE_MS 250
+#define LQ_BATCH_MAX 100
+
+struct handler {
+	char *name;
+	lq_handler_fn fn;
+	void *ctx;
+};
+
+struct lq_runner {
+	lq_db *db;
+	lq_mode mode;
+	int64_t claim_ttl;
+	int64_t lease_ttl;
+	size_t batch;
+	char **queues;
+	size_t nq;
+	struct handler *handlers;
+	size_t nh;
+	volatile sig_atomic_t stop;
+};
+
+struct lq_job {
+	lq_runner *r;
+	lq_task *t;
+	char *error;
+};
+
+LQ_EXTERN(const char *) lq_stop_reason_str(lq_stop_reason r)
+{
+	switch (r) {
+	case LQ_STOP_NONE:
+		return "none";
+	case LQ_STOP_IDLE:
+		return "idle";
+	case LQ_STOP_HELD:
+		return "held elsewhere";
+	case LQ_STOP_CLAIM_LOST:
+		return "claim lost to another runner";
+	case LQ_STOP_LEASE_LOST:
+		return "runner lease lost";
+	case LQ_STOP_BUDGET:
+		return "time budget reached";
+	case LQ_STOP_SIGNAL:
+		return "stopped";
+	case LQ_STOP_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+LQ_EXTERN(void) lq_runner_free(lq_runner *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nq; i++)
+		free(r->queues[i]);
+	free(r->queues);
+	for (size_t i = 0; i < r->nh; i++)
+		free(r->handlers[i].name);
+	free(r->handlers);
+	free(r);
+}
+
+LQ_EXTERN(lq_status) lq_runner_new(lq_db *db, const lq_runner_opts *opts, lq_runner **out)
+{
+	static const lq_runner_opts defaults = LQ_RUNNER_OPTS_INIT;
+	static const char *const default_queues[] = {LQ_DEFAULT_QUEUE, NULL};
+	*out = NULL;
+	lq__ok(db);
+	if (!opts)
+		opts = &defaults;
+	if (opts->version != LQ_RUNNER_OPTS_VERSION)
+		return lq__fail(db, LQ_EINVAL, "runner: unknown lq_runner_opts version %u", opts->version);
+	if (opts->mode != LQ_AT_MOST_ONCE && opts->mode != LQ_AT_LEAST_ONCE)
+		return lq__fail(db, LQ_EINVAL, "runner: unknown mode %d", (int)opts->mode);
+	if (opts->claim_ttl_ms < 0 || opts->lease_ttl_ms < 0)
+		return lq__fail(db, LQ_EINVAL, "runner: TTLs must be positive");
+	if (opts->claim_ttl_ms && lq__check_ttl(db, "runner claim", opts->claim_ttl_ms) != LQ_OK)
+		return LQ_EINVAL;
+	if (opts->lease_ttl_ms && lq__check_ttl(db, "runner lease", opts->lease_ttl_ms) != LQ_OK)
+		return LQ_EINVAL;
+	if (opts->batch > LQ_BATCH_MAX)
+		return lq__fail(db, LQ_EINVAL, "runner: batch must be at most %d", LQ_BATCH_MAX);
+	const char *const *queues = opts->queues && opts->queues[0] ? opts->queues : default_queues;
+	size_t nq = 0;
+	for (; queues[nq]; nq++) {
+		lq_status st = lq__check_name(db, "queue name", queues[nq]);
+		if (st != LQ_OK)
+			return st;
+	}
+	lq_runner *r = calloc(1, sizeof(*r));
+	if (!r || !(r->queues = calloc(nq, sizeof(char *)))) {
+		free(r);
+		return lq__fail(db, LQ_ENOMEM, "runner: out of memory");
+	}
+	r->db = db;
+	r->mode = opts->mode;
+	r->claim_ttl = opts->claim_ttl_ms ? opts->claim_ttl_ms : 30000;
+	r->lease_ttl = opts->lease_ttl_ms ? opts->lease_ttl_ms : LQ_RUNNER_LEASE_TTL_MS;
+	r->batch = opts->batch ? opts->batch : 1;
+	for (size_t i = 0; i < nq; i++) {
+		if (!(r->queues[i] = strdup(queues[i]))) {
+			lq_runner_free(r);
+			return lq__fail(db, LQ_ENOMEM, "runner: out of memory");
+		}
+		r->nq++;
+	}
+	*out = r;
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_runner_handle(lq_runner *r, const char *name, lq_handler_fn fn, void *ctx)
+{
+	lq__ok(r->db);
+	if (!fn)
+		return lq__fail(r->db, LQ_EINVAL, "handler for \"%s\": no function", name ? name : "");
+	lq_status st = lq__check_name(r->db, "handler name", name);
+	if (st != LQ_OK)
+		return st;
+	for (size_t i = 0; i < r->nh; i++) {
+		if (strcmp(r->handlers[i].name, name) == 0) {
+			r->handlers[i].fn = fn;
+			r->handlers[i].ctx = ctx;
+			return LQ_OK;
+		}
+	}
+	struct handler *h = realloc(r->handlers, (r->nh + 1) * sizeof(*h));
+	if (!h)
+		return lq__fail(r->db, LQ_ENOMEM, "runner: out of memory");
+	r->handlers = h;
+	if (!(h[r->nh].name = strdup(name)))
+		return lq__fail(r->db, LQ_ENOMEM, "runner: out of memory");
+	h[r->nh].fn = fn;
+	h[r->nh].ctx = ctx;
+	r->nh++;
+	return LQ_OK;
+}
+
+LQ_EXTERN(void) lq_runner_stop(lq_runner *r)
+{
+	r->stop = 1;
+}
+
+/* ------------------------------------------------------------------ jobs */
+
+LQ_EXTERN(const lq_task *) lq_job_task(const lq_job *job)
+{
+	return job->t;
+}
+
+LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error)
+{
+	char *copy = strdup(error ? error : "failed");
+	if (copy) {
+		free(job->error);
+		job->error = copy;
+	}
+}
+
+LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job)
+{
+	return lq_task_heartbeat(job->r->db, job->t, job->r->claim_ttl);
+}
+
+LQ_EXTERN(int) lq_job_stopping(const lq_job *job)
+{
+	return job->r->stop != 0;
+}
+
+LQ_EXTERN(int64_t) lq_job_claim_ttl(const lq_job *job)
+{
+	return job->r->claim_ttl;
+}
+
+static const struct handler *find_handler(const lq_runner *r, const char *name)
+{
+	const struct handler *any = NULL;
+	for (size_t i = 0; i < r->nh; i++) {
+		if (strcmp(r->handlers[i].name, name) == 0)
+			return &r->handlers[i];
+		if (strcmp(r->handlers[i].name, "*") == 0)
+			any = &r->handlers[i];
+	}
+	return any;
+}
+
+/* Run one claimed task and settle it.  Database errors while settling are
+ * returned; the handler's own failure is not an error of the runner. */
+static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
+{
+	const struct handler *h = find_handler(r, t->name);
+	lq_status st;
+	if (!h) {
+		char msg[LQ_NAME_MAX + 32];
+		snprintf(msg, sizeof(msg), "no handler for %s", t->name);
+		rep->failed++;
+		st = lq_task_fail(r->db, t, msg);
+		return st == LQ_LOST ? LQ_OK : st;
+	}
+	lq_job job = {r, t, NULL};
+	int rc = h->fn(&job, h->ctx);
+	if (rc == 0) {
+		rep->ran++;
+		st = lq_task_ack(r->db, t);
+	} else {
+		rep->failed++;
+		st = lq_task_fail(r->db, t, job.error ? job.error : "handler failed");
+	}
+	free(job.error);
+	/* A lost claim means the task is someone else's now: not our error. */
+	return st == LQ_LOST ? LQ_OK : st;
+}
+
+/* Claim up to one batch from queue and run it.  *any: something was due. */
+static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, int *any, int *lost)
+{
+	lq_task tasks[LQ_BATCH_MAX];
+	size_t got = 0;
+	*any = 0;
+	*lost = 0;
+	lq_status st = lq_task_claim(r->db, queue, r->mode, r->claim_ttl, tasks, r->batch, &got);
+	if (st == LQ_EMPTY)
+		return LQ_OK;
+	if (st == LQ_BUSY) {
+		*any = 1;
+		*lost = 1;
+		return LQ_OK;
+	}
+	if (st != LQ_OK)
+		return st;
+	*any = 1;
+	rep->claimed += (int64_t)got;
+	lq_status first = LQ_OK;
+	/* Claimed tasks run even when a stop arrives: at-most-once ones are
+	 * already off the queue. */
+	for (size_t i = 0; i < got; i++) {
+		st = run_task(r, &tasks[i], rep);
+		if (st != LQ_OK && first == LQ_OK)
+			first = st;
+		lq_task_clear(&tasks[i]);
+	}
+	return first;
+}
+
+LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *report)
+{
+	lq_run_report tmp;
+	lq_run_report *rep = report ? report : &tmp;
+	memset(rep, 0, sizeof(*rep));
+	lq__ok(r->db);
+	lq_status st = lq__ready(r->db);
+	if (st != LQ_OK) {
+		rep->stopped = LQ_STOP_ERROR;
+		return st;
+	}
+	int idle = 0, errors = 0;
+	while (!r->stop) {
+		int busy = 0;
+		lq_status err = LQ_OK;
+		for (size_t q = 0; q < r->nq && !r->stop; q++) {
+			int any = 0, lost = 0;
+			st = run_batch(r, r->queues[q], rep, &any, &lost);
+			if (st != LQ_OK)
+				err = st;
+			busy |= any;
+		}
+		if (err != LQ_OK) {
+			/* A daemon rides out a database outage; a drain reports it. */
+			if (drain || err == LQ_ESCHEMA || err == LQ_EINVAL || err == LQ_ENOMEM) {
+				rep->stopped = LQ_STOP_ERROR;
+				return err;
+			}
+			lq__sleep_ms(lq__backoff_ms(r->db, ++errors, 100, LQ_IDLE_MAX_MS));
+			continue;
+		}
+		errors = 0;
+		if (busy) {
+			idle = 0;
+			continue;
+		}
+		if (drain) {
+			rep->stopped = LQ_STOP_IDLE;
+			return LQ_OK;
+		}
+		/* Idle: back off with jitter, never past the next known due time. */
+		int64_t pause = lq__backoff_ms(r->db, ++idle, LQ_IDLE_MIN_MS * 2, LQ_IDLE_MAX_MS);
+		for (size_t q = 0; q < r->nq; q++) {
+			int64_t wait = -1;
+			if (lq_queue_next_due(r->db, r->queues[q], &wait) == LQ_OK && wait >= 0 && wait < pause)
+				pause = wait;
+		}
+		int64_t until = lq__mono_ms() + pause;
+		for (int64_t left = pause; left > 0 && !r->stop; left = until - lq__mono_ms())
+			lq__wait(r->db, LQ_CHANNEL_TASK, left < LQ_WAIT_SLICE_MS ? left : LQ_WAIT_SLICE_MS);
+	}
+	rep->stopped = LQ_STOP_SIGNAL;
+	lq__ok(r->db);
+	return LQ_OK;
+}
+
+/* The runner lease of a queue: "leaseq:runner:QUEUE" (hashed when long). */
+static void runner_lease_name(const char *queue, char *buf, size_t size)
+{
+	static const char prefix[] = "leaseq:runner:";
+	if (strlen(queue) + sizeof(prefix) - 1 <= LQ_NAME_MAX) {
+		snprintf(buf, size, "%s%s", prefix, queue);
+		return;
+	}
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a keeps long names distinct */
+	for (const unsigned char *p = (const unsigned char *)queue; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	snprintf(buf, size, "%s#%016llx", prefix, (unsigned long long)h);
+}
+
+LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_report *report)
+{
+	lq_run_report tmp;
+	lq_run_report *rep = report ? report : &tmp;
+	memset(rep, 0, sizeof(*rep));
+	lq__ok(r->db);
+	if (budget_ms <= 0)
+		budget_ms = LQ_TICK_BUDGET_MS;
+	int64_t start = lq__mono_ms();
+	/* Stop early enough to hand the lease back inside the budget. */
+	int64_t margin = budget_ms / 5 < 1000 ? budget_ms / 5 : 1000;
+	const char *queue = r->queues[0];
+	char name[LQ_NAME_MAX + 1];
+	runner_lease_name(queue, name, sizeof(name));
+	lq_lease lease;
+	lq_status st = lq_lease_acquire(r->db, name, r->lease_ttl, "runner", 0, &lease);
+	if (st == LQ_BUSY) {
+		rep->stopped = LQ_STOP_HELD;
+		return LQ_BUSY;
+	}
+	if (st != LQ_OK) {
+		rep->stopped = LQ_STOP_ERROR;
+		return st;
+	}
+	lq_status result = LQ_OK;
+	for (;;) {
+		if (r->stop) {
+			rep->stopped = LQ_STOP_SIGNAL;
+			break;
+		}
+		if (lq__mono_ms() - start >= budget_ms - margin) {
+			rep->stopped = LQ_STOP_BUDGET;
+			break;
+		}
+		int any = 0, lost = 0;
+		st = run_batch(r, queue, rep, &any, &lost);
+		if (st != LQ_OK) {
+			rep->stopped = LQ_STOP_ERROR;
+			result = st;
+			break;
+		}
+		if (lost) {
+			rep->stopped = LQ_STOP_CLAIM_LOST;
+			break;
+		}
+		if (!any) {
+			rep->stopped = LQ_STOP_IDLE;
+			break;
+		}
+		st = lq_lease_renew(r->db, &lease, r->lease_ttl);
+		if (st == LQ_LOST) {
+			rep->stopped = LQ_STOP_LEASE_LOST;
+			lq__ok(r->db);
+			return LQ_OK;
+		}
+		if (st != LQ_OK) {
+			rep->stopped = LQ_STOP_ERROR;
+			result = st;
+			break;
+		}
+	}
+	char saved[sizeof(r->db->errmsg)];
+	memcpy(saved, r->db->errmsg, sizeof(saved));
+	(void)lq_lease_release(r->db, &lease);
+	memcpy(r->db->errmsg, saved, sizeof(saved));
+	return result;
+}

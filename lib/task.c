@@ -1,0 +1,719 @@
+/*
+ * task.c - the task queue.  Candidates are read in (run_at, id) order and
+ * each is claimed by one conditional statement judged by its affected rows:
+ * DELETE (at-most-once), UPDATE with a claim lease (at-least-once), or
+ * UPDATE of run_at to the next occurrence (recurring).  Where the server has
+ * SKIP LOCKED the candidate read locks its rows, so racing claimers take
+ * different rows instead of queueing behind one another.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define LQ_CLAIM_MAX 1000          /* tasks per claim transaction */
+#define LQ_ERROR_MAX 2000          /* bytes of last_error kept */
+#define LQ_BACKOFF_BASE_MS 1000
+#define LQ_BACKOFF_CAP_MS (3600 * 1000)
+#define LQ_DEFAULT_CLAIM_TTL_MS 30000
+
+LQ_EXTERN(void) lq_task_clear(lq_task *t)
+{
+	if (!t)
+		return;
+	free(t->payload);
+	free(t->last_error);
+	memset(t, 0, sizeof(*t));
+}
+
+lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
+{
+	memset(t, 0, sizeof(*t));
+	if (n < 20)
+		return LQ_ERROR;
+	t->id = lq__col_int(&c[0]);
+	lq__col_str(&c[1], t->queue, sizeof(t->queue));
+	lq__col_str(&c[2], t->name, sizeof(t->name));
+	if (lq__col_dup(&c[3], (char **)&t->payload, &t->payload_len) != LQ_OK)
+		return LQ_ENOMEM;
+	t->run_at = lq__col_int(&c[4]);
+	t->attempts = (int)lq__col_int(&c[5]);
+	t->max_attempts = (int)lq__col_int(&c[6]);
+	lq__col_str(&c[7], t->unique_key, sizeof(t->unique_key));
+	lq__col_str(&c[8], t->claim_owner, sizeof(t->claim_owner));
+	t->claim_until = lq__col_int(&c[9]);
+	t->every_ms = lq__col_int(&c[10]);
+	lq__col_str(&c[11], t->cron, sizeof(t->cron));
+	lq__col_str(&c[12], t->tz, sizeof(t->tz));
+	t->missed = lq__col_int(&c[13]) ? LQ_MISSED_SKIP : LQ_MISSED_ONCE;
+	t->paused = lq__col_int(&c[14]) != 0;
+	if (lq__col_dup(&c[15], &t->last_error, NULL) != LQ_OK) {
+		lq_task_clear(t);
+		return LQ_ENOMEM;
+	}
+	t->created_at = lq__col_int(&c[16]);
+	t->dead = lq__col_int(&c[17]) != 0;
+	t->died_at = lq__col_int(&c[18]);
+	t->now = lq__col_int(&c[19]);
+	return LQ_OK;
+}
+
+static int is_recurring(const lq_task *t)
+{
+	return t->every_ms > 0 || t->cron[0] != '\0';
+}
+
+/* Keep stored errors to one bounded line. */
+static void clean_error(const char *in, char *out, size_t size)
+{
+	snprintf(out, size, "%s", in && *in ? in : "failed");
+	for (char *p = out; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+}
+
+static void task_what(char *buf, size_t size, int64_t id)
+{
+	snprintf(buf, size, "task %lld", (long long)id);
+}
+
+/* ------------------------------------------------------------------ add */
+
+static int row_id(void *ctx, const lq_value *c, int n)
+{
+	if (n > 0)
+		*(int64_t *)ctx = lq__col_int(&c[0]);
+	return 0;
+}
+
+struct add_ctx {
+	lq_value p[11];
+	const char *unique_key;
+	int64_t id;
+	int existed;
+};
+
+static lq_status add_body(lq_db *db, void *arg)
+{
+	struct add_ctx *a = arg;
+	int64_t n = 0;
+	a->id = 0;
+	a->existed = 0;
+	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, 11, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	if (n == 1)
+		return lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, row_id, &a->id, NULL);
+	if (!a->unique_key)
+		return lq__fail(db, LQ_ERROR, "task add: the insert changed nothing");
+	lq_value k[1] = {lq__v_text(a->unique_key)};
+	st = lq__exec(db, "task add", LQ_SQL_task_find_unique, k, 1, row_id, &a->id, NULL);
+	if (st != LQ_OK)
+		return st;
+	if (a->id == 0)
+		return LQ__RETRY; /* the holder of the key vanished meanwhile: insert again */
+	a->existed = 1;
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
+				 int64_t *id, int *existed)
+{
+	lq__ok(db);
+	static const lq_task_opts defaults = LQ_TASK_OPTS_INIT;
+	if (!opts)
+		opts = &defaults;
+	if (id)
+		*id = 0;
+	if (existed)
+		*existed = 0;
+	lq_status st;
+	if (opts->version != LQ_TASK_OPTS_VERSION)
+		return lq__fail(db, LQ_EINVAL, "task add: unknown lq_task_opts version %u", opts->version);
+	if ((st = lq__check_name(db, "task name", name)) != LQ_OK)
+		return st;
+	const char *queue = opts->queue ? opts->queue : LQ_DEFAULT_QUEUE;
+	if ((st = lq__check_name(db, "queue name", queue)) != LQ_OK)
+		return st;
+	if (opts->unique_key && (st = lq__check_name(db, "unique key", opts->unique_key)) != LQ_OK)
+		return st;
+	if (opts->payload_len > LQ_PAYLOAD_MAX)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": payload is %zu bytes, over the %d-byte limit",
+				name, opts->payload_len, LQ_PAYLOAD_MAX);
+	if (opts->payload_len && !opts->payload)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": payload length without data", name);
+	if (opts->max_attempts < 0 || opts->max_attempts > 1000)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": max attempts must be 1 to 1000 (got %d)", name,
+				opts->max_attempts);
+	if (opts->delay_ms < 0 || opts->delay_ms > 100LL * 365 * 24 * 3600 * 1000)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": delay must be between 0 and 100 years", name);
+	if (opts->run_at < 0)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": run_at must not be negative", name);
+	if (opts->every_ms < 0)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": interval must be positive", name);
+	if (opts->every_ms > 0 && opts->every_ms < 10)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": interval of %lld ms is under 10 ms", name,
+				(long long)opts->every_ms);
+	if (opts->every_ms > LQ_TTL_MAX_MS * 10)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": interval is over ten years", name);
+	if (opts->every_ms > 0 && opts->cron)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": give an interval or a cron expression, not both",
+				name);
+	if (opts->tz && *opts->tz && !opts->cron)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": a time zone needs a cron expression", name);
+	if (opts->missed != LQ_MISSED_ONCE && opts->missed != LQ_MISSED_SKIP)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": missed-run policy must be once or skip", name);
+	if (opts->cron) {
+		char msg[256];
+		if (lq_check_schedule(opts->cron, opts->tz, msg, sizeof(msg)) != LQ_OK)
+			return lq__fail(db, LQ_EINVAL, "task \"%s\": %s", name, msg);
+	}
+	if ((st = lq__ready(db)) != LQ_OK)
+		return st;
+
+	int64_t run_at = opts->run_at;
+	if (!run_at && !opts->delay_ms && (opts->every_ms > 0 || opts->cron)) {
+		/* The first occurrence comes one interval or one cron slot from now. */
+		int64_t now = 0;
+		if ((st = lq_now(db, &now)) != LQ_OK)
+			return st;
+		if (opts->cron) {
+			if (lq_cron_next(opts->cron, opts->tz, now, &run_at) != LQ_OK)
+				return lq__fail(db, LQ_EINVAL, "task \"%s\": cron expression never matches", name);
+		} else {
+			run_at = now + opts->every_ms;
+		}
+	}
+	struct add_ctx a;
+	memset(&a, 0, sizeof(a));
+	a.p[0] = lq__v_text(queue);
+	a.p[1] = lq__v_text(name);
+	a.p[2] = lq_v_blob(opts->payload ? opts->payload : "", opts->payload_len);
+	a.p[3] = run_at ? lq_v_int(run_at) : lq_v_null();
+	a.p[4] = lq_v_int(opts->delay_ms);
+	a.p[5] = lq_v_int(opts->max_attempts ? opts->max_attempts : LQ_DEFAULT_MAX_ATTEMPTS);
+	a.p[6] = lq__v_opt_text(opts->unique_key);
+	a.p[7] = opts->every_ms > 0 ? lq_v_int(opts->every_ms) : lq_v_null();
+	a.p[8] = lq__v_opt_text(opts->cron);
+	a.p[9] = lq__v_opt_text(opts->cron ? opts->tz : NULL);
+	a.p[10] = lq_v_int(opts->missed);
+	a.unique_key = opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
+	st = lq__tx(db, 1, "task add", add_body, &a);
+	if (st != LQ_OK)
+		return st;
+	if (id)
+		*id = a.id;
+	if (existed)
+		*existed = a.existed;
+	if (!a.existed)
+		lq__notify(db, LQ_CHANNEL_TASK);
+	return LQ_OK;
+}
+
+/* ---------------------------------------------------------------- claim */
+
+struct claim_ctx {
+	const char *queue;
+	lq_mode mode;
+	int64_t claim_ttl;
+	lq_task *tasks;  /* caller's array of n */
+	size_t n;
+	size_t got;
+	size_t cand;     /* candidates read into tasks[got..] */
+	size_t lost;     /* candidates another claimer took first */
+	size_t dropped;  /* skipped occurrences and exhausted claims */
+	lq_status err;
+};
+
+static int cand_row(void *arg, const lq_value *c, int n)
+{
+	struct claim_ctx *cc = arg;
+	if (cc->got + cc->cand >= cc->n)
+		return 1;
+	lq_status st = lq__task_from_row(&cc->tasks[cc->got + cc->cand], c, n);
+	if (st != LQ_OK) {
+		cc->err = st;
+		return 1;
+	}
+	cc->cand++;
+	return 0;
+}
+
+/* Next occurrence of a recurring task whose due time `seen` came at `now`:
+ * the first slot after now, so downtime costs one catch-up run, not one
+ * per missed slot.  *stale: a later slot has passed too (for --missed skip). */
+static lq_status next_occurrence(const lq_task *t, int64_t seen, int64_t now, int64_t *next, int *stale)
+{
+	if (t->every_ms > 0) {
+		int64_t k = now >= seen ? (now - seen) / t->every_ms + 1 : 1;
+		*next = seen + k * t->every_ms;
+		*stale = k > 1;
+		return LQ_OK;
+	}
+	int64_t after_seen;
+	lq_status st = lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, seen, &after_seen);
+	if (st != LQ_OK)
+		return st;
+	*stale = after_seen <= now;
+	if (!*stale) {
+		*next = after_seen;
+		return LQ_OK;
+	}
+	return lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, now, next);
+}
+
+static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *claimed)
+{
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	int64_t n = 0;
+	lq_status st;
+	*claimed = 0;
+	t->mode = cc->mode;
+	if (is_recurring(t)) {
+		int64_t next = 0;
+		int stale = 0;
+		if (next_occurrence(t, t->run_at, t->now, &next, &stale) != LQ_OK) {
+			/* A schedule that no longer parses must not block the queue. */
+			lq_value p[3] = {lq_v_int(t->id), lq_v_null(), lq__v_text("schedule never matches")};
+			st = lq__exec(db, what, LQ_SQL_task_bury, p, 3, NULL, NULL, &n);
+			if (st == LQ_OK && n == 1)
+				st = lq__exec(db, what, LQ_SQL_task_delete, p, 1, NULL, NULL, NULL);
+			cc->dropped++;
+			return st;
+		}
+		lq_value p[3] = {lq_v_int(t->id), lq_v_int(t->run_at), lq_v_int(next)};
+		st = lq__exec(db, what, LQ_SQL_task_claim_occurrence, p, 3, NULL, NULL, &n);
+		if (st != LQ_OK)
+			return st;
+		if (n != 1) {
+			cc->lost++;
+			return LQ_OK;
+		}
+		if (stale && t->missed == LQ_MISSED_SKIP) {
+			cc->dropped++; /* moved on without running the late occurrence */
+			return LQ_OK;
+		}
+		t->recurring = 1;
+		t->next_run_at = next;
+		*claimed = 1;
+		return LQ_OK;
+	}
+	if (t->claim_owner[0] && t->attempts >= t->max_attempts) {
+		/* An at-least-once claimer died holding its last attempt. */
+		char err[LQ_ERROR_MAX];
+		snprintf(err, sizeof(err), "claim expired after attempt %d of %d (worker lost?)%s%s",
+			 t->attempts, t->max_attempts, t->last_error ? "; last error: " : "",
+			 t->last_error ? t->last_error : "");
+		lq_value p[3] = {lq_v_int(t->id), lq_v_null(), lq__v_text(err)};
+		st = lq__exec(db, what, LQ_SQL_task_bury, p, 3, NULL, NULL, &n);
+		if (st == LQ_OK && n == 1)
+			st = lq__exec(db, what, LQ_SQL_task_delete, p, 1, NULL, NULL, NULL);
+		cc->dropped++;
+		return st;
+	}
+	if (cc->mode == LQ_AT_MOST_ONCE) {
+		lq_value p[1] = {lq_v_int(t->id)};
+		st = lq__exec(db, what, LQ_SQL_task_claim_delete, p, 1, NULL, NULL, &n);
+		if (st != LQ_OK)
+			return st;
+		if (n != 1) {
+			cc->lost++;
+			return LQ_OK;
+		}
+		t->claim_owner[0] = '\0';
+		t->claim_until = 0;
+		*claimed = 1;
+		return LQ_OK;
+	}
+	char owner[LQ_OWNER_MAX + 1];
+	lq__make_owner(db, "claim", owner, sizeof(owner));
+	lq_value p[3] = {lq_v_int(t->id), lq__v_text(owner), lq_v_int(cc->claim_ttl)};
+	st = lq__exec(db, what, LQ_SQL_task_claim_update, p, 3, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	if (n != 1) {
+		cc->lost++;
+		return LQ_OK;
+	}
+	snprintf(t->claim_owner, sizeof(t->claim_owner), "%s", owner);
+	t->claim_until = t->now + cc->claim_ttl;
+	t->attempts++;
+	*claimed = 1;
+	return LQ_OK;
+}
+
+static void release_range(lq_task *tasks, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		lq_task_clear(&tasks[i]);
+}
+
+static lq_status claim_body(lq_db *db, void *arg)
+{
+	struct claim_ctx *cc = arg;
+	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
+	cc->got = cc->lost = cc->dropped = 0;
+	/* Skipped occurrences and buried claims make room: look again, a bounded
+	 * number of times, so one call still returns what is due. */
+	for (int round = 0; round < 8 && cc->got < cc->n; round++) {
+		cc->cand = 0;
+		cc->err = LQ_OK;
+		lq_value p[2] = {lq__v_text(cc->queue), lq_v_int((int64_t)(cc->n - cc->got))};
+		lq_status st = lq__exec(db, "task claim", LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
+		if (st == LQ_OK && cc->err != LQ_OK)
+			st = lq__fail(db, cc->err, "task claim: out of memory");
+		if (st != LQ_OK) {
+			release_range(cc->tasks, cc->got, cc->got + cc->cand);
+			return st;
+		}
+		if (cc->cand == 0)
+			break;
+		size_t dropped_before = cc->dropped, base = cc->got, cand = cc->cand;
+		for (size_t i = 0; i < cand; i++) {
+			lq_task *t = &cc->tasks[base + i];
+			int claimed = 0;
+			st = claim_one(db, cc, t, &claimed);
+			if (st != LQ_OK) {
+				release_range(cc->tasks, 0, base + cand);
+				cc->got = 0;
+				return st;
+			}
+			if (claimed) {
+				if (&cc->tasks[cc->got] != t) {
+					cc->tasks[cc->got] = *t; /* compact: move ownership down */
+					memset(t, 0, sizeof(*t));
+				}
+				cc->got++;
+			} else {
+				lq_task_clear(t);
+			}
+		}
+		if (cc->dropped == dropped_before)
+			break;
+	}
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
+				   int64_t claim_ttl_ms, lq_task *tasks, size_t n, size_t *claimed)
+{
+	lq__ok(db);
+	if (claimed)
+		*claimed = 0;
+	lq_status st;
+	if (!queue)
+		queue = LQ_DEFAULT_QUEUE;
+	if ((st = lq__check_name(db, "queue name", queue)) != LQ_OK)
+		return st;
+	if (n == 0 || n > LQ_CLAIM_MAX)
+		return lq__fail(db, LQ_EINVAL, "task claim: batch size must be 1 to %d", LQ_CLAIM_MAX);
+	if (mode != LQ_AT_MOST_ONCE && mode != LQ_AT_LEAST_ONCE)
+		return lq__fail(db, LQ_EINVAL, "task claim: unknown mode %d", (int)mode);
+	if (claim_ttl_ms == 0)
+		claim_ttl_ms = LQ_DEFAULT_CLAIM_TTL_MS;
+	if ((st = lq__check_ttl(db, "task claim", claim_ttl_ms)) != LQ_OK)
+		return st;
+	if ((st = lq__ready(db)) != LQ_OK)
+		return st;
+	memset(tasks, 0, n * sizeof(*tasks));
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, LQ_OK};
+	st = lq__tx(db, 1, "task claim", claim_body, &cc);
+	if (st != LQ_OK) {
+		release_range(tasks, 0, n);
+		return st;
+	}
+	if (claimed)
+		*claimed = cc.got;
+	if (cc.got > 0)
+		return LQ_OK;
+	if (cc.lost > 0)
+		return lq__fail(db, LQ_BUSY, "queue \"%s\": due tasks were claimed by another runner first",
+				queue);
+	return LQ_EMPTY;
+}
+
+/* ------------------------------------------------------ ack, fail, beat */
+
+LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
+{
+	lq__ok(db);
+	if (t->recurring || t->mode == LQ_AT_MOST_ONCE)
+		return LQ_OK; /* already settled by the claim itself */
+	if (!t->claim_owner[0])
+		return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
+	int64_t n = 0;
+	lq_status st = lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	if (n != 1)
+		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (it expired and the task may run again)",
+				(long long)t->id);
+	return LQ_OK;
+}
+
+struct fail_ctx {
+	const lq_task *t;
+	const char *error;
+	int64_t backoff;
+	int64_t n;
+};
+
+static lq_status bury_claimed_body(lq_db *db, void *arg)
+{
+	struct fail_ctx *f = arg;
+	char what[64];
+	task_what(what, sizeof(what), f->t->id);
+	lq_value p[3] = {lq_v_int(f->t->id), lq__v_text(f->t->claim_owner), lq__v_text(f->error)};
+	lq_status st = lq__exec(db, what, LQ_SQL_task_bury, p, 3, NULL, NULL, &f->n);
+	if (st != LQ_OK || f->n != 1)
+		return st;
+	return lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, NULL);
+}
+
+LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error)
+{
+	lq__ok(db);
+	char err[LQ_ERROR_MAX];
+	clean_error(error, err, sizeof(err));
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	int64_t n = 0;
+	if (t->recurring) {
+		lq_value p[2] = {lq_v_int(t->id), lq__v_text(err)};
+		return lq__exec(db, what, LQ_SQL_task_record_error, p, 2, NULL, NULL, &n);
+	}
+	int exhausted;
+	if (t->mode == LQ_AT_LEAST_ONCE) {
+		if (!t->claim_owner[0])
+			return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
+		exhausted = t->attempts >= t->max_attempts;
+		if (exhausted) {
+			struct fail_ctx f = {t, err, 0, 0};
+			st = lq__tx(db, 1, what, bury_claimed_body, &f);
+			n = f.n;
+		} else {
+			int64_t backoff = lq__backoff_ms(db, t->attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS);
+			lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(backoff),
+					 lq__v_text(err)};
+			st = lq__exec(db, what, LQ_SQL_task_retry_later, p, 4, NULL, NULL, &n);
+		}
+		if (st == LQ_OK && n != 1)
+			return lq__fail(db, LQ_LOST, "task %lld: claim was lost before the failure was recorded",
+					(long long)t->id);
+		return st;
+	}
+	/* At-most-once: the row is gone; a retry goes back in under the same id. */
+	int attempts = t->attempts + 1;
+	exhausted = attempts >= t->max_attempts;
+	lq_value blob = lq_v_blob(t->payload ? (const void *)t->payload : "", t->payload_len);
+	if (exhausted) {
+		lq_value p[9] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+				 lq_v_int(attempts), lq_v_int(t->max_attempts),
+				 lq__v_opt_text(t->unique_key), lq__v_text(err), lq_v_int(t->created_at)};
+		return lq__exec(db, what, LQ_SQL_task_dead_insert, p, 9, NULL, NULL, &n);
+	}
+	int64_t backoff = lq__backoff_ms(db, attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS);
+	lq_value p[10] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+			  lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
+			  lq_v_int(backoff), lq__v_text(err), lq_v_int(t->created_at)};
+	st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 10, NULL, NULL, &n);
+	if (st == LQ_OK && n == 1)
+		lq__notify(db, LQ_CHANNEL_TASK);
+	return st;
+}
+
+LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms)
+{
+	lq__ok(db);
+	if (t->recurring || t->mode == LQ_AT_MOST_ONCE)
+		return LQ_OK; /* nothing to keep alive */
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	if (claim_ttl_ms == 0)
+		claim_ttl_ms = LQ_DEFAULT_CLAIM_TTL_MS;
+	lq_status st = lq__check_ttl(db, what, claim_ttl_ms);
+	if (st != LQ_OK)
+		return st;
+	lq_value p[3] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(claim_ttl_ms)};
+	int64_t n = 0;
+	st = lq__exec(db, what, LQ_SQL_task_heartbeat, p, 3, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	if (n != 1)
+		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (expired or taken)", (long long)t->id);
+	return LQ_OK;
+}
+
+/* ------------------------------------------------------ inspect, manage */
+
+struct get_ctx {
+	lq_task *t;
+	int found;
+	lq_status st;
+};
+
+static int get_row(void *arg, const lq_value *c, int n)
+{
+	struct get_ctx *g = arg;
+	if (g->found)
+		return 1;
+	g->st = lq__task_from_row(g->t, c, n);
+	g->found = g->st == LQ_OK;
+	return 0;
+}
+
+LQ_EXTERN(lq_status) lq_task_get(lq_db *db, int64_t id, lq_task *out)
+{
+	lq__ok(db);
+	memset(out, 0, sizeof(*out));
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	char what[64];
+	task_what(what, sizeof(what), id);
+	struct get_ctx g = {out, 0, LQ_OK};
+	lq_value p[1] = {lq_v_int(id)};
+	st = lq__exec(db, what, LQ_SQL_task_get, p, 1, get_row, &g, NULL);
+	if (st == LQ_OK)
+		st = g.st;
+	if (st != LQ_OK) {
+		lq_task_clear(out);
+		return st;
+	}
+	if (!g.found)
+		return lq__fail(db, LQ_NOTFOUND, "task %lld: not found", (long long)id);
+	return LQ_OK;
+}
+
+struct list_ctx {
+	lq_task_fn fn;
+	void *ctx;
+	lq_status st;
+};
+
+static int list_row(void *arg, const lq_value *c, int n)
+{
+	struct list_ctx *lc = arg;
+	lq_task t;
+	lc->st = lq__task_from_row(&t, c, n);
+	if (lc->st != LQ_OK)
+		return 1;
+	int stop = lc->fn(&t, lc->ctx);
+	lq_task_clear(&t);
+	return stop;
+}
+
+LQ_EXTERN(lq_status) lq_task_list(lq_db *db, const char *queue, unsigned flags, lq_task_fn fn, void *ctx)
+{
+	lq__ok(db);
+	lq_status st;
+	if (queue && (st = lq__check_name(db, "queue name", queue)) != LQ_OK)
+		return st;
+	if ((st = lq__ready(db)) != LQ_OK)
+		return st;
+	struct list_ctx lc = {fn, ctx, LQ_OK};
+	if (flags & LQ_LIST_DEAD) {
+		lq_value p[1] = {lq__v_opt_text(queue)};
+		st = lq__exec(db, "task list", LQ_SQL_task_list_dead, p, 1, list_row, &lc, NULL);
+	} else {
+		lq_value p[2] = {lq__v_opt_text(queue), lq_v_int((flags & LQ_LIST_DUE) ? 1 : 0)};
+		st = lq__exec(db, "task list", LQ_SQL_task_list, p, 2, list_row, &lc, NULL);
+	}
+	return st == LQ_OK ? lc.st : st;
+}
+
+struct id_ctx {
+	int64_t id;
+	int64_t n;
+	int64_t dead_n;
+};
+
+static lq_status rm_body(lq_db *db, void *arg)
+{
+	struct id_ctx *c = arg;
+	char what[64];
+	task_what(what, sizeof(what), c->id);
+	lq_value p[1] = {lq_v_int(c->id)};
+	lq_status st = lq__exec(db, what, LQ_SQL_task_delete, p, 1, NULL, NULL, &c->n);
+	if (st == LQ_OK && c->n == 0)
+		st = lq__exec(db, what, LQ_SQL_task_dead_delete, p, 1, NULL, NULL, &c->dead_n);
+	return st;
+}
+
+LQ_EXTERN(lq_status) lq_task_rm(lq_db *db, int64_t id)
+{
+	lq__ok(db);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	struct id_ctx c = {id, 0, 0};
+	st = lq__tx(db, 1, "task rm", rm_body, &c);
+	if (st == LQ_OK && c.n == 0 && c.dead_n == 0)
+		return lq__fail(db, LQ_NOTFOUND, "task %lld: not found", (long long)id);
+	return st;
+}
+
+static lq_status retry_body(lq_db *db, void *arg)
+{
+	struct id_ctx *c = arg;
+	char what[64];
+	task_what(what, sizeof(what), c->id);
+	lq_value p[1] = {lq_v_int(c->id)};
+	lq_status st = lq__exec(db, what, LQ_SQL_task_revive, p, 1, NULL, NULL, &c->dead_n);
+	if (st != LQ_OK)
+		return st;
+	if (c->dead_n == 1)
+		return lq__exec(db, what, LQ_SQL_task_dead_delete, p, 1, NULL, NULL, NULL);
+	return lq__exec(db, what, LQ_SQL_task_run_now, p, 1, NULL, NULL, &c->n);
+}
+
+LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id)
+{
+	lq__ok(db);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	struct id_ctx c = {id, 0, 0};
+	st = lq__tx(db, 1, "task retry", retry_body, &c);
+	if (st != LQ_OK)
+		return st;
+	if (c.n == 0 && c.dead_n == 0) {
+		lq_task t;
+		if (lq_task_get(db, id, &t) == LQ_OK) {
+			int dead = t.dead;
+			lq_task_clear(&t);
+			if (dead)
+				return lq__fail(db, LQ_ERROR,
+						"task %lld: cannot retry: a live task holds its unique key", (long long)id);
+		}
+		return lq__fail(db, LQ_NOTFOUND, "task %lld: not found", (long long)id);
+	}
+	lq__notify(db, LQ_CHANNEL_TASK);
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_task_pause(lq_db *db, int64_t id, int paused)
+{
+	lq__ok(db);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	char what[64];
+	task_what(what, sizeof(what), id);
+	lq_value p[2] = {lq_v_int(id), lq_v_int(paused ? 1 : 0)};
+	int64_t n = 0;
+	st = lq__exec(db, what, LQ_SQL_task_set_paused, p, 2, NULL, NULL, &n);
+	if (st == LQ_OK && n == 0)
+		return lq__fail(db, LQ_NOTFOUND, "task %lld: not found (or dead: retry it instead)", (long long)id);
+	if (st == LQ_OK && !paused)
+		lq__notify(db, LQ_CHANNEL_TASK);
+	return st;
+}
