@@ -333,6 +333,14 @@ static void runner_lease_name(const char *queue, char *buf, size_t size)
 	snprintf(buf, size, "%s#%016llx", prefix, (unsigned long long)h);
 }
 
+static int probe_row(void *ctx, const lq_value *c, int n)
+{
+	int64_t *out = ctx;
+	for (int i = 0; i < n && i < 2; i++)
+		out[i] = lq__col_int(&c[i]);
+	return 0;
+}
+
 LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_report *report)
 {
 	lq_run_report tmp;
@@ -347,11 +355,29 @@ LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_repo
 	const char *queue = r->queues[0];
 	char name[LQ_NAME_MAX + 1];
 	runner_lease_name(queue, name, sizeof(name));
+	/* The cheap path every web hit pays: one read, no schema check, no write. */
+	int64_t probe[2] = {0, 0};
+	lq_value pp[2] = {lq__v_text(name), lq__v_text(queue)};
+	lq_status st = lq__exec(r->db, "tick", LQ_SQL_tick_probe, pp, 2, probe_row, probe, NULL);
+	if (st != LQ_OK) {
+		rep->stopped = LQ_STOP_ERROR;
+		/* A database without the schema says so in the usual words. */
+		lq_status rst = lq__ready(r->db);
+		return rst != LQ_OK ? rst : st;
+	}
+	if (probe[0]) {
+		rep->stopped = LQ_STOP_HELD;
+		return lq__fail(r->db, LQ_BUSY, "queue \"%s\": another runner is active", queue);
+	}
+	if (!probe[1]) {
+		rep->stopped = LQ_STOP_IDLE;
+		return LQ_OK;
+	}
 	lq_lease lease;
-	lq_status st = lq_lease_acquire(r->db, name, r->lease_ttl, "runner", 0, &lease);
+	st = lq_lease_acquire(r->db, name, r->lease_ttl, "runner", 0, &lease);
 	if (st == LQ_BUSY) {
 		rep->stopped = LQ_STOP_HELD;
-		return LQ_BUSY;
+		return lq__fail(r->db, LQ_BUSY, "queue \"%s\": another runner is active", queue);
 	}
 	if (st != LQ_OK) {
 		rep->stopped = LQ_STOP_ERROR;

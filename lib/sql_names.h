@@ -66,8 +66,11 @@
 	/* queues */                                                                          \
 	X(queue_set_paused)     /* (?1 queue, ?2 paused) upsert lq_queue */                   \
 	X(queue_list)           /* () -> (name, paused, tasks, due, dead, next_run_at|NULL) */ \
-	X(queue_next_due)       /* (?1 queue) -> (earliest max(run_at, claim_until) of a      \
-	                            claimable task or NULL, NOW) */
+	X(queue_next_due)       /* (?1 queue) -> (earliest run_at of a claimable task         \
+	                            (unpaused, unclaimed or claim expired) or NULL, NOW) */  \
+	/* runner */                                                                          \
+	X(tick_probe)           /* (?1 runner lease name, ?2 queue) -> (held 0|1, due 0|1):   \
+	                            the one read every web hit pays */
 
 typedef enum lq_sql_id {
 #define LQ__SQL_ENUM(name) LQ_SQL_##name,

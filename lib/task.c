@@ -179,8 +179,10 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		if ((st = lq_now(db, &now)) != LQ_OK)
 			return st;
 		if (opts->cron) {
-			if (lq_cron_next(opts->cron, opts->tz, now, &run_at) != LQ_OK)
-				return lq__fail(db, LQ_EINVAL, "task \"%s\": cron expression never matches", name);
+			st = lq_cron_next(opts->cron, opts->tz, now, &run_at);
+			if (st != LQ_OK)
+				return lq__fail(db, st, "task \"%s\": no next occurrence of \"%s\" (%s)", name,
+						opts->cron, lq_status_str(st));
 		} else {
 			run_at = now + opts->every_ms;
 		}

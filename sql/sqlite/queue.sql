@@ -26,3 +26,12 @@ SELECT (SELECT run_at FROM lq_task
            AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
          ORDER BY run_at LIMIT 1),
        CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER);
+
+-- name: tick_probe
+-- The cheap path of a tick: is the runner lease held, is anything due?
+SELECT COALESCE((SELECT expires_at > CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+                   FROM lq_lease WHERE name = ?1), 0),
+       EXISTS (SELECT 1 FROM lq_task
+                WHERE queue = ?2 AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AND paused = 0
+                  AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+                  AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?2 AND lq_queue.paused = 1));
