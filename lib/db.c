@@ -172,12 +172,23 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 	if (!db->be->sql[id])
 		return lq__fail(db, LQ_ERROR, "%s: statement %s is missing for %s", what,
 				lq__sql_name(id), db->be->name);
-	if (affected)
-		*affected = 0;
-	db->err.msg[0] = '\0';
-	st = db->be->exec(db->conn, id, params, n, fn, ctx, affected, &db->err);
+	for (int attempt = 1;; attempt++) {
+		if (affected)
+			*affected = 0;
+		db->err.msg[0] = '\0';
+		st = db->be->exec(db->conn, id, params, n, fn, ctx, affected, &db->err);
+		/* Inside a transaction the whole transaction retries (lq__tx);
+		 * a lone statement retries here. */
+		if (st != LQ__RETRY || db->in_tx || attempt >= LQ_TX_TRIES)
+			break;
+		lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
+	}
 	if (st == LQ_OK)
 		return LQ_OK;
+	if (st == LQ__RETRY)
+		return db->in_tx ? st
+				 : lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts: %s", what,
+					    LQ_TX_TRIES, db->err.msg);
 	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
 		drop_conn(db);
 	return lq__fail(db, st, "%s: %s", what, db->err.msg[0] ? db->err.msg : lq_status_str(st));

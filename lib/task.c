@@ -64,13 +64,34 @@ static int is_recurring(const lq_task *t)
 	return t->every_ms > 0 || t->cron[0] != '\0';
 }
 
-/* Keep stored errors to one bounded line. */
+/* Keep stored errors to one bounded line of valid UTF-8 (strict MySQL
+ * rejects anything else, and handler output can be any bytes). */
 static void clean_error(const char *in, char *out, size_t size)
 {
-	snprintf(out, size, "%s", in && *in ? in : "failed");
-	for (char *p = out; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
+	const unsigned char *p = (const unsigned char *)(in && *in ? in : "failed");
+	size_t o = 0;
+	while (*p && o + 5 < size) {
+		size_t n = 1;
+		if (*p >= 0xC2 && *p <= 0xF4)
+			n = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : 2;
+		else if (*p >= 0x80)
+			n = 0; /* stray continuation or invalid lead byte */
+		if (n > strnlen((const char *)p, 4))
+			n = 0; /* truncated sequence at the end */
+		char one[5] = {0};
+		memcpy(one, p, n ? n : 1);
+		if (n > 1 && lq_check_name(NULL, one, NULL, 0) != LQ_OK)
+			n = 0;
+		if (n == 0) {
+			out[o++] = '?';
+			p++;
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			out[o++] = (p[k] == '\n' || p[k] == '\r' || p[k] == '\t') ? ' ' : (char)p[k];
+		p += n;
+	}
+	out[o] = '\0';
 }
 
 static void task_what(char *buf, size_t size, int64_t id)

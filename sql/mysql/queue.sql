@@ -1,0 +1,38 @@
+-- Queues (MySQL/MariaDB).  A queue exists while it has tasks or a row in lq_queue.
+
+-- name: queue_set_paused
+-- ?2 again rather than VALUES(paused), which MySQL 8.0.20+ deprecates.
+INSERT INTO lq_queue (name, paused) VALUES (?1, ?2)
+ON DUPLICATE KEY UPDATE paused = ?2;
+
+-- name: queue_list
+SELECT q.name,
+       COALESCE((SELECT paused FROM lq_queue WHERE lq_queue.name = q.name), 0),
+       (SELECT count(*) FROM lq_task t WHERE t.queue = q.name),
+       (SELECT count(*) FROM lq_task t
+         WHERE t.queue = q.name AND t.run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) AND t.paused = 0
+           AND (t.claim_until IS NULL OR t.claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))),
+       (SELECT count(*) FROM lq_task_dead d WHERE d.queue = q.name),
+       (SELECT MIN(run_at) FROM lq_task t WHERE t.queue = q.name AND t.paused = 0)
+  FROM (SELECT queue AS name FROM lq_task
+        UNION SELECT queue FROM lq_task_dead
+        UNION SELECT name FROM lq_queue) AS q
+ ORDER BY q.name;
+
+-- name: queue_next_due
+-- First claimable task in run_at order: an index walk, not a scan.
+SELECT (SELECT run_at FROM lq_task
+         WHERE queue = ?1 AND paused = 0
+           AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
+           AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+         ORDER BY run_at LIMIT 1),
+       CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED);
+
+-- name: tick_probe
+-- The cheap path of a tick: is the runner lease held, is anything due?
+SELECT COALESCE((SELECT expires_at > CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+                   FROM lq_lease WHERE name = ?1), 0),
+       EXISTS (SELECT 1 FROM lq_task
+                WHERE queue = ?2 AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) AND paused = 0
+                  AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
+                  AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?2 AND lq_queue.paused = 1));

@@ -1,0 +1,145 @@
+-- Tasks (MySQL/MariaDB).  NOW is written out as CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED).
+-- Every claim, ack and heartbeat is conditional, by id, and checked by
+-- affected rows (matched rows: CLIENT_FOUND_ROWS).  No UPDATE ... ORDER BY
+-- ... LIMIT: it locks every index record it scans and deadlocks under load.
+-- Inserts that may conflict are plain INSERTs: ER_DUP_ENTRY is reported by
+-- the backend as 0 affected rows ("ON CONFLICT DO NOTHING").
+
+-- name: task_insert
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at)
+VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+
+-- name: task_last_id
+SELECT LAST_INSERT_ID();
+
+-- name: task_find_unique
+SELECT id FROM lq_task WHERE unique_key = ?1;
+
+-- name: task_candidates
+-- Walks lq_task_due (queue, run_at, id) from the left and stops after ?2
+-- rows; rows another claimer has locked are skipped, not waited for.  On a
+-- server without SKIP LOCKED the backend drops the last line: the
+-- conditional claim by id that follows is still the atomic step.
+SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
+       claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
+       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+  FROM lq_task
+ WHERE queue = ?1
+   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+ ORDER BY run_at, id
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_claim_delete
+DELETE FROM lq_task
+ WHERE id = ?1
+   AND every_ms IS NULL AND cron IS NULL
+   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+
+-- name: task_claim_update
+UPDATE lq_task
+   SET claim_owner = ?2, claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3, attempts = attempts + 1
+ WHERE id = ?1
+   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+
+-- name: task_claim_occurrence
+-- Exactly one runner moves run_at off the occurrence it saw.
+UPDATE lq_task
+   SET run_at = ?3
+ WHERE id = ?1 AND run_at = ?2 AND paused = 0
+   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED);
+
+-- name: task_ack
+DELETE FROM lq_task WHERE id = ?1 AND claim_owner = ?2;
+
+-- name: task_heartbeat
+UPDATE lq_task
+   SET claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3
+ WHERE id = ?1 AND claim_owner = ?2
+   AND claim_until > CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED);
+
+-- name: task_retry_later
+UPDATE lq_task
+   SET claim_owner = NULL, claim_until = NULL,
+       run_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3, last_error = ?4
+ WHERE id = ?1 AND claim_owner = ?2;
+
+-- name: task_reinsert
+INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
+                     unique_key, last_error, created_at)
+VALUES (?1, ?2, ?3, ?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?8, ?5, ?6, ?7, ?9, ?10);
+
+-- name: task_bury
+INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
+                          unique_key, every_ms, cron, tz, missed, last_error,
+                          created_at, died_at)
+SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
+       every_ms, cron, tz, missed, ?3, created_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+  FROM lq_task
+ WHERE id = ?1
+   AND ((?2 IS NOT NULL AND claim_owner = ?2)
+     OR (?2 IS NULL AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))));
+
+-- name: task_delete
+DELETE FROM lq_task WHERE id = ?1;
+
+-- name: task_dead_insert
+INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
+                          unique_key, last_error, created_at, died_at)
+VALUES (?1, ?2, ?3, ?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?5, ?6, ?7, ?8, ?9, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+
+-- name: task_record_error
+UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
+
+-- name: task_get
+SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
+       claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
+       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+  FROM lq_task WHERE id = ?1
+UNION ALL
+SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
+       NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
+       created_at, 1, died_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+  FROM lq_task_dead WHERE id = ?1;
+
+-- name: task_list
+SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
+       claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
+       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+  FROM lq_task
+ WHERE (?1 IS NULL OR queue = ?1)
+   AND (?2 = 0 OR (run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) AND paused = 0
+                   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))))
+ ORDER BY id;
+
+-- name: task_list_dead
+SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
+       NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
+       created_at, 1, died_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+  FROM lq_task_dead
+ WHERE (?1 IS NULL OR queue = ?1)
+ ORDER BY id;
+
+-- name: task_dead_delete
+DELETE FROM lq_task_dead WHERE id = ?1;
+
+-- name: task_revive
+INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at)
+SELECT id, queue, name, payload, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), 0, max_attempts, unique_key,
+       every_ms, cron, tz, missed, last_error, created_at
+  FROM lq_task_dead WHERE id = ?1;
+
+-- name: task_run_now
+UPDATE lq_task SET run_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) WHERE id = ?1;
+
+-- name: task_set_paused
+UPDATE lq_task SET paused = ?2 WHERE id = ?1;

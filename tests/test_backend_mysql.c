@@ -1,0 +1,1003 @@
+/*
+ * test_backend_mysql.c - the MySQL/MariaDB backend through its vtable
+ * (backend.h), against LEASEQ_TEST_MYSQL_DSN.  Skips (77) when that is
+ * unset, fails when LEASEQ_REQUIRE_ALL_BACKENDS is set.
+ *
+ * The tests run in a scratch database leaseq_test_be_<pid> when the user may
+ * create one (tests/servers/mariadb.sh grants leaseq_test_%), so the
+ * conformance suite can drop and migrate the main test database meanwhile;
+ * otherwise in the given database, with names unique to this process.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "backend.h"
+
+#ifndef LEASEQ_HAVE_MYSQL
+int main(void)
+{
+	if (getenv("LEASEQ_REQUIRE_ALL_BACKENDS")) {
+		fprintf(stderr, "test_backend_mysql: leaseq was built without MySQL support\n");
+		return 1;
+	}
+	return LQT_SKIP;
+}
+#else
+
+#include <mysql.h>
+
+static const struct lq_backend *be = &lq__backend_mysql;
+static char main_dsn[1024];    /* as given */
+static char test_dsn[1100];    /* the scratch database, or main_dsn */
+static char scratch_db[64];    /* "" when we use the given database */
+static char pfx[32];           /* per-process name prefix */
+
+/* ------------------------------------------------------------ helpers */
+
+struct cell {
+	lq_vtype type;
+	int64_t i;
+	char *s;
+	size_t len;
+};
+
+#define MAXROWS 64
+#define MAXCOLS 24
+
+/* Rows copied out of the callback (values are borrowed there). */
+struct rows {
+	int n, ncols;
+	int bad_nul; /* a TEXT/BLOB value without s[len] == '\0' */
+	struct cell c[MAXROWS][MAXCOLS];
+};
+
+static int collect(void *ctx, const lq_value *cols, int ncols)
+{
+	struct rows *r = ctx;
+	if (r->n >= MAXROWS)
+		return 1;
+	r->ncols = ncols;
+	for (int i = 0; i < ncols && i < MAXCOLS; i++) {
+		struct cell *c = &r->c[r->n][i];
+		c->type = cols[i].type;
+		c->i = cols[i].i;
+		c->len = cols[i].len;
+		c->s = NULL;
+		if (cols[i].type == LQ_V_TEXT || cols[i].type == LQ_V_BLOB) {
+			if (cols[i].s[cols[i].len] != '\0')
+				r->bad_nul = 1;
+			c->s = malloc(cols[i].len + 1);
+			assert_non_null(c->s);
+			memcpy(c->s, cols[i].s, cols[i].len + 1);
+		}
+	}
+	r->n++;
+	return 0;
+}
+
+static void rows_free(struct rows *r)
+{
+	for (int i = 0; i < r->n; i++)
+		for (int j = 0; j < r->ncols && j < MAXCOLS; j++)
+			free(r->c[i][j].s);
+	memset(r, 0, sizeof(*r));
+}
+
+static struct rows *rows_new(void)
+{
+	struct rows *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	return r;
+}
+
+static void rows_del(struct rows *r)
+{
+	rows_free(r);
+	free(r);
+}
+
+static lq_value txt(const char *s)
+{
+	return lq__v_text(s);
+}
+
+/* Run a statement; fail the test unless it returns want. */
+static int64_t run_st(struct lq_conn *c, lq_status want, lq_sql_id id, const lq_value *p, int n,
+		      struct rows *r, const char *where, int line)
+{
+	lq_err err = {{0}};
+	int64_t aff = -1;
+	if (r)
+		rows_free(r);
+	lq_status st = be->exec(c, id, p, n, r ? collect : NULL, r, &aff, &err);
+	if (st != want) {
+		print_error("%s:%d: %s returned %d, expected %d: %s\n", where, line, lq__sql_name(id), (int)st,
+			    (int)want, err.msg);
+		fail();
+	}
+	if (r)
+		assert_int_equal(r->bad_nul, 0);
+	return aff;
+}
+#define RUN(c, id, p, n, r) run_st((c), LQ_OK, (id), (p), (n), (r), __FILE__, __LINE__)
+
+static struct lq_conn *conn_open(const char *dsn)
+{
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}};
+	lq_status st = be->connect(dsn, &c, &err);
+	if (st != LQ_OK) {
+		print_error("connect failed (%d): %s\n", (int)st, err.msg);
+		fail();
+	}
+	return c;
+}
+
+static void script_ok(struct lq_conn *c, const char *sql)
+{
+	lq_err err = {{0}};
+	lq_status st = be->exec_script(c, sql, &err);
+	if (st != LQ_OK) {
+		print_error("script failed (%d): %s\n  %s\n", (int)st, err.msg, sql);
+		fail();
+	}
+}
+
+static void tx(lq_status (*op)(struct lq_conn *, lq_err *), struct lq_conn *c)
+{
+	lq_err err = {{0}};
+	lq_status st = op(c, &err);
+	if (st != LQ_OK) {
+		print_error("transaction step failed (%d): %s\n", (int)st, err.msg);
+		fail();
+	}
+}
+
+static void begin(struct lq_conn *c)
+{
+	lq_err err = {{0}};
+	assert_int_equal(be->begin(c, 1, &err), LQ_OK);
+}
+
+static void name(char *buf, size_t size, const char *what)
+{
+	snprintf(buf, size, "%s%s", pfx, what);
+}
+
+/* The main DSN with its database replaced (the parser takes the first '/'
+ * after "://" as the start of the database name). */
+static void dsn_with_db(const char *dsn, const char *db, char *out, size_t size)
+{
+	const char *p = strstr(dsn, "://") + 3;
+	const char *q = strchr(p, '?');
+	size_t hl = strcspn(p, "/?");
+	snprintf(out, size, "%.*s/%s%s", (int)(p - dsn + hl), dsn, db, q ? q : "");
+}
+
+/* A plain client connection for what the backend does not offer (KILL). */
+static MYSQL *raw_connect(void)
+{
+	lq_dsn_url u;
+	lq_err err;
+	assert_int_equal(lq__dsn_parse_url(test_dsn, &u, &err), LQ_OK);
+	char sock[256];
+	int has_sock = lq__dsn_query_get(u.query, "socket", sock, sizeof(sock));
+	MYSQL *m = mysql_init(NULL);
+	assert_non_null(m);
+	if (!mysql_real_connect(m, u.host[0] ? u.host : NULL, u.user, u.password, u.dbname, (unsigned)u.port,
+				has_sock ? sock : NULL, 0)) {
+		print_error("raw connect: %s\n", mysql_error(m));
+		fail();
+	}
+	return m;
+}
+
+/* Kill the connection that holds the named lock. */
+static void kill_lock_holder(MYSQL *m, const char *lock)
+{
+	char q[256];
+	snprintf(q, sizeof(q), "SELECT IS_USED_LOCK('%s')", lock);
+	assert_int_equal(mysql_query(m, q), 0);
+	MYSQL_RES *res = mysql_store_result(m);
+	assert_non_null(res);
+	MYSQL_ROW row = mysql_fetch_row(res);
+	assert_non_null(row);
+	assert_non_null(row[0]);
+	unsigned long id = strtoul(row[0], NULL, 10);
+	mysql_free_result(res);
+	snprintf(q, sizeof(q), "KILL CONNECTION %lu", id);
+	if (mysql_query(m, q) != 0) {
+		print_error("%s: %s\n", q, mysql_error(m));
+		fail();
+	}
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* ------------------------------------------------------- group set-up */
+
+static void migrate(struct lq_conn *c)
+{
+	RUN(c, LQ_SQL_schema_create, NULL, 0, NULL);
+	for (size_t i = 0; i < *be->n_migrations; i++) {
+		const struct lq_migration *m = &be->migrations[i];
+		script_ok(c, m->sql);
+		script_ok(c, m->sql); /* one DDL per file, safe to re-run */
+		lq_value p[2] = {lq_v_int(m->version), txt(m->name)};
+		RUN(c, LQ_SQL_schema_record, p, 2, NULL);
+	}
+}
+
+static int group_setup(void **state)
+{
+	struct lq_conn *c = conn_open(main_dsn);
+	char sql[128];
+	snprintf(scratch_db, sizeof(scratch_db), "leaseq_test_be_%ld", (long)getpid());
+	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS %s CHARACTER SET utf8mb4", scratch_db);
+	lq_err err = {{0}};
+	if (be->exec_script(c, sql, &err) == LQ_OK) {
+		dsn_with_db(main_dsn, scratch_db, test_dsn, sizeof(test_dsn));
+	} else {
+		fprintf(stderr, "note: no scratch database (%s); using the given one\n", err.msg);
+		scratch_db[0] = '\0';
+		snprintf(test_dsn, sizeof(test_dsn), "%s", main_dsn);
+	}
+	be->disconnect(c);
+	c = conn_open(test_dsn);
+	migrate(c);
+	*state = c;
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	be->disconnect(*state);
+	if (scratch_db[0]) {
+		struct lq_conn *c = conn_open(main_dsn);
+		char sql[128];
+		snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", scratch_db);
+		script_ok(c, sql);
+		be->disconnect(c);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_connect_errors(void **state)
+{
+	lq_dsn_url u;
+	lq_err err = {{0}};
+	assert_int_equal(lq__dsn_parse_url(test_dsn, &u, &err), LQ_OK);
+	static const char bad[] = "Wr0ngPassw0rd-lqt";
+	char dsn[1200];
+	const char *p = strstr(test_dsn, "://") + 3;
+	const char *at = strrchr(p, '@');
+	assert_non_null(at);
+	snprintf(dsn, sizeof(dsn), "mysql://%s:%s%s", u.user, bad, at);
+
+	struct lq_conn *c = NULL;
+	assert_int_equal(be->connect(dsn, &c, &err), LQ_ECONN);
+	assert_null(c);
+	assert_true(err.msg[0] != '\0');
+	assert_null(strstr(err.msg, bad));
+	assert_null(strchr(err.msg, '\n'));
+	if (u.password[0])
+		assert_null(strstr(err.msg, u.password));
+	assert_non_null(strstr(err.msg, "1045")); /* access denied */
+
+	/* Malformed DSNs change nothing and say why. */
+	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:notaport/db", &c, &err), LQ_EINVAL);
+	assert_null(strstr(err.msg, "secretpw"));
+	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:3306", &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:3306/db?sokcet=/x", &c, &err), LQ_EINVAL);
+	assert_non_null(strstr(err.msg, "sokcet"));
+	/* Nobody listens on port 1. */
+	assert_int_equal(be->connect("mariadb://u:secretpw@127.0.0.1:1/db", &c, &err), LQ_ECONN);
+	assert_null(strstr(err.msg, "secretpw"));
+	(void)state;
+}
+
+/* ?N may repeat and come in any order: each position gets its own value. */
+static void test_placeholders(void **state)
+{
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	char q[64], nm[64], uk[64];
+	name(q, sizeof(q), "ph_q");
+	name(nm, sizeof(nm), "ph_name");
+	name(uk, sizeof(uk), "ph_key");
+	int64_t id = 4000000000000LL + getpid();
+	static const char payload[] = "pay\0load";
+	/* task_reinsert: VALUES (?1, ?2, ?3, ?4, NOW + ?8, ?5, ?6, ?7, ?9, ?10) */
+	lq_value p[10] = {lq_v_int(id),      txt(q),        txt(nm),        lq_v_blob(payload, sizeof(payload)),
+			  lq_v_int(5),       lq_v_int(7),   txt(uk),        lq_v_int(-3600000),
+			  txt("last err"),   lq_v_int(1234)};
+	assert_int_equal(RUN(c, LQ_SQL_task_reinsert, p, 10, NULL), 1);
+	lq_value pid[1] = {lq_v_int(id)};
+	RUN(c, LQ_SQL_task_get, pid, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->ncols, 20);
+	struct cell *row = r->c[0];
+	assert_int_equal(row[0].i, id);
+	assert_string_equal(row[1].s, q);
+	assert_int_equal(row[1].type, LQ_V_BLOB); /* VARBINARY */
+	assert_string_equal(row[2].s, nm);
+	assert_int_equal(row[3].type, LQ_V_BLOB);
+	assert_int_equal(row[3].len, sizeof(payload));
+	assert_memory_equal(row[3].s, payload, sizeof(payload));
+	assert_int_equal(row[5].i, 5);
+	assert_int_equal(row[6].i, 7);
+	assert_string_equal(row[7].s, uk);
+	assert_int_equal(row[8].type, LQ_V_NULL);
+	int64_t now = row[19].i;
+	assert_true(row[4].i <= now - 3590000 && row[4].i >= now - 3610000);
+	assert_int_equal(row[15].type, LQ_V_TEXT);
+	assert_string_equal(row[15].s, "last err");
+	assert_int_equal(row[16].i, 1234);
+	assert_int_equal(row[17].i, 0);
+	assert_int_equal(row[18].type, LQ_V_NULL);
+
+	/* task_list: ?1 twice (NULL and a value), ?2 after. */
+	lq_value pl[2] = {txt(q), lq_v_int(1)};
+	RUN(c, LQ_SQL_task_list, pl, 2, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][3].type, LQ_V_NULL); /* no payload in lists */
+	lq_value pn[2] = {lq_v_null(), lq_v_int(0)};
+	RUN(c, LQ_SQL_task_list, pn, 2, r);
+	assert_true(r->n >= 1);
+
+	/* task_bury: ?3 comes first in the text, ?2 three times. */
+	lq_value pb[3] = {lq_v_int(id), lq_v_null(), txt("buried")};
+	assert_int_equal(RUN(c, LQ_SQL_task_bury, pb, 3, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
+	RUN(c, LQ_SQL_task_get, pid, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][17].i, 1);
+	assert_int_equal(r->c[0][18].type, LQ_V_INT);
+	assert_string_equal(r->c[0][15].s, "buried");
+	assert_int_equal(r->c[0][5].i, 5);
+
+	/* queue_set_paused: ?2 in VALUES and in ON DUPLICATE KEY UPDATE. */
+	lq_value pq[2] = {txt(q), lq_v_int(1)};
+	RUN(c, LQ_SQL_queue_set_paused, pq, 2, NULL);
+	pq[1] = lq_v_int(0);
+	RUN(c, LQ_SQL_queue_set_paused, pq, 2, NULL);
+	RUN(c, LQ_SQL_queue_list, NULL, 0, r);
+	int seen = 0;
+	for (int i = 0; i < r->n; i++) {
+		if (strcmp(r->c[i][0].s, q) == 0) {
+			seen = 1;
+			assert_int_equal(r->c[i][1].i, 0);
+			assert_int_equal(r->c[i][4].i, 1); /* dead */
+		}
+	}
+	assert_true(seen);
+	RUN(c, LQ_SQL_task_dead_delete, pid, 1, NULL);
+
+	/* Too few parameters is an error, not a silent NULL. */
+	lq_err err = {{0}};
+	assert_int_equal(be->exec(c, LQ_SQL_task_bury, pb, 2, NULL, NULL, NULL, &err), LQ_ERROR);
+	assert_non_null(strstr(err.msg, "needs 3 parameters"));
+	rows_del(r);
+}
+
+static void blob_roundtrip(struct lq_conn *c, size_t size)
+{
+	struct rows *r = rows_new();
+	unsigned char *buf = malloc(size);
+	assert_non_null(buf);
+	for (size_t i = 0; i < size; i++)
+		buf[i] = (unsigned char)((i * 131) ^ (i >> 9)); /* every byte value, NULs included */
+	buf[0] = 0;
+	buf[size - 1] = 0;
+	char q[64];
+	name(q, sizeof(q), "blob_q");
+	lq_value p[11] = {txt(q),      txt("blob"), lq_v_blob(buf, size), lq_v_null(), lq_v_int(60000),
+			  lq_v_int(3), lq_v_null(), lq_v_null(),          lq_v_null(), lq_v_null(),
+			  lq_v_int(0)};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 11, NULL), 1);
+	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
+	assert_int_equal(r->n, 1);
+	int64_t id = r->c[0][0].i;
+	assert_true(id > 0);
+	lq_value pid[1] = {lq_v_int(id)};
+	RUN(c, LQ_SQL_task_get, pid, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][3].type, LQ_V_BLOB);
+	assert_int_equal(r->c[0][3].len, size);
+	assert_memory_equal(r->c[0][3].s, buf, size);
+	assert_int_equal(r->c[0][3].s[size], '\0');
+	/* And again, with the statement's buffers already grown. */
+	RUN(c, LQ_SQL_task_get, pid, 1, r);
+	assert_int_equal(r->c[0][3].len, size);
+	assert_memory_equal(r->c[0][3].s, buf, size);
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
+	free(buf);
+	rows_del(r);
+}
+
+static void test_blob_roundtrip(void **state)
+{
+	blob_roundtrip(*state, 1024 * 1024 + 13);
+	blob_roundtrip(*state, LQ_PAYLOAD_MAX);
+	blob_roundtrip(*state, 1);
+}
+
+/* ER_DUP_ENTRY is "ON CONFLICT DO NOTHING": OK, 0 rows, transaction usable. */
+static void test_duplicate_insert(void **state)
+{
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	char l[64];
+	name(l, sizeof(l), "dup");
+	lq_value p[3] = {txt(l), txt("owner-1"), lq_v_int(60000)};
+	assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 0);
+
+	begin(c);
+	p[1] = txt("owner-2");
+	assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 0);
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->c[0][1].s, "owner-1");
+	lq_value pb[1] = {txt(l)};
+	assert_int_equal(RUN(c, LQ_SQL_lease_break, pb, 1, NULL), 1);
+	tx(be->commit, c);
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_int_equal(r->c[0][2].i, 2); /* the break after the duplicate was committed */
+
+	char q[64], k[64];
+	name(q, sizeof(q), "dup_q");
+	name(k, sizeof(k), "dup_key");
+	lq_value pt[11] = {txt(q),      txt("u"), lq_v_null(), lq_v_null(), lq_v_int(0),
+			   lq_v_int(3), txt(k),   lq_v_null(), lq_v_null(), lq_v_null(),
+			   lq_v_int(0)};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 11, NULL), 1);
+	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
+	int64_t id = r->c[0][0].i;
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 11, NULL), 0);
+	lq_value pk[1] = {txt(k)};
+	RUN(c, LQ_SQL_task_find_unique, pk, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, id);
+	lq_value pid[1] = {lq_v_int(id)};
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
+
+	/* Another migrator's record. */
+	lq_value ps[2] = {lq_v_int(1), txt("0001_lease")};
+	assert_int_equal(RUN(c, LQ_SQL_schema_record, ps, 2, NULL), 0);
+	rows_del(r);
+}
+
+/* 'a', 'a ' and 'A' are three leases (VARBINARY). */
+static void test_byte_exact_names(void **state)
+{
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	static const char *const suffix[] = {"a", "a ", "A", "\xc3\xa4", "a\xcc\x88"};
+	char nm[5][64];
+	for (int i = 0; i < 5; i++) {
+		name(nm[i], sizeof(nm[i]), suffix[i]);
+		lq_value p[3] = {txt(nm[i]), txt("o"), lq_v_int(60000)};
+		assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 1);
+	}
+	for (int i = 0; i < 5; i++) {
+		lq_value p[1] = {txt(nm[i])};
+		RUN(c, LQ_SQL_lease_get, p, 1, r);
+		assert_int_equal(r->n, 1);
+		assert_int_equal(r->c[0][0].len, strlen(nm[i]));
+		assert_string_equal(r->c[0][0].s, nm[i]);
+		assert_int_equal(r->c[0][2].i, 1);
+		assert_int_equal(RUN(c, LQ_SQL_lease_break, p, 1, NULL), 1);
+	}
+	rows_del(r);
+}
+
+/* CLIENT_FOUND_ROWS: an UPDATE that matches but changes nothing counts. */
+static void test_found_rows(void **state)
+{
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	char q[64];
+	name(q, sizeof(q), "found_q");
+	lq_value pt[11] = {txt(q),      txt("f"),     lq_v_null(), lq_v_null(), lq_v_int(0),
+			   lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(),
+			   lq_v_int(0)};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 11, NULL), 1);
+	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
+	lq_value p[2] = {lq_v_int(r->c[0][0].i), lq_v_int(0)};
+	assert_int_equal(RUN(c, LQ_SQL_task_set_paused, p, 2, NULL), 1); /* already 0 */
+	assert_int_equal(RUN(c, LQ_SQL_task_set_paused, p, 2, NULL), 1);
+	lq_value pe[2] = {p[0], txt("same")};
+	assert_int_equal(RUN(c, LQ_SQL_task_record_error, pe, 2, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_record_error, pe, 2, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, p, 1, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, p, 1, NULL), 0);
+	rows_del(r);
+}
+
+/* Every statement of the catalogue prepares on the migrated schema.  With
+ * no parameters given, the backend prepares and then refuses to run a
+ * statement that needs some; parameterless ones run (all harmless). */
+static void test_all_statements_prepare(void **state)
+{
+	struct lq_conn *c = *state;
+	for (int id = 0; id < LQ_SQL__COUNT; id++) {
+		lq_err err = {{0}};
+		assert_non_null(be->sql[id]);
+		lq_status st = be->exec(c, (lq_sql_id)id, NULL, 0, NULL, NULL, NULL, &err);
+		if (st != LQ_OK && !strstr(err.msg, "parameters")) {
+			print_error("statement %s: %d %s\n", lq__sql_name((lq_sql_id)id), (int)st, err.msg);
+			fail();
+		}
+		assert_null(strstr(err.msg, "MySQL error"));
+	}
+}
+
+static void test_exec_script(void **state)
+{
+	struct lq_conn *c = *state;
+	script_ok(c, "-- a comment; not a statement\n"
+		     "CREATE TEMPORARY TABLE lqt_tmp (\n"
+		     "    a INT -- inline; comment\n"
+		     ");\n"
+		     "INSERT INTO lqt_tmp VALUES (1);\n"
+		     "SELECT * FROM lqt_tmp;\n"
+		     "DROP TEMPORARY TABLE lqt_tmp");
+	lq_err err = {{0}};
+	assert_int_equal(be->exec_script(c, "SELECT * FROM lqt_no_such_table;", &err), LQ_ERROR);
+	assert_non_null(strstr(err.msg, "MySQL error 1146"));
+	/* Strict mode: no silent truncation. */
+	script_ok(c, "CREATE TEMPORARY TABLE lqt_tmp (a VARCHAR(2))");
+	assert_int_equal(be->exec_script(c, "INSERT INTO lqt_tmp VALUES ('abc')", &err), LQ_ERROR);
+	assert_non_null(strstr(err.msg, "1406"));
+	script_ok(c, "DROP TEMPORARY TABLE lqt_tmp");
+}
+
+static void test_kill_connection(void **state)
+{
+	MYSQL *killer = raw_connect();
+	char lock[64];
+	name(lock, sizeof(lock), "victim");
+	char sql[128];
+	snprintf(sql, sizeof(sql), "DO GET_LOCK('%s', 0)", lock);
+
+	/* Between statements. */
+	struct lq_conn *v = conn_open(test_dsn);
+	script_ok(v, sql);
+	kill_lock_holder(killer, lock);
+	sleep_ms(200);
+	lq_err err = {{0}};
+	assert_int_equal(be->exec(v, LQ_SQL_db_now, NULL, 0, NULL, NULL, NULL, &err), LQ_ECONN);
+	assert_true(err.msg[0] != '\0');
+	be->disconnect(v);
+
+	/* Inside a transaction: the outcome of COMMIT is unknown. */
+	v = conn_open(test_dsn);
+	script_ok(v, sql);
+	begin(v);
+	char l[64];
+	name(l, sizeof(l), "killed");
+	lq_value p[3] = {txt(l), txt("o"), lq_v_int(60000)};
+	assert_int_equal(RUN(v, LQ_SQL_lease_insert, p, 3, NULL), 1);
+	kill_lock_holder(killer, lock);
+	sleep_ms(200);
+	assert_int_equal(be->commit(v, &err), LQ_EUNKNOWN);
+	be->disconnect(v);
+	mysql_close(killer);
+
+	/* It was rolled back; a new connection works. */
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_int_equal(r->n, 0);
+	rows_del(r);
+}
+
+/* Two transactions lock two leases in opposite order: one is the victim. */
+static int deadlock_child(const char *x, const char *y, int ready_fd)
+{
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}};
+	int64_t n = 0;
+	if (be->connect(test_dsn, &c, &err) != LQ_OK)
+		return 10;
+	if (be->begin(c, 1, &err) != LQ_OK)
+		return 11;
+	lq_value py[1] = {txt(y)};
+	if (be->exec(c, LQ_SQL_lease_break, py, 1, NULL, NULL, &n, &err) != LQ_OK || n != 1)
+		return 12;
+	if (write(ready_fd, "r", 1) != 1)
+		return 13;
+	lq_value px[1] = {txt(x)};
+	lq_status st = be->exec(c, LQ_SQL_lease_break, px, 1, NULL, NULL, &n, &err);
+	be->rollback(c, &err);
+	be->disconnect(c);
+	return st == LQ_OK ? 0 : st == LQ__RETRY ? 1 : 2;
+}
+
+static void test_deadlock(void **state)
+{
+	struct lq_conn *c = *state;
+	char x[64], y[64];
+	name(x, sizeof(x), "dl_x");
+	name(y, sizeof(y), "dl_y");
+	lq_value px[3] = {txt(x), txt("o"), lq_v_int(60000)};
+	lq_value py[3] = {txt(y), txt("o"), lq_v_int(60000)};
+	RUN(c, LQ_SQL_lease_insert, px, 3, NULL);
+	RUN(c, LQ_SQL_lease_insert, py, 3, NULL);
+
+	begin(c);
+	assert_int_equal(RUN(c, LQ_SQL_lease_break, px, 1, NULL), 1);
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(deadlock_child(x, y, fds[1]));
+	}
+	close(fds[1]);
+	struct pollfd pfd = {fds[0], POLLIN, 0};
+	char b;
+	assert_int_equal(poll(&pfd, 1, 20000), 1);
+	assert_int_equal(read(fds[0], &b, 1), 1);
+	close(fds[0]);
+	sleep_ms(300); /* let the child block on x */
+	lq_err err = {{0}};
+	lq_status st = be->exec(c, LQ_SQL_lease_break, py, 1, NULL, NULL, NULL, &err);
+	lq_err rerr = {{0}};
+	be->rollback(c, &rerr);
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	int child = WEXITSTATUS(status);
+	if (st == LQ__RETRY) {
+		assert_non_null(strstr(err.msg, "1213"));
+		assert_int_equal(child, 0);
+	} else {
+		if (st != LQ_OK)
+			print_error("parent: %d %s\n", (int)st, err.msg);
+		assert_int_equal(st, LQ_OK);
+		assert_int_equal(child, 1);
+	}
+}
+
+/* A lock-wait timeout rolls back only the statement in MySQL: the backend
+ * says retry, so the core rolls back the whole transaction. */
+static void test_lock_wait_timeout(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *c2 = conn_open(test_dsn);
+	char x[64];
+	name(x, sizeof(x), "lw_x");
+	lq_value px[3] = {txt(x), txt("o"), lq_v_int(60000)};
+	RUN(c, LQ_SQL_lease_insert, px, 3, NULL);
+	begin(c);
+	assert_int_equal(RUN(c, LQ_SQL_lease_break, px, 1, NULL), 1);
+	script_ok(c2, "SET SESSION innodb_lock_wait_timeout = 1");
+	begin(c2);
+	lq_err err = {{0}};
+	assert_int_equal(be->exec(c2, LQ_SQL_lease_break, px, 1, NULL, NULL, NULL, &err), LQ__RETRY);
+	assert_non_null(strstr(err.msg, "1205"));
+	tx(be->rollback, c2);
+	tx(be->rollback, c);
+	be->disconnect(c2);
+}
+
+/* The statements mean what the SQLite ones mean. */
+static void test_lease_semantics(void **state)
+{
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	char l[64], q[64];
+	name(l, sizeof(l), "sem_lease");
+	name(q, sizeof(q), "sem_q");
+	lq_value p[4] = {txt(l), txt("o1"), lq_v_int(60000)};
+	assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 1);
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_int_equal(r->ncols, 6);
+	assert_string_equal(r->c[0][1].s, "o1");
+	assert_int_equal(r->c[0][2].i, 1);
+	assert_int_equal(r->c[0][4].i - r->c[0][3].i, 60000);
+	assert_true(r->c[0][5].i >= r->c[0][3].i);
+	int64_t wall = (int64_t)time(NULL) * 1000;
+	assert_true(r->c[0][5].i > wall - 300000 && r->c[0][5].i < wall + 300000); /* UTC epoch ms */
+
+	lq_value pp[2] = {txt(l), txt(q)};
+	RUN(c, LQ_SQL_tick_probe, pp, 2, r);
+	assert_int_equal(r->c[0][0].i, 1); /* held */
+
+	p[1] = txt("o2");
+	assert_int_equal(RUN(c, LQ_SQL_lease_take, p, 3, NULL), 0); /* held */
+	lq_value pr[4] = {txt(l), txt("o1"), lq_v_int(1), lq_v_int(5000)};
+	assert_int_equal(RUN(c, LQ_SQL_lease_renew, pr, 4, NULL), 1);
+	pr[2] = lq_v_int(2);
+	assert_int_equal(RUN(c, LQ_SQL_lease_renew, pr, 4, NULL), 0); /* wrong token */
+	pr[2] = lq_v_int(1);
+	assert_int_equal(RUN(c, LQ_SQL_lease_release, pr, 3, NULL), 1);
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_int_equal(r->c[0][1].type, LQ_V_NULL);
+	assert_true(r->c[0][4].i <= r->c[0][5].i);
+	RUN(c, LQ_SQL_tick_probe, pp, 2, r);
+	assert_int_equal(r->c[0][0].i, 0);
+	assert_int_equal(RUN(c, LQ_SQL_lease_renew, pr, 4, NULL), 0); /* released */
+
+	assert_int_equal(RUN(c, LQ_SQL_lease_take, p, 3, NULL), 1);
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_string_equal(r->c[0][1].s, "o2");
+	assert_int_equal(r->c[0][2].i, 2);
+	assert_int_equal(RUN(c, LQ_SQL_lease_break, p, 1, NULL), 1);
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_int_equal(r->c[0][1].type, LQ_V_NULL);
+	assert_int_equal(r->c[0][2].i, 3); /* break moves the token on */
+	lq_value pr2[4] = {txt(l), txt("o2"), lq_v_int(2), lq_v_int(5000)};
+	assert_int_equal(RUN(c, LQ_SQL_lease_renew, pr2, 4, NULL), 0);
+	assert_int_equal(RUN(c, LQ_SQL_lease_release, pr2, 3, NULL), 0);
+
+	RUN(c, LQ_SQL_lease_list, NULL, 0, r);
+	int seen = 0;
+	for (int i = 0; i < r->n; i++)
+		seen += strcmp(r->c[i][0].s, l) == 0;
+	assert_int_equal(seen, 1);
+	rows_del(r);
+}
+
+static int64_t add_task(struct lq_conn *c, const char *q, const char *nm, lq_value run_at, int64_t delay,
+			lq_value every)
+{
+	struct rows *r = rows_new();
+	lq_value p[11] = {txt(q),      txt(nm),     lq_v_blob("x", 1), run_at,      lq_v_int(delay),
+			  lq_v_int(3), lq_v_null(), every,             lq_v_null(), lq_v_null(),
+			  lq_v_int(0)};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 11, NULL), 1);
+	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
+	int64_t id = r->c[0][0].i;
+	rows_del(r);
+	return id;
+}
+
+static void test_task_semantics(void **state)
+{
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	char q[64], l[64];
+	name(q, sizeof(q), "task_q");
+	name(l, sizeof(l), "task_runner");
+	int64_t t1 = add_task(c, q, "t1", lq_v_null(), 0, lq_v_null());
+	int64_t t2 = add_task(c, q, "t2", lq_v_null(), 3600000, lq_v_null());
+	int64_t t3 = add_task(c, q, "t3", lq_v_int(1), 0, lq_v_null());
+	int64_t t4 = add_task(c, q, "t4", lq_v_int(5), 0, lq_v_int(1000));
+
+	lq_value pc[2] = {txt(q), lq_v_int(10)};
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->ncols, 20);
+	assert_int_equal(r->n, 3); /* t3 (run_at 1), t4 (5), t1 (now); not t2 */
+	assert_int_equal(r->c[0][0].i, t3);
+	assert_int_equal(r->c[1][0].i, t4);
+	assert_int_equal(r->c[2][0].i, t1);
+	assert_int_equal(r->c[1][10].i, 1000);
+	assert_int_equal(r->c[0][17].i, 0);
+	assert_int_equal(r->c[0][18].type, LQ_V_NULL);
+	pc[1] = lq_v_int(1);
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 1);
+
+	lq_value pn[1] = {txt(q)};
+	RUN(c, LQ_SQL_queue_next_due, pn, 1, r);
+	assert_int_equal(r->ncols, 2);
+	assert_int_equal(r->c[0][0].i, 1);
+	lq_value pp[2] = {txt(l), txt(q)};
+	RUN(c, LQ_SQL_tick_probe, pp, 2, r);
+	assert_int_equal(r->c[0][0].i, 0);
+	assert_int_equal(r->c[0][1].i, 1);
+
+	/* At-most-once: one-off tasks only, once. */
+	lq_value p3[1] = {lq_v_int(t3)}, p4[1] = {lq_v_int(t4)}, p1[1] = {lq_v_int(t1)};
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_delete, p3, 1, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_delete, p3, 1, NULL), 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_delete, p4, 1, NULL), 0); /* recurring */
+
+	/* Recurring: one winner per occurrence. */
+	lq_value po[3] = {lq_v_int(t4), lq_v_int(5), lq_v_int(4102444800000LL)};
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_occurrence, po, 3, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_occurrence, po, 3, NULL), 0);
+
+	/* At-least-once: claim, heartbeat, retry, claim again, ack. */
+	lq_value pu[3] = {lq_v_int(t1), txt("w1"), lq_v_int(30000)};
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1);
+	pu[1] = txt("w2");
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_heartbeat, pu, 3, NULL), 0);
+	pu[1] = txt("w1");
+	assert_int_equal(RUN(c, LQ_SQL_task_heartbeat, pu, 3, NULL), 1);
+	pc[1] = lq_v_int(10);
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 0); /* t1 claimed, t4 moved on, t2 future */
+	RUN(c, LQ_SQL_queue_next_due, pn, 1, r);
+	assert_int_equal(r->c[0][0].type, LQ_V_INT); /* t2 */
+	lq_value prl[4] = {lq_v_int(t1), txt("w1"), lq_v_int(0), txt("boom")};
+	assert_int_equal(RUN(c, LQ_SQL_task_retry_later, prl, 4, NULL), 1);
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, t1);
+	assert_int_equal(r->c[0][5].i, 1); /* attempts */
+	assert_int_equal(r->c[0][8].type, LQ_V_NULL);
+	assert_string_equal(r->c[0][15].s, "boom");
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1);
+	lq_value pa[2] = {lq_v_int(t1), txt("w2")};
+	assert_int_equal(RUN(c, LQ_SQL_task_ack, pa, 2, NULL), 0);
+	pa[1] = txt("w1");
+	assert_int_equal(RUN(c, LQ_SQL_task_ack, pa, 2, NULL), 1);
+	RUN(c, LQ_SQL_task_get, p1, 1, r);
+	assert_int_equal(r->n, 0);
+
+	/* Paused task and paused queue are not candidates. */
+	lq_value p2[1] = {lq_v_int(t2)};
+	assert_int_equal(RUN(c, LQ_SQL_task_run_now, p2, 1, NULL), 1);
+	lq_value pz[2] = {lq_v_int(t2), lq_v_int(1)};
+	assert_int_equal(RUN(c, LQ_SQL_task_set_paused, pz, 2, NULL), 1);
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 0);
+	pz[1] = lq_v_int(0);
+	RUN(c, LQ_SQL_task_set_paused, pz, 2, NULL);
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 1);
+	lq_value pq[2] = {txt(q), lq_v_int(1)};
+	RUN(c, LQ_SQL_queue_set_paused, pq, 2, NULL);
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 0);
+	RUN(c, LQ_SQL_tick_probe, pp, 2, r);
+	assert_int_equal(r->c[0][1].i, 0);
+	RUN(c, LQ_SQL_queue_next_due, pn, 1, r);
+	assert_int_equal(r->c[0][0].type, LQ_V_NULL);
+	pq[1] = lq_v_int(0);
+	RUN(c, LQ_SQL_queue_set_paused, pq, 2, NULL);
+
+	/* Dead and back. */
+	lq_value pb[3] = {lq_v_int(t2), txt("nobody"), txt("dead")};
+	assert_int_equal(RUN(c, LQ_SQL_task_bury, pb, 3, NULL), 0); /* not claimed by nobody */
+	pb[1] = lq_v_null();
+	assert_int_equal(RUN(c, LQ_SQL_task_bury, pb, 3, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, p2, 1, NULL), 1);
+	lq_value pd[1] = {txt(q)};
+	RUN(c, LQ_SQL_task_list_dead, pd, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, t2);
+	assert_int_equal(r->c[0][17].i, 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_revive, p2, 1, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_revive, p2, 1, NULL), 0); /* conflict: nothing */
+	assert_int_equal(RUN(c, LQ_SQL_task_dead_delete, p2, 1, NULL), 1);
+	RUN(c, LQ_SQL_task_get, p2, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][5].i, 0);
+	assert_int_equal(r->c[0][17].i, 0);
+	assert_string_equal(r->c[0][15].s, "dead");
+
+	lq_value pdi[9] = {lq_v_int(t2), txt(q),      txt("t2"), lq_v_blob("", 0), lq_v_int(3),
+			   lq_v_int(3),  lq_v_null(), txt("out"), lq_v_int(77)};
+	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 9, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 9, NULL), 0);
+
+	RUN(c, LQ_SQL_queue_list, NULL, 0, r);
+	int seen = 0;
+	for (int i = 0; i < r->n; i++) {
+		if (strcmp(r->c[i][0].s, q) != 0)
+			continue;
+		seen = 1;
+		assert_int_equal(r->c[i][2].i, 2); /* t2, t4 */
+		assert_int_equal(r->c[i][3].i, 1); /* t2 due now */
+		assert_int_equal(r->c[i][4].i, 1);
+		assert_int_equal(r->c[i][5].type, LQ_V_INT);
+	}
+	assert_true(seen);
+	RUN(c, LQ_SQL_schema_version, NULL, 0, r);
+	assert_true(r->c[0][0].i >= 4);
+	RUN(c, LQ_SQL_task_dead_delete, p2, 1, NULL);
+	RUN(c, LQ_SQL_task_delete, p2, 1, NULL);
+	RUN(c, LQ_SQL_task_delete, p4, 1, NULL);
+	rows_del(r);
+}
+
+/* The README's plain INSERT from any application enqueues a due task, in
+ * whatever time zone its session runs. */
+static void test_plain_insert(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *app = conn_open(test_dsn);
+	struct rows *r = rows_new();
+	char q[64], sql[256];
+	name(q, sizeof(q), "app_q");
+	snprintf(sql, sizeof(sql),
+		 "SET SESSION time_zone = '+05:00';\n"
+		 "INSERT INTO lq_task (queue, name, payload) VALUES ('%s', 'app', 'data');", q);
+	script_ok(app, sql);
+	be->disconnect(app);
+	lq_value pc[2] = {txt(q), lq_v_int(10)};
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 1);
+	struct cell *row = r->c[0];
+	assert_string_equal(row[2].s, "app");
+	assert_int_equal(row[3].len, 4);
+	assert_memory_equal(row[3].s, "data", 4);
+	assert_true(row[4].i <= row[19].i && row[4].i > row[19].i - 60000); /* run_at: now, in UTC */
+	assert_int_equal(row[16].i, row[4].i);                               /* created_at */
+	assert_int_equal(row[5].i, 0);
+	assert_int_equal(row[6].i, 3);
+	lq_value pid[1] = {lq_v_int(row[0].i)};
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
+	rows_del(r);
+}
+
+/* Rows locked by one claimer's candidates are skipped by another's. */
+static void test_skip_locked(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *c2 = conn_open(test_dsn);
+	struct rows *r = rows_new();
+	char q[64];
+	name(q, sizeof(q), "skip_q");
+	int64_t ids[3];
+	for (int i = 0; i < 3; i++)
+		ids[i] = add_task(c, q, "s", lq_v_int(10 + i), 0, lq_v_null());
+	lq_value pc[2] = {txt(q), lq_v_int(1)};
+	begin(c);
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, ids[0]);
+	begin(c2);
+	pc[1] = lq_v_int(10);
+	RUN(c2, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 2);
+	assert_int_equal(r->c[0][0].i, ids[1]);
+	assert_int_equal(r->c[1][0].i, ids[2]);
+	tx(be->rollback, c2);
+	tx(be->rollback, c);
+	for (int i = 0; i < 3; i++) {
+		lq_value p[1] = {lq_v_int(ids[i])};
+		assert_int_equal(RUN(c, LQ_SQL_task_delete, p, 1, NULL), 1);
+	}
+	be->disconnect(c2);
+	rows_del(r);
+}
+
+int main(void)
+{
+	snprintf(main_dsn, sizeof(main_dsn), "%s", lqt_dsn("mysql"));
+	snprintf(pfx, sizeof(pfx), "lqt%ld_", (long)getpid());
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_connect_errors),
+		cmocka_unit_test(test_placeholders),
+		cmocka_unit_test(test_blob_roundtrip),
+		cmocka_unit_test(test_duplicate_insert),
+		cmocka_unit_test(test_byte_exact_names),
+		cmocka_unit_test(test_found_rows),
+		cmocka_unit_test(test_all_statements_prepare),
+		cmocka_unit_test(test_exec_script),
+		cmocka_unit_test(test_kill_connection),
+		cmocka_unit_test(test_deadlock),
+		cmocka_unit_test(test_lock_wait_timeout),
+		cmocka_unit_test(test_lease_semantics),
+		cmocka_unit_test(test_task_semantics),
+		cmocka_unit_test(test_plain_insert),
+		cmocka_unit_test(test_skip_locked),
+	};
+	return cmocka_run_group_tests_name("backend_mysql", tests, group_setup, group_teardown);
+}
+
+#endif /* LEASEQ_HAVE_MYSQL */
