@@ -3,6 +3,7 @@
  * then take-if-expired, both conditional and judged by affected rows; every
  * expiry decision is made by the database clock inside the statement.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,8 +368,9 @@ LQ_EXTERN(lq_status) lq_lease_decode(const char *text, lq_lease *out)
 		return LQ_EINVAL;
 	const char *p = text + 4;
 	char *end;
+	errno = 0;
 	long long token = strtoll(p, &end, 10);
-	if (end == p || *end != ':' || token <= 0)
+	if (errno || end == p || *end != ':' || token <= 0)
 		return LQ_EINVAL;
 	p = end + 1;
 	const char *colon = strchr(p, ':');

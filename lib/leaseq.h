@@ -65,7 +65,7 @@ typedef enum lq_status {
 #define LQ_PAYLOAD_MAX (8 * 1024 * 1024) /* bytes */
 #define LQ_CRON_MAX 127
 #define LQ_TZ_MAX 63
-#define LQ_HANDLE_MAX 1200              /* encoded lease handle, with its NUL */
+#define LQ_HANDLE_MAX 1600              /* encoded lease handle, with its NUL (worst case ~1560) */
 #define LQ_TTL_MAX_MS (366LL * 24 * 3600 * 1000) /* a TTL over a year is refused as absurd */
 #define LQ_DEFAULT_QUEUE "default"
 
@@ -268,11 +268,14 @@ typedef struct lq_job lq_job;
 LQ_EXTERN(const lq_task *) lq_job_task(const lq_job *job);
 /* Record why the job failed (copied).  One line. */
 LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error);
-/* Extend the claim of an at-least-once job.  LQ_LOST: stop working on it. */
+/* Keep a long job alive: extends the claim of an at-least-once job and,
+ * inside lq_runner_tick, the runner lease.  Call it every
+ * lq_job_claim_ttl()/3 ms.  LQ_LOST: stop working on it. */
 LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job);
 /* 1 once the runner has been asked to stop (signal or lq_runner_stop). */
 LQ_EXTERN(int) lq_job_stopping(const lq_job *job);
-/* Milliseconds the job may still run before the claim needs a heartbeat. */
+/* The TTL that lq_job_heartbeat() extends (claim or, in a tick, the
+ * shorter runner lease), in milliseconds. */
 LQ_EXTERN(int64_t) lq_job_claim_ttl(const lq_job *job);
 
 /* Return 0 for success; anything else is a failure (see lq_job_set_error). */

@@ -37,6 +37,7 @@ struct lq_runner {
 	size_t nq;
 	struct handler *handlers;
 	size_t nh;
+	lq_lease *tick_lease; /* during a tick: the runner lease jobs keep alive */
 	volatile sig_atomic_t stop;
 };
 
@@ -180,7 +181,15 @@ LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error)
 
 LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job)
 {
-	return lq_task_heartbeat(job->r->db, job->t, job->r->claim_ttl);
+	lq_runner *r = job->r;
+	/* In a tick a long handler must also keep the runner lease, or a second
+	 * tick would start running the queue beside it. */
+	if (r->tick_lease) {
+		lq_status st = lq_lease_renew(r->db, r->tick_lease, r->lease_ttl);
+		if (st != LQ_OK)
+			return st;
+	}
+	return lq_task_heartbeat(r->db, job->t, r->claim_ttl);
 }
 
 LQ_EXTERN(int) lq_job_stopping(const lq_job *job)
@@ -190,7 +199,8 @@ LQ_EXTERN(int) lq_job_stopping(const lq_job *job)
 
 LQ_EXTERN(int64_t) lq_job_claim_ttl(const lq_job *job)
 {
-	return job->r->claim_ttl;
+	const lq_runner *r = job->r;
+	return r->tick_lease && r->lease_ttl < r->claim_ttl ? r->lease_ttl : r->claim_ttl;
 }
 
 static const struct handler *find_handler(const lq_runner *r, const char *name)
@@ -384,6 +394,7 @@ LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_repo
 		return st;
 	}
 	lq_status result = LQ_OK;
+	r->tick_lease = &lease;
 	for (;;) {
 		if (r->stop) {
 			rep->stopped = LQ_STOP_SIGNAL;
@@ -411,6 +422,7 @@ LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_repo
 		st = lq_lease_renew(r->db, &lease, r->lease_ttl);
 		if (st == LQ_LOST) {
 			rep->stopped = LQ_STOP_LEASE_LOST;
+			r->tick_lease = NULL;
 			lq__ok(r->db);
 			return LQ_OK;
 		}
@@ -420,6 +432,7 @@ LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_repo
 			break;
 		}
 	}
+	r->tick_lease = NULL;
 	char saved[sizeof(r->db->errmsg)];
 	memcpy(saved, r->db->errmsg, sizeof(saved));
 	(void)lq_lease_release(r->db, &lease);

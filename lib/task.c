@@ -35,8 +35,8 @@ lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 	t->id = lq__col_int(&c[0]);
 	lq__col_str(&c[1], t->queue, sizeof(t->queue));
 	lq__col_str(&c[2], t->name, sizeof(t->name));
-	if (lq__col_dup(&c[3], (char **)&t->payload, &t->payload_len) != LQ_OK)
-		return LQ_ENOMEM;
+	if (c[3].len > 0 && lq__col_dup(&c[3], (char **)&t->payload, &t->payload_len) != LQ_OK)
+		return LQ_ENOMEM; /* an empty payload stays NULL */
 	t->run_at = lq__col_int(&c[4]);
 	t->attempts = (int)lq__col_int(&c[5]);
 	t->max_attempts = (int)lq__col_int(&c[6]);
@@ -212,7 +212,7 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	memset(&a, 0, sizeof(a));
 	a.p[0] = lq__v_text(queue);
 	a.p[1] = lq__v_text(name);
-	a.p[2] = lq_v_blob(opts->payload ? opts->payload : "", opts->payload_len);
+	a.p[2] = opts->payload_len ? lq_v_blob(opts->payload, opts->payload_len) : lq_v_null();
 	a.p[3] = run_at ? lq_v_int(run_at) : lq_v_null();
 	a.p[4] = lq_v_int(opts->delay_ms);
 	a.p[5] = lq_v_int(opts->max_attempts ? opts->max_attempts : LQ_DEFAULT_MAX_ATTEMPTS);
@@ -536,7 +536,7 @@ LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error
 	/* At-most-once: the row is gone; a retry goes back in under the same id. */
 	int attempts = t->attempts + 1;
 	exhausted = attempts >= t->max_attempts;
-	lq_value blob = lq_v_blob(t->payload ? (const void *)t->payload : "", t->payload_len);
+	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
 	if (exhausted) {
 		lq_value p[9] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 				 lq_v_int(attempts), lq_v_int(t->max_attempts),

@@ -1,0 +1,967 @@
+/*
+ * backend_postgres.c - the PostgreSQL dialect, over libpq.
+ *
+ * Named statements are prepared once per connection ("lq<id>") and run
+ * with binary results in single-row mode, so a long list costs constant
+ * memory.  Parameters: integers as decimal text, text as text, blobs as
+ * binary bytea; the SQL casts every parameter ($1::text, $3::bytea, ...) so
+ * the server never has to guess a type.  Errors are mapped by SQLSTATE.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libpq-fe.h>
+
+#include "backend.h"
+
+/* Built-in type OIDs (pg_type.dat); fixed across server versions. */
+#define PG_BOOLOID 16
+#define PG_BYTEAOID 17
+#define PG_CHAROID 18
+#define PG_NAMEOID 19
+#define PG_INT8OID 20
+#define PG_INT2OID 21
+#define PG_INT4OID 23
+#define PG_TEXTOID 25
+#define PG_OIDOID 26
+#define PG_UNKNOWNOID 705
+#define PG_BPCHAROID 1042
+#define PG_VARCHAROID 1043
+#define PG_VOIDOID 2278
+
+#define PG_MAX_PARAMS 16  /* the catalogue uses at most 11 */
+#define PG_MAX_COLS 32    /* TASK_COLS is the widest: 20 */
+#define PG_MAX_CHANNELS 8
+#define PG_CHANNEL_MAX 63 /* NAMEDATALEN - 1 */
+
+/* The server default connect_timeout is "wait forever". */
+#define PG_CONNECT_TIMEOUT "10"
+
+struct pg_channel {
+	char name[PG_CHANNEL_MAX + 1];
+	int pending; /* a notification arrived that nobody has waited for yet */
+};
+
+struct lq_conn {
+	PGconn *pg;
+	unsigned char prepared[LQ_SQL__COUNT];
+	int nchannels;
+	struct pg_channel channels[PG_MAX_CHANNELS];
+};
+
+/* ------------------------------------------------------------ messages */
+
+/* Copy src into dst as one line: each run of line breaks and tabs becomes
+ * one space (PostgreSQL's "ERROR:  text" spacing stays), no trailing blanks. */
+static void one_line(char *dst, size_t size, const char *src)
+{
+	size_t o = 0;
+	int brk = 0;
+
+	if (!size)
+		return;
+	for (; src && *src && o + 1 < size; src++) {
+		if (*src == '\n' || *src == '\r' || *src == '\t') {
+			brk = o > 0;
+			continue;
+		}
+		if (brk && dst[o - 1] != ' ' && *src != ' ' && o + 2 < size)
+			dst[o++] = ' ';
+		brk = 0;
+		dst[o++] = *src;
+	}
+	while (o > 0 && dst[o - 1] == ' ')
+		o--;
+	dst[o] = '\0';
+}
+
+/* Replace every occurrence of find in msg (in place) with repl.  What does
+ * not fit is cut off, never copied unchanged. */
+static void replace(char *msg, size_t size, const char *find, const char *repl)
+{
+	char out[sizeof(((lq_err *)0)->msg)];
+	size_t n = strlen(find), r = strlen(repl), o = 0;
+	const char *p = msg, *q;
+
+	if (!n || size > sizeof(out) || !strstr(msg, find))
+		return;
+	while ((q = strstr(p, find)) != NULL) {
+		size_t k = (size_t)(q - p);
+		if (o + k + r >= size) {
+			p = "";
+			break;
+		}
+		memcpy(out + o, p, k);
+		memcpy(out + o + k, repl, r);
+		o += k + r;
+		p = q + n;
+	}
+	snprintf(out + o, size - o, "%s", p);
+	memcpy(msg, out, strlen(out) + 1);
+}
+
+/* Mask a password in msg.  One of under four bytes would mask every
+ * matching letter: mask it only where libpq quotes it as a token. */
+static void hide(char *msg, size_t size, const char *secret)
+{
+	char quoted[8];
+	size_t n = strlen(secret);
+
+	if (n >= 4) {
+		replace(msg, size, secret, "***");
+	} else if (n > 0) {
+		snprintf(quoted, sizeof(quoted), "\"%s\"", secret);
+		replace(msg, size, quoted, "\"***\"");
+	}
+}
+
+/* Put prefix in front of the message already in err, truncating its end. */
+static void err_prefix(lq_err *err, const char *prefix)
+{
+	size_t cap = sizeof(err->msg) - 1;
+	size_t p = strlen(prefix), m = strlen(err->msg);
+
+	if (p > cap)
+		p = cap;
+	if (m > cap - p)
+		m = cap - p;
+	memmove(err->msg + p, err->msg, m);
+	memcpy(err->msg, prefix, p);
+	err->msg[p + m] = '\0';
+}
+
+static int sqlstate_is(const char *st, const char *want)
+{
+	return st && strcmp(st, want) == 0;
+}
+
+/* The connection is gone (class 08, or the server is shutting it down). */
+static int sqlstate_conn(const char *st)
+{
+	return st && (strncmp(st, "08", 2) == 0 || strcmp(st, "57P01") == 0 ||
+		      strcmp(st, "57P02") == 0 || strcmp(st, "57P03") == 0 ||
+		      strcmp(st, "57P05") == 0);
+}
+
+/*
+ * Map a failed result (r may be NULL) to a status and write a one-line
+ * message: "ERROR:  primary text (SQLSTATE)" or libpq's own text.
+ * in_commit: a lost connection leaves the outcome unknown.
+ */
+static lq_status pg_fail(struct lq_conn *c, const PGresult *r, int in_commit, lq_err *err)
+{
+	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *sev = r ? PQresultErrorField(r, PG_DIAG_SEVERITY) : NULL;
+	const char *prim = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	char text[sizeof(err->msg)];
+	lq_status st;
+
+	if (PQstatus(c->pg) == CONNECTION_BAD || sqlstate_conn(state))
+		st = in_commit ? LQ_EUNKNOWN : LQ_ECONN;
+	else if (sqlstate_is(state, "40001") || sqlstate_is(state, "40P01") ||
+		 sqlstate_is(state, "55P03"))
+		st = LQ__RETRY;
+	else if (!r && !*PQerrorMessage(c->pg))
+		st = LQ_ENOMEM;
+	else
+		st = LQ_ERROR;
+
+	if (prim && state)
+		snprintf(text, sizeof(text), "%s:  %s (%s)", sev ? sev : "ERROR", prim, state);
+	else if (prim)
+		snprintf(text, sizeof(text), "%s:  %s", sev ? sev : "ERROR", prim);
+	else if (r && *PQresultErrorMessage(r))
+		snprintf(text, sizeof(text), "%s", PQresultErrorMessage(r));
+	else if (*PQerrorMessage(c->pg))
+		snprintf(text, sizeof(text), "%s", PQerrorMessage(c->pg));
+	else
+		snprintf(text, sizeof(text), "out of memory");
+	one_line(err->msg, sizeof(err->msg), text);
+	if (st == LQ_EUNKNOWN)
+		err_prefix(err, "connection lost during COMMIT, outcome unknown: ");
+	return st;
+}
+
+/* Run a parameterless command that returns no rows. */
+static lq_status pg_command(struct lq_conn *c, const char *sql, int in_commit, lq_err *err)
+{
+	PGresult *r = PQexec(c->pg, sql);
+	lq_status st = LQ_OK;
+
+	if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+		st = pg_fail(c, r, in_commit, err);
+	PQclear(r);
+	return st;
+}
+
+/* ------------------------------------------------------------ connect */
+
+static int hexval(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* Percent-decode n bytes of s into out (size bytes); bad escapes stay as they are. */
+static void pct_decode(const char *s, size_t n, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < size; i++) {
+		if (s[i] == '%' && i + 2 < n && hexval((unsigned char)s[i + 1]) >= 0 &&
+		    hexval((unsigned char)s[i + 2]) >= 0) {
+			out[o++] = (char)(hexval((unsigned char)s[i + 1]) * 16 +
+					  hexval((unsigned char)s[i + 2]));
+			i += 2;
+		} else {
+			out[o++] = s[i];
+		}
+	}
+	out[o] = '\0';
+}
+
+/* Digits and an optional PostgreSQL time unit: what SET accepts for a timeout. */
+static int valid_timeout(const char *v)
+{
+	static const char *const units[] = {"", "us", "ms", "s", "min", "h", "d"};
+	size_t d = strspn(v, "0123456789");
+
+	if (d == 0 || d > 10)
+		return 0;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(v + d, units[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Where the query string of a postgres URI starts ('?'), or NULL. */
+static const char *uri_query(const char *dsn)
+{
+	const char *p = strstr(dsn, "://");
+
+	if (!p)
+		return NULL;
+	p += 3;
+	/* As libpq does: user info ends at the first '@' before any '/'. */
+	const char *at = p + strcspn(p, "@/");
+	if (*at == '@')
+		p = at + 1;
+	return strchr(p, '?');
+}
+
+/* Session settings leaseq itself takes from the DSN query string. */
+struct pg_opts {
+	char statement_timeout[32];
+	char lock_timeout[32];
+};
+
+/*
+ * Copy dsn into *out without leaseq's own query options (libpq would refuse
+ * them), which go to o.  Only postgresql:// and postgres:// URIs have them.
+ */
+static lq_status strip_options(const char *dsn, char **out, struct pg_opts *o, lq_err *err)
+{
+	size_t len = strlen(dsn);
+	char *buf = malloc(len + 1);
+	const char *q = NULL;
+
+	if (!buf) {
+		lq__err_set(err, "out of memory");
+		return LQ_ENOMEM;
+	}
+	*out = buf;
+	memset(o, 0, sizeof(*o));
+	if (strncmp(dsn, "postgresql://", 13) == 0 || strncmp(dsn, "postgres://", 11) == 0)
+		q = uri_query(dsn);
+	if (!q) {
+		memcpy(buf, dsn, len + 1);
+		return LQ_OK;
+	}
+
+	size_t o_len = (size_t)(q - dsn);
+	memcpy(buf, dsn, o_len);
+	int first = 1;
+	for (const char *p = q + 1; *p;) {
+		size_t n = strcspn(p, "&");
+		const char *eq = memchr(p, '=', n);
+		size_t klen = eq ? (size_t)(eq - p) : n;
+		char *dst = NULL;
+		const char *key = NULL;
+
+		if (klen == 17 && strncmp(p, "statement_timeout", 17) == 0) {
+			dst = o->statement_timeout;
+			key = "statement_timeout";
+		} else if (klen == 12 && strncmp(p, "lock_timeout", 12) == 0) {
+			dst = o->lock_timeout;
+			key = "lock_timeout";
+		}
+		if (dst) {
+			char val[64];
+			const char *v = eq ? eq + 1 : p + n;
+			pct_decode(v, (size_t)(p + n - v), val, sizeof(val));
+			if (!valid_timeout(val) || strlen(val) >= sizeof(o->lock_timeout)) {
+				lq__err_set(err, "invalid %s \"%.40s\" in the DSN: want milliseconds "
+					    "or a number with a unit (ms, s, min, h, d)", key, val);
+				free(buf);
+				*out = NULL;
+				return LQ_EINVAL;
+			}
+			strcpy(dst, val);
+		} else if (n > 0) {
+			buf[o_len++] = first ? '?' : '&';
+			memcpy(buf + o_len, p, n);
+			o_len += n;
+			first = 0;
+		}
+		p += n;
+		if (*p == '&')
+			p++;
+	}
+	buf[o_len] = '\0';
+	return LQ_OK;
+}
+
+/* Hide any form of a password the DSN holds from a libpq message; uri is
+ * the DSN as handed to libpq (without leaseq's options). */
+static void hide_passwords(char *msg, size_t size, const char *dsn, const char *uri)
+{
+	char dec[256], red[512];
+	const char *p = strstr(dsn, "://");
+
+	/* libpq may quote the whole URI back (a syntax error). */
+	lq__dsn_redact(uri, red, sizeof(red));
+	replace(msg, size, uri, red);
+
+	/* URI user info: scheme://user:password@host */
+	if (p) {
+		p += 3;
+		size_t n = strcspn(p, "@/");
+		const char *colon = memchr(p, ':', n);
+		if (p[n] == '@' && colon) {
+			size_t plen = (size_t)(p + n - colon - 1);
+			char raw[256];
+			if (plen > 0 && plen < sizeof(raw)) {
+				memcpy(raw, colon + 1, plen);
+				raw[plen] = '\0';
+				pct_decode(raw, plen, dec, sizeof(dec));
+				hide(msg, size, raw);
+				hide(msg, size, dec);
+			}
+		}
+	}
+	/* password= as a URI query option or a key=value conninfo word */
+	for (const char *s = dsn; (s = strstr(s, "password=")) != NULL; s += 9) {
+		const char *v = s + 9;
+		size_t n = strcspn(v, "& '");
+		char raw[256];
+		if (n > 0 && n < sizeof(raw)) {
+			memcpy(raw, v, n);
+			raw[n] = '\0';
+			pct_decode(raw, n, dec, sizeof(dec));
+			hide(msg, size, raw);
+			hide(msg, size, dec);
+		}
+	}
+	/* and whatever libpq itself makes of it */
+	PQconninfoOption *opts = PQconninfoParse(dsn, NULL);
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (strcmp(o->keyword, "password") == 0 && o->val)
+			hide(msg, size, o->val);
+	PQconninfoFree(opts);
+}
+
+static void quiet_notices(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message; /* "relation already exists, skipping" is not for stderr */
+}
+
+static lq_status set_option(struct lq_conn *c, const char *name, const char *value, lq_err *err)
+{
+	const char *vals[2] = {name, value};
+	PGresult *r = PQexecParams(c->pg, "SELECT set_config($1, $2, false)", 2, NULL, vals, NULL,
+				   NULL, 0);
+	lq_status st = LQ_OK;
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		char prefix[64];
+		st = pg_fail(c, r, 0, err);
+		snprintf(prefix, sizeof(prefix), "%s from the DSN: ", name);
+		err_prefix(err, prefix);
+		if (st == LQ_ERROR)
+			st = LQ_EINVAL; /* e.g. out of range: a bad DSN */
+	}
+	PQclear(r);
+	return st;
+}
+
+/* The DSN copy holds the password: don't leave it in freed memory. */
+static void free_secret(char *s)
+{
+	if (s) {
+		explicit_bzero(s, strlen(s));
+		free(s);
+	}
+}
+
+static void pg_disconnect(struct lq_conn *c)
+{
+	if (!c)
+		return;
+	PQfinish(c->pg);
+	free(c);
+}
+
+static lq_status pg_connect(const char *dsn, struct lq_conn **out, lq_err *err)
+{
+	struct pg_opts opts;
+	char *uri = NULL;
+	char *perr = NULL;
+	lq_status st;
+
+	*out = NULL;
+	st = strip_options(dsn, &uri, &opts, err);
+	if (st != LQ_OK)
+		return st;
+
+	/* A DSN libpq cannot parse is bad input, not an unreachable server. */
+	PQconninfoOption *parsed = PQconninfoParse(uri, &perr);
+	if (!parsed) {
+		if (perr) {
+			one_line(err->msg, sizeof(err->msg), perr);
+			hide_passwords(err->msg, sizeof(err->msg), dsn, uri);
+			PQfreemem(perr);
+			st = LQ_EINVAL;
+		} else {
+			lq__err_set(err, "out of memory");
+			st = LQ_ENOMEM;
+		}
+		free_secret(uri);
+		return st;
+	}
+	PQconninfoFree(parsed);
+
+	struct lq_conn *c = calloc(1, sizeof(*c));
+	if (!c) {
+		free_secret(uri);
+		lq__err_set(err, "out of memory");
+		return LQ_ENOMEM;
+	}
+
+	/* Defaults first: the DSN (expanded in place of dbname) overrides them. */
+	const char *kw[5], *val[5];
+	int n = 0;
+	if (!getenv("PGCONNECT_TIMEOUT")) {
+		kw[n] = "connect_timeout";
+		val[n++] = PG_CONNECT_TIMEOUT;
+	}
+	kw[n] = "fallback_application_name";
+	val[n++] = "leaseq";
+	kw[n] = "client_encoding";
+	val[n++] = "UTF8";
+	kw[n] = "dbname";
+	val[n++] = uri;
+	kw[n] = NULL;
+	val[n] = NULL;
+
+	c->pg = PQconnectdbParams(kw, val, 1);
+	if (!c->pg) {
+		free_secret(uri);
+		free(c);
+		lq__err_set(err, "out of memory");
+		return LQ_ENOMEM;
+	}
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		one_line(err->msg, sizeof(err->msg), PQerrorMessage(c->pg));
+		if (!err->msg[0])
+			lq__err_set(err, "could not connect to the server");
+		hide_passwords(err->msg, sizeof(err->msg), dsn, uri);
+		free_secret(uri);
+		pg_disconnect(c);
+		return LQ_ECONN;
+	}
+	free_secret(uri);
+	PQsetNoticeProcessor(c->pg, quiet_notices, NULL);
+
+	st = LQ_OK;
+	if (opts.statement_timeout[0])
+		st = set_option(c, "statement_timeout", opts.statement_timeout, err);
+	if (st == LQ_OK && opts.lock_timeout[0])
+		st = set_option(c, "lock_timeout", opts.lock_timeout, err);
+	if (st != LQ_OK) {
+		if (st == LQ__RETRY)
+			st = LQ_ECONN;
+		pg_disconnect(c);
+		return st;
+	}
+	*out = c;
+	return LQ_OK;
+}
+
+/* ------------------------------------------------------------ statements */
+
+static int64_t be_int(const unsigned char *p, int n)
+{
+	uint64_t v = (p[0] & 0x80) ? UINT64_MAX : 0; /* sign-extend */
+
+	for (int i = 0; i < n; i++)
+		v = (v << 8) | p[i];
+	return (int64_t)v;
+}
+
+/* One binary result column into an lq_value; -1 for a type we do not read. */
+static int column(const PGresult *r, int row, int col, lq_value *v)
+{
+	const char *s = PQgetvalue(r, row, col);
+	int len = PQgetlength(r, row, col);
+	const unsigned char *u = (const unsigned char *)s;
+
+	*v = lq_v_null();
+	if (PQgetisnull(r, row, col))
+		return 0;
+	switch (PQftype(r, col)) {
+	case PG_INT8OID:
+	case PG_INT4OID:
+	case PG_INT2OID:
+		if (len != 8 && len != 4 && len != 2)
+			return -1;
+		*v = lq_v_int(be_int(u, len));
+		return 0;
+	case PG_OIDOID:
+		if (len != 4)
+			return -1;
+		*v = lq_v_int((int64_t)(((uint32_t)u[0] << 24) | ((uint32_t)u[1] << 16) |
+					((uint32_t)u[2] << 8) | u[3]));
+		return 0;
+	case PG_BOOLOID:
+		if (len != 1)
+			return -1;
+		*v = lq_v_int(u[0] != 0);
+		return 0;
+	case PG_TEXTOID:
+	case PG_VARCHAROID:
+	case PG_BPCHAROID:
+	case PG_NAMEOID:
+	case PG_CHAROID:
+	case PG_UNKNOWNOID:
+		/* libpq puts a NUL after every value, binary ones too */
+		v->type = LQ_V_TEXT;
+		v->s = s;
+		v->len = (size_t)len;
+		return 0;
+	case PG_BYTEAOID:
+		*v = lq_v_blob(s, (size_t)len);
+		return 0;
+	case PG_VOIDOID:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Hand each row of r to fn; 1 when fn asked to stop, -1 on a bad column. */
+static int deliver(const PGresult *r, lq_sql_id id, lq_row_fn fn, void *ctx, lq_err *err)
+{
+	lq_value cols[PG_MAX_COLS];
+	int ncols = PQnfields(r);
+
+	if (ncols > PG_MAX_COLS) {
+		lq__err_set(err, "statement %s returns %d columns, more than %d", lq__sql_name(id),
+			    ncols, PG_MAX_COLS);
+		return -1;
+	}
+	for (int row = 0; row < PQntuples(r); row++) {
+		for (int i = 0; i < ncols; i++) {
+			if (column(r, row, i, &cols[i]) != 0) {
+				lq__err_set(err, "statement %s: column %d has type OID %u, which "
+					    "leaseq does not read (cast it to bigint or text)",
+					    lq__sql_name(id), i + 1, (unsigned)PQftype(r, i));
+				return -1;
+			}
+		}
+		if (fn(ctx, cols, ncols) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Statement name "lq<id>" on the server. */
+static void stmt_name(lq_sql_id id, char *buf, size_t size)
+{
+	snprintf(buf, size, "lq%d", (int)id);
+}
+
+static lq_status prepare(struct lq_conn *c, lq_sql_id id, lq_err *err)
+{
+	char name[16];
+	PGresult *r;
+	lq_status st = LQ_OK;
+
+	stmt_name(id, name, sizeof(name));
+	r = PQprepare(c->pg, name, lq__sql_postgres[id], 0, NULL);
+	if (PQresultStatus(r) == PGRES_COMMAND_OK) {
+		c->prepared[id] = 1;
+	} else if (sqlstate_is(PQresultErrorField(r, PG_DIAG_SQLSTATE), "42P05")) {
+		/* Already there (we lost track): use it.  Inside a transaction the
+		 * error aborted it, so have the core run it again. */
+		c->prepared[id] = 1;
+		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE) {
+			lq__err_set(err, "statement %s was already prepared", lq__sql_name(id));
+			st = LQ__RETRY;
+		}
+	} else {
+		st = pg_fail(c, r, 0, err);
+		if (st == LQ_ERROR) {
+			char prefix[80];
+			snprintf(prefix, sizeof(prefix), "statement %s: ", lq__sql_name(id));
+			err_prefix(err, prefix);
+		}
+	}
+	PQclear(r);
+	return st;
+}
+
+/* Execute prepared statement id; *gone set when the server lost it (26000). */
+static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
+		     const int *lengths, const int *formats, int nparams, lq_row_fn fn, void *ctx,
+		     int64_t *affected, int *gone, lq_err *err)
+{
+	char name[16];
+	PGresult *r;
+	lq_status st = LQ_OK;
+	int stopped = 0, failed = 0;
+
+	*gone = 0;
+	stmt_name(id, name, sizeof(name));
+	if (!PQsendQueryPrepared(c->pg, name, nparams, values, lengths, formats, 1))
+		return pg_fail(c, NULL, 0, err);
+	PQsetSingleRowMode(c->pg);
+	/* Read to the end even after fn stopped or a column failed: the
+	 * connection must be idle for the next statement. */
+	while ((r = PQgetResult(c->pg)) != NULL) {
+		switch (PQresultStatus(r)) {
+		case PGRES_SINGLE_TUPLE:
+		case PGRES_TUPLES_OK:
+			if (fn && !stopped && !failed) {
+				int d = deliver(r, id, fn, ctx, err);
+				if (d < 0) {
+					failed = 1;
+					st = LQ_ERROR;
+				} else if (d > 0) {
+					stopped = 1;
+				}
+			}
+			if (PQresultStatus(r) == PGRES_TUPLES_OK && affected && !failed)
+				*affected = strtoll(PQcmdTuples(r), NULL, 10);
+			break;
+		case PGRES_COMMAND_OK:
+			if (affected)
+				*affected = strtoll(PQcmdTuples(r), NULL, 10);
+			break;
+		default:
+			if (!failed) {
+				failed = 1;
+				*gone = sqlstate_is(PQresultErrorField(r, PG_DIAG_SQLSTATE), "26000");
+				st = pg_fail(c, r, 0, err);
+			}
+			break;
+		}
+		PQclear(r);
+	}
+	if (!failed && PQstatus(c->pg) == CONNECTION_BAD)
+		st = pg_fail(c, NULL, 0, err);
+	return st;
+}
+
+static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
+			 lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
+{
+	const char *values[PG_MAX_PARAMS];
+	int lengths[PG_MAX_PARAMS], formats[PG_MAX_PARAMS];
+	char ints[PG_MAX_PARAMS][24];
+	lq_status st;
+	int gone;
+
+	if (affected)
+		*affected = 0;
+	if ((int)id < 0 || id >= LQ_SQL__COUNT || !lq__sql_postgres[id]) {
+		lq__err_set(err, "statement %d is not defined for postgres", (int)id);
+		return LQ_ERROR;
+	}
+	if (nparams < 0 || nparams > PG_MAX_PARAMS) {
+		lq__err_set(err, "statement %s: %d parameters, at most %d", lq__sql_name(id),
+			    nparams, PG_MAX_PARAMS);
+		return LQ_ERROR;
+	}
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		lq__err_set(err, "connection lost");
+		return LQ_ECONN;
+	}
+	for (int i = 0; i < nparams; i++) {
+		const lq_value *v = &params[i];
+		lengths[i] = 0;
+		formats[i] = 0;
+		switch (v->type) {
+		case LQ_V_INT:
+			snprintf(ints[i], sizeof(ints[i]), "%" PRId64, v->i);
+			values[i] = ints[i];
+			break;
+		case LQ_V_TEXT:
+			values[i] = v->s; /* NUL-terminated; NULL s is SQL NULL */
+			break;
+		case LQ_V_BLOB:
+			if (v->len > INT_MAX) {
+				lq__err_set(err, "statement %s: parameter %d is too large",
+					    lq__sql_name(id), i + 1);
+				return LQ_ERROR;
+			}
+			values[i] = v->s ? v->s : ""; /* an empty blob is not NULL */
+			lengths[i] = (int)v->len;
+			formats[i] = 1;
+			break;
+		default:
+			values[i] = NULL;
+			break;
+		}
+	}
+
+	for (int attempt = 0;; attempt++) {
+		if (!c->prepared[id]) {
+			st = prepare(c, id, err);
+			if (st != LQ_OK)
+				return st;
+		}
+		st = run(c, id, values, lengths, formats, nparams, fn, ctx, affected, &gone, err);
+		if (!gone)
+			return st;
+		/* The server forgot the statement (DISCARD ALL, a pooler):
+		 * prepare it again.  Inside a transaction the error aborted
+		 * it: the core retries the whole transaction. */
+		c->prepared[id] = 0;
+		if (attempt > 0)
+			return st;
+		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
+			return LQ__RETRY;
+	}
+}
+
+static lq_status pg_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
+{
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		lq__err_set(err, "connection lost");
+		return LQ_ECONN;
+	}
+	/* PQexec runs every statement of the string, stopping at the first
+	 * error, which it returns; without BEGIN they form one transaction. */
+	return pg_command(c, sql, 0, err);
+}
+
+/* ------------------------------------------------------------ transactions */
+
+static lq_status pg_begin(struct lq_conn *c, int write, lq_err *err)
+{
+	(void)write; /* READ COMMITTED; row locks and conditional writes do the rest */
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		lq__err_set(err, "connection lost");
+		return LQ_ECONN;
+	}
+	return pg_command(c, "BEGIN", 0, err);
+}
+
+static lq_status pg_commit(struct lq_conn *c, lq_err *err)
+{
+	PGresult *r;
+	lq_status st = LQ_OK;
+
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		/* COMMIT never left: the server rolls the transaction back. */
+		lq__err_set(err, "connection lost before COMMIT");
+		return LQ_ECONN;
+	}
+	r = PQexec(c->pg, "COMMIT");
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		st = pg_fail(c, r, 1, err);
+	} else if (strcmp(PQcmdStatus(r), "ROLLBACK") == 0) {
+		/* COMMIT of a failed transaction answers ROLLBACK, not an error. */
+		lq__err_set(err, "COMMIT rolled back: the transaction had failed");
+		st = LQ_ERROR;
+	}
+	PQclear(r);
+	return st;
+}
+
+static lq_status pg_rollback(struct lq_conn *c, lq_err *err)
+{
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		lq__err_set(err, "connection lost");
+		return LQ_ECONN;
+	}
+	return pg_command(c, "ROLLBACK", 0, err);
+}
+
+/* ------------------------------------------------------------ LISTEN/NOTIFY */
+
+static lq_status check_channel(const char *channel, lq_err *err)
+{
+	size_t n = channel ? strlen(channel) : 0;
+
+	if (n == 0 || n > PG_CHANNEL_MAX) {
+		lq__err_set(err, "notification channel name must be 1 to %d bytes", PG_CHANNEL_MAX);
+		return LQ_ERROR;
+	}
+	return LQ_OK;
+}
+
+static lq_status pg_notify(struct lq_conn *c, const char *channel, lq_err *err)
+{
+	const char *vals[1] = {channel};
+	PGresult *r;
+	lq_status st = check_channel(channel, err);
+
+	if (st != LQ_OK)
+		return st;
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		lq__err_set(err, "connection lost");
+		return LQ_ECONN;
+	}
+	r = PQexecParams(c->pg, "SELECT pg_notify($1, '')", 1, NULL, vals, NULL, NULL, 0);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		st = pg_fail(c, r, 0, err);
+	PQclear(r);
+	return st;
+}
+
+/* Move notifications libpq has read into the channels' pending flags. */
+static void drain(struct lq_conn *c)
+{
+	PGnotify *n;
+
+	while ((n = PQnotifies(c->pg)) != NULL) {
+		for (int i = 0; i < c->nchannels; i++)
+			if (strcmp(c->channels[i].name, n->relname) == 0)
+				c->channels[i].pending = 1;
+		PQfreemem(n);
+	}
+}
+
+static lq_status listen_on(struct lq_conn *c, const char *channel, struct pg_channel **out,
+			   lq_err *err)
+{
+	for (int i = 0; i < c->nchannels; i++) {
+		if (strcmp(c->channels[i].name, channel) == 0) {
+			*out = &c->channels[i];
+			return LQ_OK;
+		}
+	}
+	if (c->nchannels == PG_MAX_CHANNELS) {
+		lq__err_set(err, "too many notification channels (at most %d)", PG_MAX_CHANNELS);
+		return LQ_ERROR;
+	}
+
+	/* The channel is an identifier: quote it, never paste it. */
+	char *ident = PQescapeIdentifier(c->pg, channel, strlen(channel));
+	if (!ident)
+		return pg_fail(c, NULL, 0, err);
+	size_t n = strlen(ident) + sizeof("LISTEN ");
+	char *sql = malloc(n);
+	lq_status st;
+	if (!sql) {
+		PQfreemem(ident);
+		lq__err_set(err, "out of memory");
+		return LQ_ENOMEM;
+	}
+	snprintf(sql, n, "LISTEN %s", ident);
+	PQfreemem(ident);
+	st = pg_command(c, sql, 0, err);
+	free(sql);
+	if (st != LQ_OK)
+		return st;
+
+	struct pg_channel *ch = &c->channels[c->nchannels++];
+	snprintf(ch->name, sizeof(ch->name), "%s", channel);
+	ch->pending = 0;
+	*out = ch;
+	return LQ_OK;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t timeout_ms,
+				lq_err *err)
+{
+	struct pg_channel *ch = NULL;
+	lq_status st = check_channel(channel, err);
+
+	if (st != LQ_OK)
+		return st;
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		lq__err_set(err, "connection lost");
+		return LQ_ECONN;
+	}
+	st = listen_on(c, channel, &ch, err);
+	if (st != LQ_OK)
+		return st;
+
+	int64_t deadline = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	for (;;) {
+		/* Notifications read with earlier results are already queued. */
+		if (!PQconsumeInput(c->pg) || PQstatus(c->pg) == CONNECTION_BAD)
+			return pg_fail(c, NULL, 0, err);
+		drain(c);
+		if (ch->pending) {
+			ch->pending = 0;
+			return LQ_OK;
+		}
+		int64_t left = deadline - mono_ms();
+		if (left <= 0)
+			return LQ_ETIMEDOUT;
+
+		struct pollfd p = {.fd = PQsocket(c->pg), .events = POLLIN};
+		if (p.fd < 0)
+			return pg_fail(c, NULL, 0, err);
+		int n = poll(&p, 1, left > INT_MAX ? INT_MAX : (int)left);
+		if (n < 0) {
+			if (errno == EINTR)
+				return LQ_ETIMEDOUT; /* a signal: let the caller look at it */
+			lq__err_set(err, "poll: %s", strerror(errno));
+			return LQ_ERROR;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ the vtable */
+
+const struct lq_backend lq__backend_postgres = {
+	.version = LQ_BACKEND_VERSION,
+	.name = "postgres",
+	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_NOTIFY,
+	.sql = lq__sql_postgres,
+	.migrations = lq__migrations_postgres,
+	.n_migrations = &lq__migrations_postgres_count,
+	.connect = pg_connect,
+	.disconnect = pg_disconnect,
+	.exec = pg_exec,
+	.exec_script = pg_exec_script,
+	.begin = pg_begin,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.notify = pg_notify,
+	.wait_notify = pg_wait_notify,
+};

@@ -1,0 +1,46 @@
+-- Queues (PostgreSQL).  A queue exists while it has tasks or a row in lq_queue.
+-- NOW is (SELECT n FROM clk), see schema.sql.
+
+-- name: queue_set_paused
+INSERT INTO lq_queue (name, paused) VALUES ($1::text, $2::bigint)
+ON CONFLICT (name) DO UPDATE SET paused = excluded.paused;
+
+-- name: queue_list
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+SELECT q.name,
+       COALESCE((SELECT paused FROM lq_queue WHERE lq_queue.name = q.name), 0)::bigint,
+       (SELECT count(*) FROM lq_task t WHERE t.queue = q.name)::bigint,
+       (SELECT count(*) FROM lq_task t
+         WHERE t.queue = q.name AND t.run_at <= (SELECT n FROM clk) AND t.paused = 0
+           AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)))::bigint,
+       (SELECT count(*) FROM lq_task_dead d WHERE d.queue = q.name)::bigint,
+       (SELECT MIN(run_at) FROM lq_task t WHERE t.queue = q.name AND t.paused = 0)::bigint
+  FROM (SELECT queue AS name FROM lq_task
+        UNION SELECT queue FROM lq_task_dead
+        UNION SELECT name FROM lq_queue) AS q
+ ORDER BY q.name;
+
+-- name: queue_next_due
+-- First claimable task in run_at order: an index walk on lq_task_due, not a scan.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+SELECT (SELECT run_at FROM lq_task
+         WHERE queue = $1::text AND paused = 0
+           AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+           AND NOT EXISTS (SELECT 1 FROM lq_queue
+                            WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+         ORDER BY run_at LIMIT 1),
+       (SELECT n FROM clk);
+
+-- name: tick_probe
+-- The cheap path of a tick: is the runner lease held, is anything due?
+-- Two index probes (lq_lease primary key, lq_task_due); "first due task by
+-- run_at" rather than EXISTS, which the planner may answer with a scan.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+SELECT COALESCE((SELECT (expires_at > (SELECT n FROM clk))::int
+                   FROM lq_lease WHERE name = $1::text), 0)::bigint,
+       ((SELECT run_at FROM lq_task
+          WHERE queue = $2::text AND run_at <= (SELECT n FROM clk) AND paused = 0
+            AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+            AND NOT EXISTS (SELECT 1 FROM lq_queue
+                             WHERE lq_queue.name = $2::text AND lq_queue.paused = 1)
+          ORDER BY run_at LIMIT 1) IS NOT NULL)::int::bigint;

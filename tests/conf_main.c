@@ -1,0 +1,35 @@
+/*
+ * conf_main.c - the conformance suite: the same tests, written once against
+ * the public API, run against one backend per invocation:
+ *     conformance --backend sqlite|postgres|mysql
+ * Exit 0 when every group passed, 77 when the backend's DSN is not set.
+ * LQT_GROUP=name runs one group only (lease, task, schedule, runner, errors).
+ */
+#include <string.h>
+
+#include "testutil.h"
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(void);
+	} groups[] = {
+		{"lease", lqt_conf_lease},     {"task", lqt_conf_task},
+		{"schedule", lqt_conf_schedule}, {"runner", lqt_conf_runner},
+		{"errors", lqt_conf_errors},
+	};
+	const char *only = getenv("LQT_GROUP");
+	int failed = 0;
+
+	lqt_conf_backend = lqt_backend_from_args(argc, argv);
+	lqt_conf_dsn = lqt_dsn(lqt_conf_backend);
+	printf("conformance %s (%s)\n", lqt_conf_backend, lq_version());
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		if (only != NULL && strcmp(only, groups[i].name) != 0)
+			continue;
+		failed += groups[i].run();
+	}
+	printf("conformance %s: %s\n", lqt_conf_backend, failed ? "FAILED" : "all groups passed");
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,1027 @@
+/*
+ * test_backend_postgres.c - the PostgreSQL backend through its vtable
+ * (backend.h), against the server in LEASEQ_TEST_PG_DSN.
+ *
+ * Everything runs in a private PostgreSQL schema (lqt_be_<pid>, dropped at
+ * the end), so this program can run beside the conformance suite on the
+ * same database.  Skips (77) without a DSN unless LEASEQ_REQUIRE_ALL_BACKENDS
+ * is set.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "backend.h"
+
+#ifdef LEASEQ_HAVE_POSTGRES
+#include <pthread.h>
+
+#include <libpq-fe.h>
+
+#define NCOLS 32
+
+static const struct lq_backend *const be = &lq__backend_postgres;
+static const char *dsn;
+static char schema[64];
+
+/* ------------------------------------------------------------ helpers */
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* What a statement returned: the first row in detail, then counts. */
+struct rows {
+	int n;
+	int ncols;
+	int stop_after; /* stop after this many rows; 0 = read all */
+	int unterminated; /* a TEXT column without its NUL */
+	lq_vtype type[NCOLS];
+	int64_t i[NCOLS];
+	char s[NCOLS][256];
+	unsigned char *blob; /* first BLOB column of the first row */
+	size_t blob_len;
+};
+
+static int collect(void *ctx, const lq_value *cols, int ncols)
+{
+	struct rows *r = ctx;
+
+	if (r->n == 0) {
+		r->ncols = ncols;
+		for (int k = 0; k < ncols && k < NCOLS; k++) {
+			r->type[k] = cols[k].type;
+			r->i[k] = cols[k].i;
+			if (cols[k].type == LQ_V_TEXT) {
+				if (cols[k].s[cols[k].len] != '\0')
+					r->unterminated = 1;
+				snprintf(r->s[k], sizeof(r->s[k]), "%.*s", (int)cols[k].len, cols[k].s);
+			} else if (cols[k].type == LQ_V_BLOB && !r->blob) {
+				r->blob = malloc(cols[k].len + 1);
+				assert_non_null(r->blob);
+				memcpy(r->blob, cols[k].s, cols[k].len);
+				r->blob_len = cols[k].len;
+			}
+		}
+	}
+	r->n++;
+	return r->stop_after && r->n >= r->stop_after;
+}
+
+static void rows_reset(struct rows *r)
+{
+	free(r->blob);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Run statement id and demand status want; rows into r (may be NULL). */
+static int64_t run_st(struct lq_conn *c, lq_status want, lq_sql_id id, const lq_value *p, int n,
+		      struct rows *r)
+{
+	lq_err err = {{0}};
+	int64_t affected = -1;
+	struct rows scratch = {0};
+
+	if (r)
+		rows_reset(r);
+	lq_status st = be->exec(c, id, p, n, collect, r ? r : &scratch, &affected, &err);
+	rows_reset(&scratch);
+	if (st != want)
+		fail_msg("%s: status %d, wanted %d: %s", lq__sql_name(id), (int)st, (int)want, err.msg);
+	if (r)
+		assert_int_equal(r->unterminated, 0);
+	return affected;
+}
+
+#define RUN(c, id, r, ...)                                                              \
+	run_st((c), LQ_OK, LQ_SQL_##id, (const lq_value[]){__VA_ARGS__},                \
+	       (int)(sizeof((const lq_value[]){__VA_ARGS__}) / sizeof(lq_value)), (r))
+#define RUN0(c, id, r) run_st((c), LQ_OK, LQ_SQL_##id, NULL, 0, (r))
+
+static void script_ok(struct lq_conn *c, const char *sql)
+{
+	lq_err err = {{0}};
+	lq_status st = be->exec_script(c, sql, &err);
+	if (st != LQ_OK)
+		fail_msg("script \"%.60s\": status %d: %s", sql, (int)st, err.msg);
+}
+
+static void tx_ok(lq_status st, const lq_err *err, const char *what)
+{
+	if (st != LQ_OK)
+		fail_msg("%s: status %d: %s", what, (int)st, err->msg);
+}
+
+/* Connections a failed test leaves open (with locks held) are closed by
+ * close_all, so the next test does not wait on them. */
+static struct lq_conn *open_conns[16];
+
+static void track(struct lq_conn *c)
+{
+	for (size_t i = 0; i < sizeof(open_conns) / sizeof(open_conns[0]); i++) {
+		if (!open_conns[i]) {
+			open_conns[i] = c;
+			return;
+		}
+	}
+	fail_msg("too many test connections");
+}
+
+static void done(struct lq_conn *c)
+{
+	for (size_t i = 0; i < sizeof(open_conns) / sizeof(open_conns[0]); i++)
+		if (open_conns[i] == c)
+			open_conns[i] = NULL;
+	be->disconnect(c);
+}
+
+static int close_all(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(open_conns) / sizeof(open_conns[0]); i++) {
+		if (open_conns[i])
+			be->disconnect(open_conns[i]);
+		open_conns[i] = NULL;
+	}
+	return 0;
+}
+
+/* Connect to dsn_ (the test DSN if NULL), inside our schema. */
+static struct lq_conn *connect_to(const char *dsn_)
+{
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}};
+	char sql[128];
+
+	lq_status st = be->connect(dsn_ ? dsn_ : dsn, &c, &err);
+	if (st != LQ_OK)
+		fail_msg("connect: status %d: %s", (int)st, err.msg);
+	assert_non_null(c);
+	track(c);
+	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
+	script_ok(c, sql);
+	return c;
+}
+
+static struct lq_conn *conn(void)
+{
+	return connect_to(NULL);
+}
+
+/* Where the password of a URI DSN is: [*start, *end), 0 if it has none. */
+static int find_password(const char *d, size_t *start, size_t *end)
+{
+	const char *p = strstr(d, "://");
+	if (!p)
+		return 0;
+	p += 3;
+	size_t n = strcspn(p, "@/");
+	const char *colon = memchr(p, ':', n);
+	if (p[n] != '@' || !colon)
+		return 0;
+	*start = (size_t)(colon + 1 - d);
+	*end = (size_t)(p + n - d);
+	return 1;
+}
+
+/* The test DSN with another password; 0 if it has none to replace. */
+static int dsn_with_password(const char *pw, char *out, size_t size)
+{
+	size_t s, e;
+	if (!find_password(dsn, &s, &e))
+		return 0;
+	snprintf(out, size, "%.*s%s%s", (int)s, dsn, pw, dsn + e);
+	return 1;
+}
+
+/* The test DSN with one more query option. */
+static void dsn_with_option(const char *opt, char *out, size_t size)
+{
+	const char *p = strstr(dsn, "://");
+	p = p ? p + 3 : dsn;
+	const char *at = p + strcspn(p, "@/");
+	if (*at == '@')
+		p = at + 1;
+	snprintf(out, size, "%s%c%s", dsn, strchr(p, '?') ? '&' : '?', opt);
+}
+
+/* ------------------------------------------------------------ fixtures */
+
+static int group_setup(void **state)
+{
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}};
+	char sql[512];
+
+	(void)state;
+	snprintf(schema, sizeof(schema), "lqt_be_%ld", (long)getpid());
+	if (be->connect(dsn, &c, &err) != LQ_OK) {
+		fprintf(stderr, "test_backend_postgres: cannot connect: %s\n", err.msg);
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE; CREATE SCHEMA %s; SET search_path TO %s",
+		 schema, schema, schema);
+	if (be->exec_script(c, sql, &err) != LQ_OK) {
+		fprintf(stderr, "test_backend_postgres: %s\n", err.msg);
+		be->disconnect(c);
+		return -1;
+	}
+
+	/* Migrate the way lib/migrate.c does: one transaction per step. */
+	lq_value rec[2] = {lq_v_int(be->migrations[0].version), lq__v_text(be->migrations[0].name)};
+	lq_status st = be->begin(c, 1, &err);
+	if (st == LQ_OK)
+		st = be->exec(c, LQ_SQL_migrate_lock, NULL, 0, NULL, NULL, NULL, &err);
+	if (st == LQ_OK)
+		st = be->exec(c, LQ_SQL_schema_create, NULL, 0, NULL, NULL, NULL, &err);
+	for (size_t i = 0; st == LQ_OK && i < *be->n_migrations; i++)
+		st = be->exec_script(c, be->migrations[i].sql, &err);
+	if (st == LQ_OK)
+		st = be->exec(c, LQ_SQL_schema_record, rec, 2, NULL, NULL, NULL, &err);
+	if (st == LQ_OK)
+		st = be->commit(c, &err);
+	be->disconnect(c);
+	if (st != LQ_OK) {
+		fprintf(stderr, "test_backend_postgres: migration: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}};
+	char sql[128];
+
+	(void)state;
+	if (be->connect(dsn, &c, &err) != LQ_OK)
+		return -1;
+	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE", schema);
+	lq_status st = be->exec_script(c, sql, &err);
+	be->disconnect(c);
+	return st == LQ_OK ? 0 : -1;
+}
+
+/* Empty the tables between tests. */
+static int reset(void **state)
+{
+	(void)state;
+	struct lq_conn *c = conn();
+	script_ok(c, "SET lock_timeout = '10s'; TRUNCATE lq_lease, lq_task, lq_task_dead, lq_queue");
+	done(c);
+	return 0;
+}
+
+/* ------------------------------------------------------------ connect */
+
+static void test_connect(void **state)
+{
+	(void)state;
+	struct lq_conn *c = conn();
+	struct rows r = {0};
+
+	RUN0(c, db_now, &r);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 1);
+	assert_int_equal(r.type[0], LQ_V_INT);
+	/* The server is this machine: its clock is ours within a minute. */
+	int64_t now = (int64_t)time(NULL) * 1000;
+	assert_true(r.i[0] > now - 60000 && r.i[0] < now + 60000);
+
+	RUN0(c, schema_exists, &r);
+	assert_int_equal(r.i[0], 1);
+	RUN0(c, schema_version, &r);
+	assert_int_equal(r.i[0], be->migrations[*be->n_migrations - 1].version);
+	rows_reset(&r);
+	done(c);
+}
+
+static void test_connect_bad_password(void **state)
+{
+	(void)state;
+	const char *wrong = "Wr0ng-pAss-xyzzy";
+	char bad[1024];
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}};
+	size_t s, e;
+
+	if (!dsn_with_password(wrong, bad, sizeof(bad)))
+		skip(); /* the DSN has no password to get wrong */
+	lq_status st = be->connect(bad, &c, &err);
+	assert_int_equal(st, LQ_ECONN);
+	assert_null(c);
+	assert_true(err.msg[0] != '\0');
+	assert_null(strchr(err.msg, '\n'));
+	assert_null(strstr(err.msg, wrong));
+	assert_true(find_password(dsn, &s, &e));
+	char real[256];
+	snprintf(real, sizeof(real), "%.*s", (int)(e - s), dsn + s);
+	assert_null(strstr(err.msg, real));
+	print_message("    bad password: %s\n", err.msg);
+}
+
+static void test_connect_bad_dsn(void **state)
+{
+	(void)state;
+	char bad[1024];
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}};
+
+	/* libpq quotes a bad %-escape back: the password must not come with it. */
+	if (dsn_with_password("pa%ZZss-s3cret", bad, sizeof(bad))) {
+		lq_status st = be->connect(bad, &c, &err);
+		assert_int_equal(st, LQ_EINVAL);
+		assert_null(strstr(err.msg, "ZZss-s3cret"));
+		assert_null(strchr(err.msg, '\n'));
+		print_message("    bad escape: %s\n", err.msg);
+	}
+
+	dsn_with_option("statement_timeout=soon", bad, sizeof(bad));
+	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	assert_non_null(strstr(err.msg, "statement_timeout"));
+	dsn_with_option("lock_timeout=5s%3Bx", bad, sizeof(bad));
+	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	dsn_with_option("no_such_libpq_option=1", bad, sizeof(bad));
+	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	assert_null(c);
+}
+
+static void test_connect_refused(void **state)
+{
+	(void)state;
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}};
+
+	lq_status st = be->connect("postgresql://nobody:secret-pw@127.0.0.1:1/x", &c, &err);
+	assert_int_equal(st, LQ_ECONN);
+	assert_null(c);
+	assert_null(strstr(err.msg, "secret-pw"));
+	assert_null(strchr(err.msg, '\n'));
+}
+
+/* statement_timeout and lock_timeout are leaseq's options, applied with SET. */
+static void test_dsn_timeouts(void **state)
+{
+	(void)state;
+	char d[1024];
+	lq_err err = {{0}};
+
+	dsn_with_option("statement_timeout=100ms&lock_timeout=2s", d, sizeof(d));
+	struct lq_conn *c = connect_to(d);
+	int64_t t0 = mono_ms();
+	lq_status st = be->exec_script(c, "SELECT pg_sleep(3)", &err);
+	assert_int_equal(st, LQ_ERROR);
+	assert_true(mono_ms() - t0 < 2000);
+	assert_non_null(strstr(err.msg, "(57014)"));
+	done(c);
+
+	/* application_name in the URI overrides leaseq's default. */
+	dsn_with_option("application_name=lqt_app&statement_timeout=0", d, sizeof(d));
+	c = connect_to(d);
+	done(c);
+}
+
+/* ------------------------------------------------------------ values */
+
+static void test_bytea_roundtrip(void **state)
+{
+	(void)state;
+	struct lq_conn *c = conn();
+	struct rows r = {0};
+	size_t n = 1u << 20;
+	unsigned char *p = malloc(n);
+
+	assert_non_null(p);
+	for (size_t k = 0; k < n; k++)
+		p[k] = (k % 3 == 0) ? 0 : (unsigned char)(k * 131 + (k >> 9));
+	int64_t aff = RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("big"), lq_v_blob(p, n),
+			  lq_v_null(), lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(),
+			  lq_v_null(), lq_v_int(0));
+	assert_int_equal(aff, 1);
+	RUN0(c, task_last_id, &r);
+	int64_t id = r.i[0];
+	assert_true(id > 0);
+
+	RUN(c, task_get, &r, lq_v_int(id));
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.type[3], LQ_V_BLOB);
+	assert_int_equal(r.blob_len, n);
+	assert_memory_equal(r.blob, p, n);
+	assert_string_equal(r.s[1], "default");
+	assert_string_equal(r.s[2], "big");
+	assert_int_equal(r.type[18], LQ_V_NULL); /* died_at */
+	assert_int_equal(r.i[17], 0);            /* dead */
+
+	/* An empty payload is not NULL, and NULL stays NULL. */
+	RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("empty"), lq_v_blob(NULL, 0),
+	    lq_v_null(), lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(),
+	    lq_v_int(0));
+	RUN0(c, task_last_id, &r);
+	RUN(c, task_get, &r, lq_v_int(r.i[0]));
+	assert_int_equal(r.type[3], LQ_V_BLOB);
+	assert_int_equal(r.blob_len, 0);
+	RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("none"), lq_v_null(), lq_v_null(),
+	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	RUN0(c, task_last_id, &r);
+	RUN(c, task_get, &r, lq_v_int(r.i[0]));
+	assert_int_equal(r.type[3], LQ_V_NULL);
+
+	/* Text keeps its bytes (UTF-8 included). */
+	const char *utf = "t\xc3\xa2" "che \xe2\x9c\x93";
+	RUN(c, lease_insert, NULL, lq__v_text(utf), lq__v_text("o"), lq_v_int(1000));
+	RUN(c, lease_get, &r, lq__v_text(utf));
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.s[0], utf);
+	rows_reset(&r);
+	free(p);
+	done(c);
+}
+
+static void test_affected_rows(void **state)
+{
+	(void)state;
+	struct lq_conn *c = conn();
+	struct rows r = {0};
+
+	assert_int_equal(RUN(c, lease_insert, NULL, lq__v_text("a"), lq__v_text("o1"), lq_v_int(60000)), 1);
+	assert_int_equal(RUN(c, lease_insert, NULL, lq__v_text("a"), lq__v_text("o2"), lq_v_int(60000)), 0);
+	/* Byte-exact names: 'a', 'a ' and 'A' are three leases. */
+	assert_int_equal(RUN(c, lease_insert, NULL, lq__v_text("a "), lq__v_text("o1"), lq_v_int(60000)), 1);
+	assert_int_equal(RUN(c, lease_insert, NULL, lq__v_text("A"), lq__v_text("o1"), lq_v_int(60000)), 1);
+	assert_int_equal(RUN(c, lease_take, NULL, lq__v_text("a"), lq__v_text("o2"), lq_v_int(60000)), 0);
+	assert_int_equal(RUN(c, lease_renew, NULL, lq__v_text("a"), lq__v_text("o1"), lq_v_int(1),
+			     lq_v_int(60000)), 1);
+	assert_int_equal(RUN(c, lease_renew, NULL, lq__v_text("a"), lq__v_text("o1"), lq_v_int(2),
+			     lq_v_int(60000)), 0);
+	assert_int_equal(RUN(c, lease_release, NULL, lq__v_text("a"), lq__v_text("o1"), lq_v_int(1)), 1);
+	assert_int_equal(RUN(c, lease_take, NULL, lq__v_text("a"), lq__v_text("o2"), lq_v_int(5000)), 1);
+
+	RUN(c, lease_get, &r, lq__v_text("a"));
+	assert_int_equal(r.ncols, 6);
+	assert_string_equal(r.s[1], "o2");
+	assert_int_equal(r.i[2], 2);                   /* token moved on */
+	assert_int_equal(r.i[4] - r.i[3], 5000);       /* one instant per statement */
+	assert_true(r.i[5] >= r.i[3] && r.i[5] < r.i[4]);
+
+	assert_int_equal(RUN(c, lease_break, NULL, lq__v_text("a")), 1);
+	assert_int_equal(RUN(c, lease_break, NULL, lq__v_text("nope")), 0);
+	RUN(c, lease_get, &r, lq__v_text("a"));
+	assert_int_equal(r.type[1], LQ_V_NULL);
+	assert_int_equal(r.i[2], 3);
+
+	/* A SELECT counts its rows; a stopped reader leaves the connection usable. */
+	assert_int_equal(RUN0(c, lease_list, &r), 3);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.s[0], "A"); /* byte order */
+	rows_reset(&r);
+	r.stop_after = 1;
+	lq_err err = {{0}};
+	int64_t aff = 0;
+	assert_int_equal(be->exec(c, LQ_SQL_lease_list, NULL, 0, collect, &r, &aff, &err), LQ_OK);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(RUN0(c, db_now, NULL), 1);
+	rows_reset(&r);
+	done(c);
+}
+
+/* ------------------------------------------------------------ the catalogue */
+
+/* The highest ?N / $N in a statement: its parameter count. */
+static int max_param(const char *sql, char mark)
+{
+	int m = 0;
+	for (const char *p = sql; (p = strchr(p, mark)) != NULL; p++) {
+		int v = atoi(p + 1);
+		if (v > m)
+			m = v;
+	}
+	return m;
+}
+
+static void test_catalogue_matches_sqlite(void **state)
+{
+	(void)state;
+	for (int id = 0; id < LQ_SQL__COUNT; id++) {
+		const char *pg = lq__sql_postgres[id], *lite = lq__sql_sqlite[id];
+		if (!pg)
+			fail_msg("statement %s is missing in sql/postgres", lq__sql_name((lq_sql_id)id));
+		if (lite && max_param(lite, '?') != max_param(pg, '$'))
+			fail_msg("statement %s: %d parameters in sqlite, %d in postgres",
+				 lq__sql_name((lq_sql_id)id), max_param(lite, '?'), max_param(pg, '$'));
+	}
+}
+
+/* Every statement prepares and runs, with the columns the catalogue says. */
+static void test_every_statement(void **state)
+{
+	(void)state;
+	struct lq_conn *c = conn();
+	struct rows r = {0};
+	lq_err err = {{0}};
+	int ran[LQ_SQL__COUNT] = {0};
+	const lq_value q = lq__v_text("q"), nm = lq__v_text("job");
+	const unsigned char pl[] = {1, 0, 2};
+	const lq_value pay = lq_v_blob(pl, sizeof(pl));
+
+#define DID(id) ran[LQ_SQL_##id] = 1
+	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
+	RUN0(c, db_now, &r), DID(db_now);
+	assert_int_equal(r.ncols, 1);
+	int64_t now = r.i[0];
+	RUN0(c, schema_exists, &r), DID(schema_exists);
+	assert_int_equal(r.i[0], 1);
+	RUN0(c, migrate_lock, NULL), DID(migrate_lock);
+	RUN0(c, schema_create, NULL), DID(schema_create);
+	RUN0(c, schema_version, &r), DID(schema_version);
+	assert_int_equal(r.i[0], 1);
+	assert_int_equal(RUN(c, schema_record, NULL, lq_v_int(999), lq__v_text("0999_test")), 1);
+	DID(schema_record);
+	RUN0(c, migrate_unlock, NULL), DID(migrate_unlock);
+
+	assert_int_equal(RUN(c, lease_insert, NULL, nm, lq__v_text("o"), lq_v_int(60000)), 1);
+	DID(lease_insert);
+	assert_int_equal(RUN(c, lease_take, NULL, nm, lq__v_text("o2"), lq_v_int(60000)), 0);
+	DID(lease_take);
+	RUN(c, lease_get, &r, nm), DID(lease_get);
+	assert_int_equal(r.ncols, 6);
+	assert_int_equal(RUN(c, lease_renew, NULL, nm, lq__v_text("o"), lq_v_int(1), lq_v_int(60000)), 1);
+	DID(lease_renew);
+	assert_int_equal(RUN(c, lease_release, NULL, nm, lq__v_text("o"), lq_v_int(1)), 1);
+	DID(lease_release);
+	assert_int_equal(RUN(c, lease_break, NULL, nm), 1);
+	DID(lease_break);
+	RUN0(c, lease_list, &r), DID(lease_list);
+	assert_int_equal(r.ncols, 6);
+
+	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 1);
+	RUN0(c, task_last_id, &r), DID(task_last_id); /* only right after an insert */
+	int64_t id = r.i[0];
+	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 0);
+	DID(task_insert);
+	RUN(c, task_find_unique, &r, lq__v_text("u1")), DID(task_find_unique);
+	assert_int_equal(r.i[0], id);
+	RUN(c, task_candidates, &r, q, lq_v_int(10)), DID(task_candidates);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.i[0], id);
+	assert_true(r.i[19] >= now);
+	int64_t created = r.i[16];
+	assert_int_equal(RUN(c, task_claim_update, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
+	DID(task_claim_update);
+	assert_int_equal(RUN(c, task_heartbeat, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
+	DID(task_heartbeat);
+	assert_int_equal(RUN(c, task_retry_later, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(0),
+			     lq__v_text("boom")), 1);
+	DID(task_retry_later);
+	assert_int_equal(RUN(c, task_claim_delete, NULL, lq_v_int(id)), 1);
+	DID(task_claim_delete);
+	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created)), 1);
+	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created)), 0);
+	DID(task_reinsert);
+	RUN(c, task_get, &r, lq_v_int(id)), DID(task_get);
+	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.blob_len, sizeof(pl));
+	assert_memory_equal(r.blob, pl, sizeof(pl));
+	assert_int_equal(r.i[5], 1); /* attempts */
+	assert_string_equal(r.s[15], "e");
+	int64_t run_at = r.i[4];
+	assert_int_equal(RUN(c, task_claim_occurrence, NULL, lq_v_int(id), lq_v_int(run_at),
+			     lq_v_int(run_at + 60000)), 1);
+	DID(task_claim_occurrence);
+	assert_int_equal(RUN(c, task_ack, NULL, lq_v_int(id), lq__v_text("nobody")), 0);
+	DID(task_ack);
+	assert_int_equal(RUN(c, task_record_error, NULL, lq_v_int(id), lq__v_text("x")), 1);
+	DID(task_record_error);
+	assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(id), lq_v_int(1)), 1);
+	DID(task_set_paused);
+	assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(id)), 1);
+	DID(task_run_now);
+	RUN(c, task_list, &r, lq_v_null(), lq_v_int(0)), DID(task_list);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.type[3], LQ_V_NULL); /* no payloads in lists */
+	RUN(c, task_list, &r, q, lq_v_int(1));
+	assert_int_equal(r.n, 0); /* paused */
+	assert_int_equal(RUN(c, task_bury, NULL, lq_v_int(id), lq_v_null(), lq__v_text("dead")), 1);
+	DID(task_bury);
+	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id)), 1);
+	DID(task_delete);
+	assert_int_equal(RUN(c, task_dead_insert, NULL, lq_v_int(id + 1000), q, nm, pay, lq_v_int(3),
+			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created)), 1);
+	DID(task_dead_insert);
+	RUN(c, task_list_dead, &r, q), DID(task_list_dead);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.i[17], 1);
+	RUN(c, task_get, &r, lq_v_int(id));
+	assert_int_equal(r.i[17], 1);
+	assert_int_equal(r.type[18], LQ_V_INT); /* died_at */
+	assert_int_equal(RUN(c, task_dead_delete, NULL, lq_v_int(id + 1000)), 1);
+	DID(task_dead_delete);
+	assert_int_equal(RUN(c, task_revive, NULL, lq_v_int(id)), 1);
+	DID(task_revive);
+
+	assert_int_equal(RUN(c, queue_set_paused, NULL, q, lq_v_int(1)), 1);
+	assert_int_equal(RUN(c, queue_set_paused, NULL, q, lq_v_int(1)), 1);
+	DID(queue_set_paused);
+	RUN0(c, queue_list, &r), DID(queue_list);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 6);
+	assert_string_equal(r.s[0], "q");
+	assert_int_equal(r.i[1], 1);
+	assert_int_equal(r.i[2], 1);
+	assert_int_equal(r.i[4], 1); /* the dead copy is still there */
+	RUN(c, queue_next_due, &r, q), DID(queue_next_due);
+	assert_int_equal(r.ncols, 2);
+	assert_int_equal(r.type[0], LQ_V_NULL); /* queue paused */
+	assert_int_equal(r.type[1], LQ_V_INT);
+	RUN(c, tick_probe, &r, nm, q), DID(tick_probe);
+	assert_int_equal(r.ncols, 2);
+	assert_int_equal(r.i[0], 0); /* broken above */
+	assert_int_equal(r.i[1], 0); /* queue paused */
+	assert_int_equal(RUN(c, queue_set_paused, NULL, q, lq_v_int(0)), 1);
+	assert_int_equal(RUN(c, lease_take, NULL, nm, lq__v_text("r"), lq_v_int(60000)), 1);
+	RUN(c, tick_probe, &r, nm, q);
+	assert_int_equal(r.i[0], 1);
+	assert_int_equal(r.i[1], 1); /* revived: due now */
+	RUN(c, queue_next_due, &r, q);
+	assert_int_equal(r.type[0], LQ_V_INT);
+	assert_true(r.i[0] <= r.i[1]);
+	tx_ok(be->rollback(c, &err), &err, "ROLLBACK");
+#undef DID
+
+	for (int k = 0; k < LQ_SQL__COUNT; k++)
+		if (!ran[k])
+			fail_msg("statement %s is not exercised here", lq__sql_name((lq_sql_id)k));
+	rows_reset(&r);
+	done(c);
+}
+
+/* ------------------------------------------------------------ errors */
+
+static void test_error_text(void **state)
+{
+	(void)state;
+	struct lq_conn *c = conn();
+	lq_err err = {{0}};
+
+	assert_int_equal(be->exec_script(c, "SELECT * FROM lq_no_such_table", &err), LQ_ERROR);
+	assert_non_null(strstr(err.msg, "ERROR:  relation \"lq_no_such_table\" does not exist (42P01)"));
+	assert_null(strchr(err.msg, '\n'));
+
+	/* COMMIT of a failed transaction answers ROLLBACK: not a success. */
+	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
+	assert_int_equal(be->exec_script(c, "SELECT 1/0", &err), LQ_ERROR);
+	assert_non_null(strstr(err.msg, "(22012)"));
+	assert_int_equal(be->commit(c, &err), LQ_ERROR);
+	assert_int_equal(RUN0(c, db_now, NULL), 1);
+
+	/* A statement the server forgot (DISCARD ALL, a pooler) is prepared again. */
+	RUN(c, lease_get, NULL, lq__v_text("x"));
+	script_ok(c, "DEALLOCATE ALL");
+	RUN(c, lease_get, NULL, lq__v_text("x"));
+	script_ok(c, "DEALLOCATE ALL");
+	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
+	run_st(c, LQ__RETRY, LQ_SQL_lease_get, (lq_value[]){lq__v_text("x")}, 1, NULL);
+	tx_ok(be->rollback(c, &err), &err, "ROLLBACK");
+	RUN(c, lease_get, NULL, lq__v_text("x"));
+	done(c);
+}
+
+static void terminate(const char *app)
+{
+	struct lq_conn *admin = conn();
+	char sql[512];
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '%s'", app);
+	script_ok(admin, sql);
+	/* Wait until it is gone. */
+	snprintf(sql, sizeof(sql),
+		 "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '%s') "
+		 "THEN RAISE EXCEPTION 'still there'; END IF; END $$", app);
+	lq_err err = {{0}};
+	int64_t t0 = mono_ms();
+	while (be->exec_script(admin, sql, &err) != LQ_OK) {
+		if (mono_ms() - t0 > 10000)
+			fail_msg("backend %s was not terminated: %s", app, err.msg);
+		sleep_ms(20);
+	}
+	done(admin);
+}
+
+static void test_killed_connection(void **state)
+{
+	(void)state;
+	char app[64], opt[96], d[1024];
+	lq_err err = {{0}};
+
+	snprintf(app, sizeof(app), "lqt_kill_%ld", (long)getpid());
+	snprintf(opt, sizeof(opt), "application_name=%s", app);
+	dsn_with_option(opt, d, sizeof(d));
+
+	/* Killed between statements: the next one says ECONN. */
+	struct lq_conn *c = connect_to(d);
+	assert_int_equal(RUN0(c, db_now, NULL), 1);
+	terminate(app);
+	assert_int_equal(be->exec(c, LQ_SQL_db_now, NULL, 0, NULL, NULL, NULL, &err), LQ_ECONN);
+	assert_null(strchr(err.msg, '\n'));
+	print_message("    killed: %s\n", err.msg);
+	assert_int_equal(be->exec(c, LQ_SQL_db_now, NULL, 0, NULL, NULL, NULL, &err), LQ_ECONN);
+	assert_int_equal(be->begin(c, 1, &err), LQ_ECONN);
+	done(c);
+
+	/* Killed inside a transaction: COMMIT cannot know what happened. */
+	c = connect_to(d);
+	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
+	RUN(c, lease_insert, NULL, lq__v_text("k"), lq__v_text("o"), lq_v_int(1000));
+	terminate(app);
+	lq_status st = be->commit(c, &err);
+	assert_int_equal(st, LQ_EUNKNOWN);
+	print_message("    commit: %s\n", err.msg);
+	done(c);
+}
+
+/* ------------------------------------------------------------ notify */
+
+struct later_notify {
+	const char *channel;
+	int delay_ms;
+	lq_status st;
+	lq_err err;
+};
+
+static void *notify_later(void *arg)
+{
+	struct later_notify *n = arg;
+	struct lq_conn *c = NULL;
+
+	n->st = be->connect(dsn, &c, &n->err);
+	if (n->st != LQ_OK)
+		return NULL;
+	sleep_ms(n->delay_ms);
+	n->st = be->notify(c, n->channel, &n->err);
+	be->disconnect(c);
+	return NULL;
+}
+
+static void test_notify(void **state)
+{
+	(void)state;
+	struct lq_conn *a = conn(), *b = conn();
+	lq_err err = {{0}};
+	char chan[64];
+
+	assert_true(be->caps & LQ_CAP_NOTIFY);
+	snprintf(chan, sizeof(chan), "lqt_chan_%ld", (long)getpid());
+
+	/* Nothing sent: a timeout, roughly on time. */
+	int64_t t0 = mono_ms();
+	assert_int_equal(be->wait_notify(a, chan, 200, &err), LQ_ETIMEDOUT);
+	int64_t dt = mono_ms() - t0;
+	assert_true(dt >= 190 && dt < 2000);
+
+	/* Sent while a waits: it wakes at once. */
+	struct later_notify n = {chan, 200, LQ_OK, {{0}}};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, notify_later, &n), 0);
+	t0 = mono_ms();
+	lq_status st = be->wait_notify(a, chan, 10000, &err);
+	dt = mono_ms() - t0;
+	pthread_join(th, NULL);
+	tx_ok(n.st, &n.err, "notify");
+	assert_int_equal(st, LQ_OK);
+	assert_true(dt < 5000);
+	assert_int_equal(be->wait_notify(a, chan, 50, &err), LQ_ETIMEDOUT);
+
+	/* Sent while a ran other statements: still counts, even with no wait. */
+	tx_ok(be->notify(b, chan, &err), &err, "notify");
+	sleep_ms(100);
+	RUN0(a, db_now, NULL);
+	assert_int_equal(be->wait_notify(a, chan, 0, &err), LQ_OK);
+
+	/* Inside a transaction it is delivered at COMMIT. */
+	tx_ok(be->begin(b, 1, &err), &err, "BEGIN");
+	tx_ok(be->notify(b, chan, &err), &err, "notify");
+	assert_int_equal(be->wait_notify(a, chan, 200, &err), LQ_ETIMEDOUT);
+	tx_ok(be->commit(b, &err), &err, "COMMIT");
+	assert_int_equal(be->wait_notify(a, chan, 5000, &err), LQ_OK);
+
+	/* Another channel does not wake this one. */
+	char other[80];
+	snprintf(other, sizeof(other), "%s_other", chan);
+	assert_int_equal(be->wait_notify(a, other, 0, &err), LQ_ETIMEDOUT);
+	tx_ok(be->notify(b, chan, &err), &err, "notify");
+	assert_int_equal(be->wait_notify(a, other, 300, &err), LQ_ETIMEDOUT);
+	assert_int_equal(be->wait_notify(a, chan, 0, &err), LQ_OK);
+	done(a);
+	done(b);
+}
+
+/* ------------------------------------------------------------ retries */
+
+struct blocked {
+	struct lq_conn *c;
+	const char *name;
+	lq_status st;
+	lq_err err;
+};
+
+static void *break_lease(void *arg)
+{
+	struct blocked *b = arg;
+	lq_value p = lq__v_text(b->name);
+	b->st = be->exec(b->c, LQ_SQL_lease_break, &p, 1, NULL, NULL, NULL, &b->err);
+	return NULL;
+}
+
+static void test_retry_mapping(void **state)
+{
+	(void)state;
+	struct lq_conn *a = conn(), *b = conn();
+	lq_err err = {{0}};
+	const lq_value x = lq__v_text("x"), y = lq__v_text("y");
+
+	RUN(a, lease_insert, NULL, x, lq__v_text("o"), lq_v_int(1000));
+	RUN(a, lease_insert, NULL, y, lq__v_text("o"), lq_v_int(1000));
+
+	/* Serialization failure (40001): a REPEATABLE READ snapshot older
+	 * than a committed change of the row it updates. */
+	script_ok(a, "BEGIN ISOLATION LEVEL REPEATABLE READ");
+	RUN(a, lease_get, NULL, x);
+	RUN(b, lease_break, NULL, x);
+	run_st(a, LQ__RETRY, LQ_SQL_lease_break, &x, 1, NULL);
+	tx_ok(be->rollback(a, &err), &err, "ROLLBACK");
+
+	/* Lock wait timeout (55P03), with lock_timeout from the DSN. */
+	char d[1024];
+	dsn_with_option("lock_timeout=100", d, sizeof(d));
+	struct lq_conn *impatient = connect_to(d);
+	tx_ok(be->begin(a, 1, &err), &err, "BEGIN");
+	RUN(a, lease_break, NULL, x);
+	int64_t t0 = mono_ms();
+	assert_int_equal(be->exec(impatient, LQ_SQL_lease_break, &x, 1, NULL, NULL, NULL, &err), LQ__RETRY);
+	assert_true(mono_ms() - t0 < 3000);
+	assert_non_null(strstr(err.msg, "(55P03)"));
+	tx_ok(be->rollback(a, &err), &err, "ROLLBACK");
+	done(impatient);
+
+	/* Deadlock (40P01): a holds x and wants y, b holds y and wants x. */
+	tx_ok(be->begin(a, 1, &err), &err, "BEGIN");
+	tx_ok(be->begin(b, 1, &err), &err, "BEGIN");
+	RUN(a, lease_break, NULL, x);
+	RUN(b, lease_break, NULL, y);
+	struct blocked bl = {b, "x", LQ_OK, {{0}}};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, break_lease, &bl), 0);
+	sleep_ms(300);
+	lq_status st = be->exec(a, LQ_SQL_lease_break, &y, 1, NULL, NULL, NULL, &err);
+	pthread_join(th, NULL);
+	print_message("    deadlock: a %d, b %d: %s%s\n", (int)st, (int)bl.st, err.msg, bl.err.msg);
+	assert_true((st == LQ__RETRY && bl.st == LQ_OK) || (st == LQ_OK && bl.st == LQ__RETRY));
+	assert_non_null(strstr(st == LQ__RETRY ? err.msg : bl.err.msg, "(40P01)"));
+	tx_ok(be->rollback(a, &err), &err, "ROLLBACK");
+	tx_ok(be->rollback(b, &err), &err, "ROLLBACK");
+	done(a);
+	done(b);
+}
+
+/* ------------------------------------------------------------ plans */
+
+/* EXPLAIN of one catalogue statement (with our search_path), as one string. */
+static void explain(PGconn *pg, const char *name, lq_sql_id id, const char *args, char *out, size_t size)
+{
+	char sql[256];
+	PGresult *r = PQprepare(pg, name, lq__sql_postgres[id], 0, NULL);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("prepare %s: %s", lq__sql_name(id), PQerrorMessage(pg));
+	PQclear(r);
+	snprintf(sql, sizeof(sql), "EXPLAIN (COSTS OFF) EXECUTE %s(%s)", name, args);
+	r = PQexec(pg, sql);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(pg));
+	size_t o = 0;
+	out[0] = '\0';
+	for (int i = 0; i < PQntuples(r); i++)
+		o += (size_t)snprintf(out + o, o < size ? size - o : 0, "%s\n", PQgetvalue(r, i, 0));
+	PQclear(r);
+	r = PQexec(pg, "DEALLOCATE ALL");
+	PQclear(r);
+}
+
+static void pq_ok(PGconn *pg, const char *sql)
+{
+	PGresult *r = PQexec(pg, sql);
+	ExecStatusType s = PQresultStatus(r);
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(pg));
+	PQclear(r);
+}
+
+/*
+ * The due-task statements walk lq_task_due however many tasks wait in the
+ * future: NOW is an InitPlan, so run_at <= NOW is an index condition.
+ */
+static void test_due_index_used(void **state)
+{
+	(void)state;
+	char sql[256], plan[8192];
+
+	PGconn *pg = PQconnectdb(dsn);
+	if (PQstatus(pg) != CONNECTION_OK)
+		skip(); /* a DSN with leaseq-only options: libpq alone cannot use it */
+	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
+	pq_ok(pg, sql);
+	pq_ok(pg, "INSERT INTO lq_task (queue, name, run_at) "
+		  "SELECT CASE WHEN g % 10 = 0 THEN 'other' ELSE 'default' END, 'job', "
+		  "(extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3600000 + g "
+		  "FROM generate_series(1, 200000) g");
+	pq_ok(pg, "INSERT INTO lq_task (queue, name, run_at) SELECT 'default', 'due', g "
+		  "FROM generate_series(1, 20) g");
+	pq_ok(pg, "ANALYZE lq_task");
+	pq_ok(pg, "ANALYZE lq_queue");
+
+	for (int generic = 0; generic < 2; generic++) {
+		pq_ok(pg, generic ? "SET plan_cache_mode = force_generic_plan"
+				  : "SET plan_cache_mode = force_custom_plan");
+		explain(pg, "cand", LQ_SQL_task_candidates, "'default', 10", plan, sizeof(plan));
+		if (!strstr(plan, "Index Scan using lq_task_due") || !strstr(plan, "run_at <= ") ||
+		    strstr(plan, "Seq Scan on lq_task") || strstr(plan, "Sort"))
+			fail_msg("task_candidates does not walk lq_task_due:\n%s", plan);
+		explain(pg, "nd", LQ_SQL_queue_next_due, "'default'", plan, sizeof(plan));
+		if (!strstr(plan, "Index Scan using lq_task_due") || strstr(plan, "Seq Scan on lq_task") ||
+		    strstr(plan, "Sort"))
+			fail_msg("queue_next_due does not walk lq_task_due:\n%s", plan);
+		explain(pg, "tp", LQ_SQL_tick_probe, "'runner', 'default'", plan, sizeof(plan));
+		if (!strstr(plan, "Index Scan using lq_task_due") || !strstr(plan, "run_at <= ") ||
+		    strstr(plan, "Seq Scan on lq_task"))
+			fail_msg("tick_probe does not walk lq_task_due:\n%s", plan);
+	}
+	PQfinish(pg);
+}
+
+int main(void)
+{
+	dsn = getenv("LEASEQ_TEST_PG_DSN");
+	if (!dsn || !*dsn) {
+		if (getenv("LEASEQ_REQUIRE_ALL_BACKENDS")) {
+			fprintf(stderr, "test_backend_postgres: LEASEQ_TEST_PG_DSN is not set "
+					"(and LEASEQ_REQUIRE_ALL_BACKENDS is)\n");
+			return 1;
+		}
+		fprintf(stderr, "test_backend_postgres: LEASEQ_TEST_PG_DSN is not set: skipped\n");
+		return 77;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_catalogue_matches_sqlite, close_all),
+		cmocka_unit_test_setup_teardown(test_connect, reset, close_all),
+		cmocka_unit_test_teardown(test_connect_bad_password, close_all),
+		cmocka_unit_test_teardown(test_connect_bad_dsn, close_all),
+		cmocka_unit_test_teardown(test_connect_refused, close_all),
+		cmocka_unit_test_teardown(test_dsn_timeouts, close_all),
+		cmocka_unit_test_setup_teardown(test_bytea_roundtrip, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_affected_rows, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_every_statement, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_error_text, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_killed_connection, reset, close_all),
+		cmocka_unit_test_teardown(test_notify, close_all),
+		cmocka_unit_test_setup_teardown(test_retry_mapping, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_due_index_used, reset, close_all),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
+
+#else /* !LEASEQ_HAVE_POSTGRES */
+
+int main(void)
+{
+	if (getenv("LEASEQ_REQUIRE_ALL_BACKENDS")) {
+		fprintf(stderr, "test_backend_postgres: leaseq was built without PostgreSQL\n");
+		return 1;
+	}
+	return 77;
+}
+
+#endif

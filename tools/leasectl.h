@@ -1,0 +1,263 @@
+/*
+ * leasectl.h - what the leasectl source files share.  Internal to the tool:
+ * leasectl itself uses only the public lib/leaseq.h.
+ */
+#ifndef LEASECTL_H
+#define LEASECTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "leaseq.h"
+
+/* Exit statuses (ARCHITECTURE.md, "leasectl"). */
+#define LC_EXIT_OK 0
+#define LC_EXIT_FAIL 1
+#define LC_EXIT_LOST 3
+#define LC_EXIT_USAGE 64   /* EX_USAGE */
+#define LC_EXIT_CONN 69    /* EX_UNAVAILABLE */
+#define LC_EXIT_HELD 75    /* EX_TEMPFAIL */
+
+#define LC_PROG "leasectl"
+#define LC_DEFAULT_DSN "sqlite:leaseq.db"
+
+/* State shared by every command: the global flags and the fds leasectl was
+ * started with (everything else is closed in the programs it runs). */
+struct lc_ctx {
+	const char *dsn;  /* --db; NULL: $LEASEQ_DSN, else LC_DEFAULT_DSN */
+	int json;         /* --json */
+	const char *cmd;  /* "lease acquire": prefixes usage errors */
+	int *inherited;   /* fds open at start, sorted */
+	size_t ninherited;
+};
+
+/* ------------------------------------------------------------ options */
+
+enum lc_opt_type {
+	LC_OPT_END = 0,
+	LC_OPT_FLAG,  /* --name: int, set to 1 */
+	LC_OPT_VALUE, /* --name V or --name=V: const char *, the last one wins */
+	LC_OPT_LIST,  /* --name V, repeatable: struct lc_list */
+	LC_OPT_ARG,   /* a positional argument: const char * */
+	LC_OPT_REST   /* the rest of the line, after the arguments or "--": struct lc_rest */
+};
+
+#define LC_REQUIRED 1u /* an option (or the rest) that must be given */
+#define LC_OPTIONAL 2u /* a positional argument that may be left out */
+
+/* One row of a command's option table.  The table drives parsing, the
+ * synopsis and --help; values land at offset in the command's args struct. */
+struct lc_opt {
+	enum lc_opt_type type;
+	const char *name;       /* long name without "--", or the argument's name */
+	char alias;             /* short option letter, or 0 */
+	const char *value_name; /* "DUR"; NULL for flags */
+	size_t offset;
+	unsigned flags;
+	const char *help;       /* meaning and default; '\n' starts a new line */
+};
+
+struct lc_list {
+	const char **v;
+	size_t n;
+};
+
+struct lc_rest {
+	char **argv; /* NULL-terminated (points into main's argv) */
+	int argc;
+};
+
+#define LC_FLAG(T, f, name, alias, help) {LC_OPT_FLAG, name, alias, NULL, offsetof(T, f), 0, help}
+#define LC_VALUE(T, f, name, alias, vn, flags, help) {LC_OPT_VALUE, name, alias, vn, offsetof(T, f), flags, help}
+#define LC_LIST(T, f, name, alias, vn, help) {LC_OPT_LIST, name, alias, vn, offsetof(T, f), 0, help}
+#define LC_ARG(T, f, name, flags, help) {LC_OPT_ARG, name, 0, NULL, offsetof(T, f), flags, help}
+#define LC_REST(T, f, name, flags, help) {LC_OPT_REST, name, 0, NULL, offsetof(T, f), flags, help}
+#define LC_OPT_TABLE_END {LC_OPT_END, NULL, 0, NULL, 0, 0, NULL}
+
+/* Everything --help says about one command. */
+struct lc_usage {
+	const char *path;        /* "lease acquire" */
+	const char *summary;     /* one line, for command lists */
+	const char *description; /* paragraphs */
+	const struct lc_opt *opts;
+	const char *examples;    /* one example per line */
+	const char *exits;       /* the exit statuses, one per line */
+};
+
+/* A command: git-style {name, fn, summary}.  fn gets argv[0] = name.  A leaf
+ * command has usage; a command with subcommands has subs. */
+typedef int (*lc_cmd_fn)(struct lc_ctx *ctx, int argc, char **argv);
+struct lc_cmd {
+	const char *name;
+	lc_cmd_fn fn;
+	const char *summary;
+	const struct lc_usage *usage;
+	const struct lc_cmd *subs; /* NULL-name terminated */
+};
+
+#define LC_PARSE_OK 0
+#define LC_PARSE_HELP (-1) /* --help was printed: exit 0 */
+
+/* Parse argv[1..] (argv[0] is the command's name) into args.  Global flags
+ * are accepted anywhere before the rest.  Returns LC_PARSE_OK, LC_PARSE_HELP
+ * or LC_EXIT_USAGE after printing one line to stderr. */
+int lc_parse(struct lc_ctx *ctx, const struct lc_usage *u, void *args, int argc, char **argv);
+/* lc_parse's status as an exit status (LC_PARSE_HELP -> 0). */
+#define LC_PARSE_EXIT(rc) ((rc) == LC_PARSE_HELP ? LC_EXIT_OK : (rc))
+void lc_print_help(FILE *f, const struct lc_usage *u);
+void lc_print_synopsis(FILE *f, const struct lc_usage *u);
+/* Dispatch argv[1] among subs (global flags may come first). */
+int lc_dispatch(struct lc_ctx *ctx, const char *group, const struct lc_cmd *subs,
+		const char *summary, int argc, char **argv);
+
+/* Subcommand groups and commands (one file each). */
+extern const struct lc_cmd lc_lease_cmds[];
+extern const struct lc_cmd lc_task_cmds[];
+extern const struct lc_cmd lc_queue_cmds[];
+extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, lc_tick_usage, lc_stats_usage;
+int cmd_migrate(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_lease(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_exec(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_task(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_queue(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_worker(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_tick(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_stats(struct lc_ctx *ctx, int argc, char **argv);
+
+/* ------------------------------------------------------------ errors */
+
+/* Print "leasectl: <text>" as one line on stderr. */
+void lc_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A usage error of the current command: one line, returns LC_EXIT_USAGE. */
+int lc_usage_error(const struct lc_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The exit status for a library status. */
+int lc_exit_status(lq_status st);
+/* Print the library's explanation of st (lq_errmsg) and return its exit status. */
+int lc_db_error(lq_db *db, lq_status st);
+/* 'lease "NAME" is held by OWNER until TIME (token N)'; returns code. */
+int lc_held_error(const char *name, const lq_lease *l, int code);
+/* Flush stdout; on a write error say so and return LC_EXIT_FAIL. */
+int lc_finish(int status);
+
+/* ------------------------------------------------------------ input */
+
+/* Open the database named by --db / $LEASEQ_DSN / the default.  On failure
+ * prints the reason and returns its exit status (*db is then NULL). */
+int lc_open(struct lc_ctx *ctx, lq_db **db);
+const char *lc_dsn(const struct lc_ctx *ctx);
+/* Copy dsn into buf with any password replaced by "***". */
+void lc_redact_dsn(const char *dsn, char *buf, size_t size);
+
+#define LC_DUR_ZERO_OK 1u /* 0 is allowed (a delay), else it must be positive */
+/* Parse a duration flag; prints the error and returns LC_EXIT_USAGE. */
+int lc_duration(const struct lc_ctx *ctx, const char *flag, const char *text, unsigned flags, int64_t *ms);
+/* Validate a name with lq_check_name; prints the error and returns LC_EXIT_USAGE. */
+int lc_check_name(const struct lc_ctx *ctx, const char *what, const char *name);
+/* Parse a decimal integer in [min, max]; prints and returns LC_EXIT_USAGE. */
+int lc_integer(const struct lc_ctx *ctx, const char *what, const char *text, int64_t min, int64_t max, int64_t *out);
+/* Parse "--at" times: epoch seconds, @EPOCH, ISO-8601 (UTC unless an offset
+ * is given).  Returns 0 and epoch ms, or -1. */
+int lc_parse_time(const char *text, int64_t *ms);
+
+/* ------------------------------------------------------------ output */
+
+/* "2026-11-22T10:00:00Z": UTC, whole seconds (truncated). */
+void lc_fmt_time(char *buf, size_t size, int64_t ms);
+/* "in 3s", "5m12s ago", "now" relative to now. */
+void lc_fmt_rel(char *buf, size_t size, int64_t ms, int64_t now);
+/* "2026-11-22T10:00:00Z (in 3s)", or "-" for 0. */
+void lc_fmt_when(char *buf, size_t size, int64_t ms, int64_t now);
+/* "250ms", "3s", "5m", "1h30m". */
+void lc_fmt_duration(char *buf, size_t size, int64_t ms);
+/* A copy safe for a terminal: control bytes and invalid UTF-8 escaped. */
+char *lc_printable(const char *s, size_t n);
+/* The same into buf (truncated to size); returns buf.  For messages. */
+const char *lc_pr(char *buf, size_t size, const char *s);
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+size_t lc_utf8_seq(const unsigned char *s, size_t n);
+int lc_utf8_valid(const unsigned char *s, size_t n);
+
+/* A table printed with aligned columns (the last one is not padded). */
+struct lc_table {
+	size_t ncols;
+	size_t nrows, cap;
+	char **cells; /* nrows * ncols printable copies */
+	size_t width[16];
+};
+void lc_table_init(struct lc_table *t, size_t ncols, const char *const *heads);
+/* Add a row of ncols strings (copied, made printable; NULL prints as "-"). */
+void lc_table_row(struct lc_table *t, const char *const *cells);
+void lc_table_print(struct lc_table *t, FILE *f);
+void lc_table_free(struct lc_table *t);
+
+/* A JSON writer that indents and escapes (invalid UTF-8 becomes U+FFFD). */
+struct lc_json {
+	FILE *f;
+	int depth;
+	int has_item[32]; /* an element was written at this depth */
+	int after_key;
+};
+void lc_json_init(struct lc_json *j, FILE *f);
+void lc_json_obj(struct lc_json *j);
+void lc_json_end_obj(struct lc_json *j);
+void lc_json_arr(struct lc_json *j);
+void lc_json_end_arr(struct lc_json *j);
+void lc_json_key(struct lc_json *j, const char *key);
+void lc_json_strn(struct lc_json *j, const char *s, size_t n);
+void lc_json_str(struct lc_json *j, const char *s); /* NULL -> null */
+void lc_json_int(struct lc_json *j, int64_t v);
+void lc_json_bool(struct lc_json *j, int v);
+void lc_json_null(struct lc_json *j);
+void lc_json_end(struct lc_json *j); /* the final newline */
+/* key + value shorthands; _opt writes null for NULL/"" strings and 0 times. */
+void lc_json_kstr(struct lc_json *j, const char *key, const char *s);
+void lc_json_kstr_opt(struct lc_json *j, const char *key, const char *s);
+void lc_json_kint(struct lc_json *j, const char *key, int64_t v);
+void lc_json_kint_opt(struct lc_json *j, const char *key, int64_t v);
+void lc_json_kbool(struct lc_json *j, const char *key, int v);
+/* Standard base64 with padding; returns a malloc'd string. */
+char *lc_base64(const unsigned char *p, size_t n);
+
+/* Shared JSON/human renderings of library structs. */
+void lc_json_lease(struct lc_json *j, const lq_lease *l);
+void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload);
+void lc_json_report(struct lc_json *j, const lq_run_report *r);
+const char *lc_stop_str(lq_stop_reason r);
+
+/* ------------------------------------------------------------ processes */
+
+/* Monotonic milliseconds. */
+int64_t lc_mono_ms(void);
+/* An environment for a child: environ without the database secrets
+ * (LEASEQ_DSN, PGPASSWORD, MYSQL_PWD, and any variable holding the DSN in
+ * use or its password) and without the names in set, then set ("NAME=value"
+ * strings).  malloc'd; free with lc_env_free. */
+char **lc_child_env(const struct lc_ctx *ctx, const char *const *set, size_t nset);
+void lc_env_free(char **env);
+/* Mark every fd opened since start close-on-exec, so that database
+ * connections and files never leak into the programs leasectl runs. */
+void lc_cloexec_new_fds(const struct lc_ctx *ctx);
+/* Remember the fds open at start. */
+void lc_snapshot_fds(struct lc_ctx *ctx);
+
+/* Signals: handlers write one byte per signal into a self-pipe so that a
+ * poll() on lc_sig_fd() wakes.  The byte is the signal number, with
+ * LC_SIG_KERNEL set when the kernel sent it (a terminal's ^C reaches the
+ * whole foreground process group, so it need not be forwarded). */
+#define LC_SIG_KERNEL 0x80
+int lc_sig_init(void);        /* a new pipe (closing any old one): 0 or -1 with errno */
+int lc_sig_fd(void);
+/* Install the self-pipe handler for sig; extra (may be NULL) is called
+ * first from the handler and must be async-signal-safe. */
+int lc_sig_catch(int sig, void (*extra)(int sig));
+/* Read one pending byte: 1 and *byte, or 0 when none. */
+int lc_sig_next(int *byte);
+/* Restore default dispositions and an empty mask (in a child before exec). */
+void lc_sig_reset_child(void);
+/* Describe a wait() status: "exited with status 3", "killed by signal 15". */
+void lc_fmt_wait(char *buf, size_t size, int wstatus);
+/* The exit status a wrapper passes on: the code, or 128 + signal. */
+int lc_wait_exit(int wstatus);
+
+#endif /* LEASECTL_H */

@@ -1,0 +1,391 @@
+/*
+ * leasectl_exec.c - "leasectl exec NAME -- COMMAND [ARG...]": run a command
+ * while holding a lease, so that a cron line runs once across a fleet.
+ *
+ * The parent holds the database connection and does every library call: it
+ * acquires the lease, forks, renews every TTL/3 while the child runs and
+ * hands the lease back when it exits.  The child only execs the command (no
+ * shell) with the handle in its environment and no database secrets.  If
+ * the lease is lost the child is stopped: SIGTERM, then SIGKILL.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "leasectl.h"
+
+#define EXEC_DEFAULT_TTL_MS 30000
+#define EXEC_MAX_GRACE_MS 10000
+#define EXEC_MIN_GRACE_MS 100
+
+struct exec_args {
+	const char *ttl, *wait, *min_hold, *conflict_exit, *name;
+	struct lc_rest cmd;
+};
+
+static const struct lc_opt exec_opts[] = {
+	LC_VALUE(struct exec_args, ttl, "ttl", 0, "DUR", 0,
+		 "the lease's time to live, renewed every DUR/3 while COMMAND runs\n"
+		 "(default 30s): a host that dies frees the lease within DUR"),
+	LC_VALUE(struct exec_args, wait, "wait", 0, "DUR", 0,
+		 "if the lease is held, keep trying for up to DUR (default: give up\nat once)"),
+	LC_VALUE(struct exec_args, min_hold, "min-hold", 0, "DUR", 0,
+		 "keep the lease until DUR after it was acquired even if COMMAND ends\n"
+		 "sooner, so that other hosts do not run the same cron slot again\n"
+		 "(default: release as soon as COMMAND ends)"),
+	LC_VALUE(struct exec_args, conflict_exit, "conflict-exit", 0, "N", 0,
+		 "exit status when the lease is held elsewhere (default 75; 0 makes\n"
+		 "\"another host runs it\" a success for cron)"),
+	LC_ARG(struct exec_args, name, "NAME", 0, "the lease"),
+	LC_REST(struct exec_args, cmd, "COMMAND [ARG...]", LC_REQUIRED,
+		"the program and its arguments, run directly (no shell; use\n"
+		"sh -c '...' for one); the first word after NAME also starts it"),
+	LC_OPT_TABLE_END,
+};
+
+const struct lc_usage lc_exec_usage = {
+	.path = "exec",
+	.summary = "run a command while holding a lease (once across a fleet)",
+	.description =
+		"Acquires the lease NAME; if it is held elsewhere, says by whom until when\n"
+		"and exits 75 (or --conflict-exit).  Otherwise runs COMMAND with the\n"
+		"environment of leasectl minus the database secrets (LEASEQ_DSN,\n"
+		"PGPASSWORD, MYSQL_PWD), plus LEASEQ_LEASE (the encoded handle: 'leasectl\n"
+		"lease renew/release' accept it) and LEASEQ_FENCING_TOKEN (pass it to\n"
+		"whatever COMMAND writes, so that a stale holder's writes can be refused).\n"
+		"\n"
+		"While COMMAND runs the lease is renewed every TTL/3; SIGTERM, SIGINT,\n"
+		"SIGHUP and SIGQUIT sent to leasectl are passed on to COMMAND.  If the lease\n"
+		"is lost (it was broken, or could not be renewed before it expired),\n"
+		"COMMAND gets SIGTERM, then SIGKILL after min(TTL/3, 10s), and leasectl\n"
+		"exits 3.  COMMAND dies with leasectl (PR_SET_PDEATHSIG).  When COMMAND\n"
+		"ends, the lease is released (or kept until --min-hold) and leasectl exits\n"
+		"with COMMAND's status (128+N if it was killed by signal N).",
+	.opts = exec_opts,
+	.examples = "# crontab on every host: the report runs once per night, on one host\n"
+		    "0 3 * * * leasectl exec --ttl 2m --min-hold 10m --conflict-exit 0 nightly -- /usr/local/bin/report\n"
+		    "leasectl exec deploy --wait 5m -- make deploy",
+	.exits = "N    COMMAND's exit status (128+S if killed by signal S)\n"
+		 "75   held elsewhere (or the --conflict-exit status)\n"
+		 "3    the lease was lost while COMMAND ran: COMMAND was stopped\n"
+		 "126  COMMAND is not executable; 127 COMMAND not found\n"
+		 "64   bad usage or invalid input; 69 database unreachable; 1 other failure",
+};
+
+/* What the parent tracks while the child runs. */
+struct run {
+	lq_db *db;
+	lq_lease lease;
+	const char *name;
+	char **argv;
+	int64_t ttl;
+	pid_t pid;
+	int wstatus;
+	int exited;
+	int64_t expires_mono; /* the lease's expiry, conservatively, on our clock */
+};
+
+static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+static void block_signals(int how, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(&set, forwarded[i]);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(how, &set, old);
+}
+
+static void run_child(char **argv, char **env, pid_t parent)
+{
+	int err;
+
+	lc_sig_reset_child();
+	/* The command must not outlive us: our renewals are what make it the
+	 * lease holder.  Check the parent after arming, in case it died first. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+		_exit(LC_EXIT_FAIL);
+	execvpe(argv[0], argv, env);
+	err = errno;
+	dprintf(STDERR_FILENO, "%s: exec: cannot run %s: %s\n", LC_PROG, argv[0], strerror(err));
+	_exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
+}
+
+/* Handle what the signal handlers reported: pass signals on, reap. */
+static void pump(struct run *r)
+{
+	int b;
+
+	while (lc_sig_next(&b)) {
+		int sig = b & 0x7f;
+		/* A terminal's ^C already reached the child (same process group). */
+		int fwd = sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+		if (fwd && !(b & LC_SIG_KERNEL) && !r->exited)
+			kill(r->pid, sig);
+	}
+	if (!r->exited && waitpid(r->pid, &r->wstatus, WNOHANG) == r->pid)
+		r->exited = 1;
+}
+
+/* Sleep until deadline (monotonic ms), a signal or the child's exit. */
+static void wait_until(struct run *r, int64_t deadline)
+{
+	struct pollfd pfd = {.fd = lc_sig_fd(), .events = POLLIN};
+	int64_t now = lc_mono_ms();
+
+	if (deadline > now && !r->exited) {
+		int64_t t = deadline - now;
+		poll(&pfd, 1, t > 60000 ? 60000 : (int)t);
+	}
+	pump(r);
+}
+
+/* The watchdog: armed around each renew call, which may block (a busy
+ * SQLite file, a slow server) past the lease's expiry.  If it fires, the
+ * command is stopped at once, from the handler: kill() is async-signal-safe. */
+static volatile sig_atomic_t g_watch_pid;
+static volatile sig_atomic_t g_watch_fired;
+
+static void watchdog(int sig)
+{
+	(void)sig;
+	if (g_watch_pid > 0)
+		kill((pid_t)g_watch_pid, SIGTERM);
+	g_watch_fired = 1;
+}
+
+static void arm_watchdog(int64_t ms)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof(it));
+	if (ms > 0) {
+		it.it_value.tv_sec = (time_t)(ms / 1000);
+		it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	}
+	setitimer(ITIMER_REAL, &it, NULL); /* 0 disarms */
+}
+
+/* Stop the command: SIGTERM, then SIGKILL after min(TTL/3, 10 s).  why
+ * (may be "") says why the lease is lost. */
+static int stop_child(struct run *r, const char *why)
+{
+	char cmd[300];
+	int64_t grace = r->ttl / 3, deadline;
+
+	if (grace > EXEC_MAX_GRACE_MS)
+		grace = EXEC_MAX_GRACE_MS;
+	if (grace < EXEC_MIN_GRACE_MS)
+		grace = EXEC_MIN_GRACE_MS;
+	lc_errorf("lease \"%s\" lost (token %lld%s%s): stopping %s", r->name, (long long)r->lease.token,
+		  *why ? "; " : "", why, lc_pr(cmd, sizeof(cmd), r->argv[0]));
+	if (!r->exited)
+		kill(r->pid, SIGTERM);
+	deadline = lc_mono_ms() + grace;
+	while (!r->exited && lc_mono_ms() < deadline)
+		wait_until(r, deadline);
+	if (!r->exited) {
+		kill(r->pid, SIGKILL);
+		while (waitpid(r->pid, &r->wstatus, 0) < 0 && errno == EINTR)
+			;
+		r->exited = 1;
+	}
+	return LC_EXIT_LOST;
+}
+
+/* Renew every TTL/3 until the child exits.  Returns 0 when it exited, or
+ * LC_EXIT_LOST after stopping it. */
+static int supervise(struct run *r)
+{
+	int64_t interval = r->ttl / 3 > 0 ? r->ttl / 3 : 1;
+	int64_t retry = r->ttl / 10 < 1000 ? (r->ttl / 10 > 0 ? r->ttl / 10 : 1) : 1000;
+	int64_t next = r->expires_mono - r->ttl + interval;
+	char why[700] = "";
+
+	g_watch_pid = r->pid;
+	lc_sig_catch(SIGALRM, watchdog);
+	for (;;) {
+		int64_t before;
+		lq_status st;
+
+		wait_until(r, next);
+		if (r->exited)
+			return 0;
+		before = lc_mono_ms();
+		if (before < next)
+			continue;
+		if (before >= r->expires_mono)
+			return stop_child(r, why[0] ? why : "not renewed before it expired");
+		arm_watchdog(r->expires_mono - before);
+		st = lq_lease_renew(r->db, &r->lease, r->ttl);
+		arm_watchdog(0);
+		if (g_watch_fired) {
+			if (st == LQ_OK) /* renewed too late: it is ours again, hand it back */
+				lq_lease_release(r->db, &r->lease);
+			return stop_child(r, "the renewal took longer than the lease had left");
+		}
+		if (st == LQ_OK) {
+			r->expires_mono = before + r->ttl;
+			next = before + interval;
+			why[0] = '\0';
+			continue;
+		}
+		if (st == LQ_LOST)
+			return stop_child(r, "");
+		/* Transient (the library reconnects on the next call): retry more
+		 * often until the lease would have expired; remember why. */
+		{
+			const char *msg = lq_errmsg(r->db);
+			snprintf(why, sizeof(why), "not renewed before it expired: %s",
+				 msg && *msg ? msg : lq_status_str(st));
+		}
+		next = lc_mono_ms() + retry;
+		if (next > r->expires_mono)
+			next = r->expires_mono;
+	}
+}
+
+/* After the child: keep the lease until acquired_at + min_hold, or release it. */
+static void hand_back(struct run *r, int64_t min_hold, int64_t acquired_mono)
+{
+	const char *msg;
+	int64_t now = 0, remaining = -1;
+	lq_status st;
+
+	if (min_hold > 0) {
+		if (lq_now(r->db, &now) == LQ_OK && r->lease.acquired_at > 0)
+			remaining = r->lease.acquired_at + min_hold - now;
+		else
+			remaining = min_hold - (lc_mono_ms() - acquired_mono);
+	}
+	/* Renewing to the end of the minimum hold, not releasing, stops other
+	 * hosts from running a quick job again in the same cron slot. */
+	if (remaining > 0)
+		st = lq_lease_renew(r->db, &r->lease, remaining);
+	else
+		st = lq_lease_release(r->db, &r->lease);
+	if (st == LQ_OK)
+		return;
+	msg = lq_errmsg(r->db);
+	if (st == LQ_LOST)
+		lc_errorf("lease \"%s\" was lost before %s (token %lld)", r->name,
+			  remaining > 0 ? "the end of its minimum hold" : "it was released", (long long)r->lease.token);
+	else
+		lc_errorf("could not hand back lease \"%s\" (it expires on its own): %s", r->name,
+			  msg && *msg ? msg : lq_status_str(st));
+}
+
+int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
+{
+	struct exec_args a = {0};
+	struct run r;
+	int rc = lc_parse(ctx, &lc_exec_usage, &a, argc, argv);
+	int64_t ttl = EXEC_DEFAULT_TTL_MS, wait = 0, min_hold = 0, conflict = LC_EXIT_HELD, before, acquired;
+	char handle[LQ_HANDLE_MAX + 16], tokenvar[64], nb[600], cb[300];
+	const char *set[2];
+	char **env = NULL;
+	sigset_t old;
+	lq_status st;
+	pid_t parent;
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	if ((rc = lc_check_name(ctx, "lease name", a.name)) ||
+	    (a.ttl && (rc = lc_duration(ctx, "--ttl", a.ttl, 0, &ttl))) ||
+	    (a.wait && (rc = lc_duration(ctx, "--wait", a.wait, LC_DUR_ZERO_OK, &wait))) ||
+	    (a.min_hold && (rc = lc_duration(ctx, "--min-hold", a.min_hold, 0, &min_hold))) ||
+	    (a.conflict_exit && (rc = lc_integer(ctx, "--conflict-exit", a.conflict_exit, 0, 255, &conflict))))
+		return rc;
+	if (!a.cmd.argv[0][0])
+		return lc_usage_error(ctx, "COMMAND is empty");
+	if (lc_sig_init() != 0) {
+		lc_errorf("cannot create a pipe: %s", strerror(errno));
+		return LC_EXIT_FAIL;
+	}
+
+	memset(&r, 0, sizeof(r));
+	r.name = lc_pr(nb, sizeof(nb), a.name);
+	r.argv = a.cmd.argv;
+	r.ttl = ttl;
+	if ((rc = lc_open(ctx, &r.db)))
+		return rc;
+	before = lc_mono_ms(); /* before the acquisition: a conservative expiry */
+	st = lq_lease_acquire(r.db, a.name, ttl, NULL, wait, &r.lease);
+	acquired = lc_mono_ms();
+	if (st == LQ_BUSY || st == LQ_ETIMEDOUT) {
+		rc = lc_held_error(a.name, &r.lease, (int)conflict);
+		goto out;
+	}
+	if (st != LQ_OK) {
+		rc = lc_db_error(r.db, st);
+		goto out;
+	}
+	r.expires_mono = before + ttl;
+	/* After a wait we do not know which attempt won: renew once so the
+	 * expiry we track is exact again. */
+	if (wait) {
+		before = lc_mono_ms();
+		st = lq_lease_renew(r.db, &r.lease, ttl);
+		if (st == LQ_OK) {
+			r.expires_mono = before + ttl;
+		} else if (st == LQ_LOST) {
+			lc_errorf("lease \"%s\" lost (token %lld) before %s started", r.name,
+				  (long long)r.lease.token, lc_pr(cb, sizeof(cb), a.cmd.argv[0]));
+			rc = LC_EXIT_LOST;
+			goto out;
+		}
+	}
+
+	memcpy(handle, "LEASEQ_LEASE=", 13);
+	st = lq_lease_encode(&r.lease, handle + 13, sizeof(handle) - 13);
+	snprintf(tokenvar, sizeof(tokenvar), "LEASEQ_FENCING_TOKEN=%lld", (long long)r.lease.token);
+	set[0] = handle;
+	set[1] = tokenvar;
+	if (st != LQ_OK || !(env = lc_child_env(ctx, set, 2))) {
+		lc_errorf("cannot prepare the environment of %s", a.cmd.argv[0]);
+		lq_lease_release(r.db, &r.lease);
+		rc = LC_EXIT_FAIL;
+		goto out;
+	}
+
+	/* Signals are blocked across fork so the child starts with default
+	 * dispositions before any can arrive; the parent's are queued. */
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		lc_sig_catch(forwarded[i], NULL);
+	lc_sig_catch(SIGCHLD, NULL);
+	lc_cloexec_new_fds(ctx);
+	fflush(NULL);
+	parent = getpid();
+	block_signals(SIG_BLOCK, &old);
+	r.pid = fork();
+	if (r.pid == 0)
+		run_child(a.cmd.argv, env, parent);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (r.pid < 0) {
+		lc_errorf("cannot fork: %s", strerror(errno));
+		lq_lease_release(r.db, &r.lease);
+		rc = LC_EXIT_FAIL;
+		goto out;
+	}
+
+	rc = supervise(&r);
+	g_watch_pid = 0;
+	if (rc == LC_EXIT_LOST)
+		goto out;
+	hand_back(&r, min_hold, acquired);
+	rc = lc_wait_exit(r.wstatus);
+out:
+	lc_env_free(env);
+	lq_close(r.db);
+	return rc;
+}

@@ -1,0 +1,191 @@
+/*
+ * leasectl_queue.c - "leasectl queue list|pause|resume".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leasectl.h"
+
+struct list_args {
+	int unused;
+};
+static const struct lc_opt list_opts[] = {
+	LC_OPT_TABLE_END,
+};
+static const struct lc_usage list_usage = {
+	.path = "queue list",
+	.summary = "list queues with their task counts",
+	.description = "One line per queue that has tasks or was paused: whether it is paused, its\n"
+		       "live, due and dead task counts and when its next task is due.  JSON: an\n"
+		       "array of {name, paused, tasks, due, dead, next_run_at, now}.",
+	.opts = list_opts,
+	.examples = "leasectl queue list",
+	.exits = "0   listed\n64  bad usage\n69  database unreachable\n1   other failure",
+};
+
+struct queue_state {
+	int json;
+	size_t n;
+	int64_t now;
+	struct lc_json j;
+	struct lc_table t;
+};
+
+static int list_one(const lq_queue_info *q, void *arg)
+{
+	struct queue_state *s = arg;
+	char tasks[32], due[32], dead[32], next[96];
+
+	s->n++;
+	if (s->json) {
+		lc_json_obj(&s->j);
+		lc_json_kstr(&s->j, "name", q->name);
+		lc_json_kbool(&s->j, "paused", q->paused);
+		lc_json_kint(&s->j, "tasks", q->tasks);
+		lc_json_kint(&s->j, "due", q->due);
+		lc_json_kint(&s->j, "dead", q->dead);
+		lc_json_kint_opt(&s->j, "next_run_at", q->next_run_at);
+		lc_json_kint(&s->j, "now", s->now);
+		lc_json_end_obj(&s->j);
+		return 0;
+	}
+	snprintf(tasks, sizeof(tasks), "%lld", (long long)q->tasks);
+	snprintf(due, sizeof(due), "%lld", (long long)q->due);
+	snprintf(dead, sizeof(dead), "%lld", (long long)q->dead);
+	lc_fmt_when(next, sizeof(next), q->next_run_at, s->now);
+	lc_table_row(&s->t, (const char *const[]){q->name, q->paused ? "paused" : "active", tasks, due, dead, next});
+	return 0;
+}
+
+static int cmd_queue_list(struct lc_ctx *ctx, int argc, char **argv)
+{
+	static const char *const heads[] = {"QUEUE", "STATE", "TASKS", "DUE", "DEAD", "NEXT RUN"};
+	struct list_args a = {0};
+	struct queue_state s = {0};
+	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *mem = NULL;
+	lq_db *db = NULL;
+	lq_status st;
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	if ((rc = lc_open(ctx, &db)))
+		return rc;
+	if ((st = lq_now(db, &s.now)) != LQ_OK) {
+		rc = lc_db_error(db, st);
+		goto done;
+	}
+	s.json = ctx->json;
+	if (s.json) {
+		if (!(mem = open_memstream(&out, &outlen))) {
+			lc_errorf("out of memory");
+			rc = LC_EXIT_FAIL;
+			goto done;
+		}
+		lc_json_init(&s.j, mem);
+		lc_json_arr(&s.j);
+	} else {
+		lc_table_init(&s.t, 6, heads);
+	}
+	st = lq_queue_list(db, list_one, &s);
+	if (st != LQ_OK) {
+		rc = lc_db_error(db, st);
+	} else if (s.json) {
+		lc_json_end_arr(&s.j);
+		lc_json_end(&s.j);
+		fflush(mem);
+		fwrite(out, 1, outlen, stdout);
+	} else if (s.n) {
+		lc_table_print(&s.t, stdout);
+	} else {
+		printf("no queues\n");
+	}
+	if (!s.json)
+		lc_table_free(&s.t);
+done:
+	if (mem)
+		fclose(mem);
+	free(out);
+	lq_close(db);
+	return rc;
+}
+
+struct name_args {
+	const char *queue;
+};
+static const struct lc_opt name_opts[] = {
+	LC_ARG(struct name_args, queue, "QUEUE", 0, "the queue"),
+	LC_OPT_TABLE_END,
+};
+static const struct lc_usage pause_usage = {
+	.path = "queue pause",
+	.summary = "stop workers from claiming a queue's tasks",
+	.description = "Tasks can still be added; none of the queue's tasks is claimed until\n"
+		       "'queue resume'.  A task already running finishes.  JSON: {name, paused}.",
+	.opts = name_opts,
+	.examples = "leasectl queue pause mail",
+	.exits = "0   paused\n64  bad usage or invalid name\n69  database unreachable\n1   other failure",
+};
+static const struct lc_usage resume_usage = {
+	.path = "queue resume",
+	.summary = "let workers claim a paused queue's tasks again",
+	.description = "Undoes 'queue pause'.  JSON: {name, paused}.",
+	.opts = name_opts,
+	.examples = "leasectl queue resume mail",
+	.exits = "0   resumed\n64  bad usage or invalid name\n69  database unreachable\n1   other failure",
+};
+
+static int pause_command(struct lc_ctx *ctx, const struct lc_usage *u, int paused, int argc, char **argv)
+{
+	struct name_args a = {0};
+	int rc = lc_parse(ctx, u, &a, argc, argv);
+	char buf[600];
+	lq_db *db = NULL;
+	lq_status st;
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	if ((rc = lc_check_name(ctx, "queue name", a.queue)) || (rc = lc_open(ctx, &db)))
+		return rc;
+	st = lq_queue_pause(db, a.queue, paused);
+	if (st != LQ_OK) {
+		rc = lc_db_error(db, st);
+	} else if (ctx->json) {
+		struct lc_json j;
+		lc_json_init(&j, stdout);
+		lc_json_obj(&j);
+		lc_json_kstr(&j, "name", a.queue);
+		lc_json_kbool(&j, "paused", paused);
+		lc_json_end_obj(&j);
+		lc_json_end(&j);
+	} else {
+		printf("%s queue \"%s\"\n", paused ? "paused" : "resumed", lc_pr(buf, sizeof(buf), a.queue));
+	}
+	lq_close(db);
+	return rc;
+}
+
+static int cmd_queue_pause(struct lc_ctx *ctx, int argc, char **argv)
+{
+	return pause_command(ctx, &pause_usage, 1, argc, argv);
+}
+
+static int cmd_queue_resume(struct lc_ctx *ctx, int argc, char **argv)
+{
+	return pause_command(ctx, &resume_usage, 0, argc, argv);
+}
+
+const struct lc_cmd lc_queue_cmds[] = {
+	{"list", cmd_queue_list, "list queues with their task counts", &list_usage, NULL},
+	{"pause", cmd_queue_pause, "stop workers from claiming a queue's tasks", &pause_usage, NULL},
+	{"resume", cmd_queue_resume, "let workers claim a paused queue's tasks again", &resume_usage, NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+int cmd_queue(struct lc_ctx *ctx, int argc, char **argv)
+{
+	return lc_dispatch(ctx, "queue", lc_queue_cmds, "Queues: named lines of tasks that can be paused", argc, argv);
+}

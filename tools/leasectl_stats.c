@@ -1,0 +1,214 @@
+/*
+ * leasectl_stats.c - "leasectl stats [--format text|json|prometheus]":
+ * lease and queue counts, for people and for monitoring.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leasectl.h"
+
+struct stats_args {
+	const char *format;
+};
+static const struct lc_opt stats_opts[] = {
+	LC_VALUE(struct stats_args, format, "format", 0, "FMT", 0,
+		 "text (default; json with --json), json, or prometheus (the text\n"
+		 "exposition format, e.g. for node_exporter's textfile collector)"),
+	LC_OPT_TABLE_END,
+};
+const struct lc_usage lc_stats_usage = {
+	.path = "stats",
+	.summary = "lease and queue counts, as text, JSON or Prometheus metrics",
+	.description = "Counts leases (held or not) and, per queue, live, due and dead tasks, whether\n"
+		       "the queue is paused and when its next task is due.  JSON: {now, leases:\n"
+		       "{total, held}, tasks: {live, due, dead}, queues: [{name, paused, tasks, due,\n"
+		       "dead, next_run_at}]}.",
+	.opts = stats_opts,
+	.examples = "leasectl stats\n"
+		    "leasectl stats --format prometheus > /var/lib/node_exporter/leaseq.prom",
+	.exits = "0   printed\n64  bad usage\n69  database unreachable\n1   other failure",
+};
+
+struct stats {
+	int64_t now, leases, held, live, due, dead;
+	lq_queue_info *q;
+	size_t nq, capq;
+	int oom;
+};
+
+static int count_lease(const lq_lease *l, void *arg)
+{
+	struct stats *s = arg;
+
+	s->leases++;
+	s->held += lq_lease_held(l) != 0;
+	return 0;
+}
+
+static int add_queue(const lq_queue_info *q, void *arg)
+{
+	struct stats *s = arg;
+
+	if (s->nq == s->capq) {
+		size_t cap = s->capq ? s->capq * 2 : 16;
+		lq_queue_info *v = realloc(s->q, cap * sizeof(*v));
+		if (!v) {
+			s->oom = 1;
+			return 1;
+		}
+		s->q = v;
+		s->capq = cap;
+	}
+	s->q[s->nq++] = *q;
+	s->live += q->tasks;
+	s->due += q->due;
+	s->dead += q->dead;
+	return 0;
+}
+
+/* A Prometheus label value: backslash, quote and newline escaped. */
+static void prom_label(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static void prom_queue_metric(const struct stats *s, const char *name, const char *help, int which)
+{
+	printf("# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	for (size_t i = 0; i < s->nq; i++) {
+		const lq_queue_info *q = &s->q[i];
+		int64_t v = which == 0 ? q->tasks : which == 1 ? q->due : which == 2 ? q->dead : q->paused;
+		if (which == 4 && !q->next_run_at)
+			continue;
+		printf("%s{queue=\"", name);
+		prom_label(q->name);
+		if (which == 4)
+			printf("\"} %lld.%03lld\n", (long long)(q->next_run_at / 1000), (long long)(q->next_run_at % 1000));
+		else
+			printf("\"} %lld\n", (long long)v);
+	}
+}
+
+static void print_prometheus(const struct stats *s)
+{
+	printf("# HELP leaseq_leases Leases ever acquired (rows in lq_lease).\n# TYPE leaseq_leases gauge\n"
+	       "leaseq_leases %lld\n", (long long)s->leases);
+	printf("# HELP leaseq_leases_held Leases held now.\n# TYPE leaseq_leases_held gauge\n"
+	       "leaseq_leases_held %lld\n", (long long)s->held);
+	prom_queue_metric(s, "leaseq_queue_tasks", "Live tasks per queue.", 0);
+	prom_queue_metric(s, "leaseq_queue_due", "Tasks due now per queue.", 1);
+	prom_queue_metric(s, "leaseq_queue_dead", "Dead tasks (out of attempts) per queue.", 2);
+	prom_queue_metric(s, "leaseq_queue_paused", "1 when the queue is paused.", 3);
+	prom_queue_metric(s, "leaseq_queue_next_run_timestamp_seconds",
+			  "When the queue's next unpaused task is due (Unix time).", 4);
+	printf("# HELP leaseq_database_time_seconds The database clock.\n"
+	       "# TYPE leaseq_database_time_seconds gauge\nleaseq_database_time_seconds %lld.%03lld\n",
+	       (long long)(s->now / 1000), (long long)(s->now % 1000));
+}
+
+static void print_json(const struct stats *s)
+{
+	struct lc_json j;
+
+	lc_json_init(&j, stdout);
+	lc_json_obj(&j);
+	lc_json_kint(&j, "now", s->now);
+	lc_json_key(&j, "leases");
+	lc_json_obj(&j);
+	lc_json_kint(&j, "total", s->leases);
+	lc_json_kint(&j, "held", s->held);
+	lc_json_end_obj(&j);
+	lc_json_key(&j, "tasks");
+	lc_json_obj(&j);
+	lc_json_kint(&j, "live", s->live);
+	lc_json_kint(&j, "due", s->due);
+	lc_json_kint(&j, "dead", s->dead);
+	lc_json_end_obj(&j);
+	lc_json_key(&j, "queues");
+	lc_json_arr(&j);
+	for (size_t i = 0; i < s->nq; i++) {
+		lc_json_obj(&j);
+		lc_json_kstr(&j, "name", s->q[i].name);
+		lc_json_kbool(&j, "paused", s->q[i].paused);
+		lc_json_kint(&j, "tasks", s->q[i].tasks);
+		lc_json_kint(&j, "due", s->q[i].due);
+		lc_json_kint(&j, "dead", s->q[i].dead);
+		lc_json_kint_opt(&j, "next_run_at", s->q[i].next_run_at);
+		lc_json_end_obj(&j);
+	}
+	lc_json_end_arr(&j);
+	lc_json_end_obj(&j);
+	lc_json_end(&j);
+}
+
+static void print_text(const struct stats *s)
+{
+	static const char *const heads[] = {"QUEUE", "STATE", "TASKS", "DUE", "DEAD", "NEXT RUN"};
+	struct lc_table t;
+	char now[40];
+
+	lc_fmt_time(now, sizeof(now), s->now);
+	printf("database clock:  %s\n", now);
+	printf("leases:          %lld (%lld held)\n", (long long)s->leases, (long long)s->held);
+	printf("tasks:           %lld live, %lld due, %lld dead, in %zu queue%s\n", (long long)s->live,
+	       (long long)s->due, (long long)s->dead, s->nq, s->nq == 1 ? "" : "s");
+	if (!s->nq)
+		return;
+	putchar('\n');
+	lc_table_init(&t, 6, heads);
+	for (size_t i = 0; i < s->nq; i++) {
+		const lq_queue_info *q = &s->q[i];
+		char tasks[32], due[32], dead[32], next[96];
+		snprintf(tasks, sizeof(tasks), "%lld", (long long)q->tasks);
+		snprintf(due, sizeof(due), "%lld", (long long)q->due);
+		snprintf(dead, sizeof(dead), "%lld", (long long)q->dead);
+		lc_fmt_when(next, sizeof(next), q->next_run_at, s->now);
+		lc_table_row(&t, (const char *const[]){q->name, q->paused ? "paused" : "active", tasks, due, dead, next});
+	}
+	lc_table_print(&t, stdout);
+	lc_table_free(&t);
+}
+
+int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
+{
+	struct stats_args a = {0};
+	struct stats s = {0};
+	int rc = lc_parse(ctx, &lc_stats_usage, &a, argc, argv);
+	const char *fmt;
+	lq_db *db = NULL;
+	lq_status st;
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	fmt = a.format ? a.format : ctx->json ? "json" : "text";
+	if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "prometheus"))
+		return lc_usage_error(ctx, "--format: expected text, json or prometheus, not \"%s\"", fmt);
+	if ((rc = lc_open(ctx, &db)))
+		return rc;
+	st = lq_now(db, &s.now);
+	if (st == LQ_OK)
+		st = lq_lease_list(db, count_lease, &s);
+	if (st == LQ_OK)
+		st = lq_queue_list(db, add_queue, &s);
+	if (st == LQ_OK && s.oom)
+		st = LQ_ENOMEM;
+	if (st != LQ_OK)
+		rc = lc_db_error(db, st);
+	else if (!strcmp(fmt, "prometheus"))
+		print_prometheus(&s);
+	else if (!strcmp(fmt, "json"))
+		print_json(&s);
+	else
+		print_text(&s);
+	free(s.q);
+	lq_close(db);
+	return rc;
+}

@@ -1,0 +1,653 @@
+/*
+ * leasectl_task.c - "leasectl task add|list|show|rm|retry|pause|resume".
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "leasectl.h"
+
+#define TASK_EXITS_ID "0   done\n1   no such task (\"task 42: not found\"), or other failure\n" \
+		      "64  bad usage or invalid id\n69  database unreachable"
+
+static int parse_id(const struct lc_ctx *ctx, const char *text, int64_t *id)
+{
+	return lc_integer(ctx, "task id", text, 1, INT64_MAX, id);
+}
+
+static int task_not_found(int64_t id)
+{
+	lc_errorf("task %lld: not found", (long long)id);
+	return LC_EXIT_FAIL;
+}
+
+static const char *task_state(const lq_task *t)
+{
+	if (t->dead)
+		return "dead";
+	if (t->paused)
+		return "paused";
+	if (t->claim_owner[0] && t->claim_until > t->now)
+		return "claimed";
+	if (t->run_at <= t->now)
+		return "due";
+	return "waiting";
+}
+
+static void task_schedule(char *buf, size_t size, const lq_task *t)
+{
+	char d[32];
+
+	if (t->every_ms) {
+		lc_fmt_duration(d, sizeof(d), t->every_ms);
+		snprintf(buf, size, "every %s", d);
+	} else if (t->cron[0]) {
+		snprintf(buf, size, "cron %s%s%s", t->cron, t->tz[0] ? " " : "", t->tz);
+	} else {
+		snprintf(buf, size, "once");
+		return;
+	}
+	if (t->missed == LQ_MISSED_SKIP)
+		snprintf(buf + strlen(buf), size - strlen(buf), ", missed: skip");
+}
+
+/* ------------------------------------------------------------ add */
+
+struct add_args {
+	const char *name, *queue, *payload, *payload_file, *in, *at, *every, *cron, *tz, *missed, *unique,
+		*max_attempts;
+};
+static const struct lc_opt add_opts[] = {
+	LC_ARG(struct add_args, name, "NAME", 0, "the task's name: selects the worker's --handler NAME=CMD"),
+	LC_VALUE(struct add_args, queue, "queue", 0, "Q", 0, "the queue (default \"default\")"),
+	LC_VALUE(struct add_args, payload, "payload", 0, "STR", 0, "the payload, given to the handler on standard input"),
+	LC_VALUE(struct add_args, payload_file, "payload-file", 0, "F", 0,
+		 "read the payload from file F, byte for byte (\"-\": standard input)"),
+	LC_VALUE(struct add_args, in, "in", 0, "DUR", 0, "due DUR from now (default: due now)"),
+	LC_VALUE(struct add_args, at, "at", 0, "TIME", 0,
+		 "due at TIME: epoch seconds, @EPOCH, 2026-11-22T10:00:00Z or\n"
+		 "\"2026-11-22 10:00[:00]\" (UTC unless an offset like +02:00 is given)"),
+	LC_VALUE(struct add_args, every, "every", 0, "DUR", 0, "recurring: run every DUR (the row stays)"),
+	LC_VALUE(struct add_args, cron, "cron", 0, "EXPR", 0,
+		 "recurring: a 5-field cron expression (\"*/5 * * * *\", \"0 3 * * mon-fri\")\n"
+		 "or @hourly, @daily, @weekly, @monthly, @yearly"),
+	LC_VALUE(struct add_args, tz, "tz", 0, "ZONE", 0, "the IANA time zone of --cron (default UTC), e.g. Europe/Paris"),
+	LC_VALUE(struct add_args, missed, "missed", 0, "once|skip", 0,
+		 "recurring: after downtime run a missed occurrence once (default),\nor skip to the next one"),
+	LC_VALUE(struct add_args, unique, "unique", 0, "KEY", 0,
+		 "at most one live task with KEY: adding it again prints the existing\nid and changes nothing"),
+	LC_VALUE(struct add_args, max_attempts, "max-attempts", 0, "N", 0,
+		 "attempts before the task is dead (default 3; at-least-once workers)"),
+	LC_OPT_TABLE_END,
+};
+static const struct lc_usage add_usage = {
+	.path = "task add",
+	.summary = "enqueue a task (one-off, delayed or recurring)",
+	.description = "Adds a task and prints its id.  With --unique, a second add of a live task\n"
+		       "with the same key prints the existing id (exit 0).  JSON: {\"id\": N,\n"
+		       "\"existed\": bool}.  Payloads are binary-safe, up to 8 MiB.",
+	.opts = add_opts,
+	.examples = "leasectl task add send-mail --payload '{\"to\":\"a@example.com\"}'\n"
+		    "leasectl task add report --cron '0 3 * * *' --tz Europe/Paris --unique report\n"
+		    "leasectl task add cleanup --every 10m --missed skip\n"
+		    "leasectl task add resize --in 30s --payload-file photo.jpg\n"
+		    "echo hello | leasectl task add echo --payload-file - --at 2026-11-22T10:00:00Z",
+	.exits = "0   added (or already there with --unique)\n"
+		 "64  bad usage or invalid input (name, duration, time, cron, zone, payload\n"
+		 "    over 8 MiB, unreadable payload file): nothing was added\n"
+		 "69  database unreachable\n1   other failure",
+};
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+/* Read all of f; over LQ_PAYLOAD_MAX keep counting (for the message) but
+ * stop storing. */
+static int read_all(FILE *f, struct buf *b, uint64_t *total)
+{
+	unsigned char chunk[65536];
+	size_t got;
+
+	*total = 0;
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		*total += got;
+		if (*total > LQ_PAYLOAD_MAX)
+			continue;
+		if (b->n + got > b->cap) {
+			size_t cap = b->cap ? b->cap : 65536;
+			unsigned char *p;
+			while (cap < b->n + got)
+				cap *= 2;
+			if (!(p = realloc(b->p, cap)))
+				return -1;
+			b->p = p;
+			b->cap = cap;
+		}
+		memcpy(b->p + b->n, chunk, got);
+		b->n += got;
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static int too_big(const struct lc_ctx *ctx, uint64_t n)
+{
+	return lc_usage_error(ctx, "payload is %llu bytes, over the %d MiB limit", (unsigned long long)n,
+			      LQ_PAYLOAD_MAX / (1024 * 1024));
+}
+
+static int load_payload(const struct lc_ctx *ctx, const struct add_args *a, struct buf *b)
+{
+	uint64_t total = 0;
+	struct stat sb;
+	FILE *f;
+	int err;
+
+	if (a->payload) {
+		size_t n = strlen(a->payload);
+		if (n > LQ_PAYLOAD_MAX)
+			return too_big(ctx, n);
+		b->p = (unsigned char *)a->payload;
+		b->n = n;
+		return 0;
+	}
+	if (!a->payload_file)
+		return 0;
+	if (!strcmp(a->payload_file, "-"))
+		f = stdin;
+	else if (!(f = fopen(a->payload_file, "rb")))
+		return lc_usage_error(ctx, "--payload-file: cannot open %s: %s", a->payload_file, strerror(errno));
+	/* A huge regular file is refused without reading it. */
+	if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > LQ_PAYLOAD_MAX) {
+		if (f != stdin)
+			fclose(f);
+		return too_big(ctx, (uint64_t)sb.st_size);
+	}
+	errno = 0;
+	err = read_all(f, b, &total) ? (errno ? errno : EIO) : 0;
+	if (f != stdin)
+		fclose(f);
+	if (err)
+		return lc_usage_error(ctx, "--payload-file: cannot read %s: %s", a->payload_file, strerror(err));
+	if (total > LQ_PAYLOAD_MAX)
+		return too_big(ctx, total);
+	return 0;
+}
+
+static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_task_opts *o, int64_t *max)
+{
+	char msg[512] = "";
+	int rc;
+
+	if ((rc = lc_check_name(ctx, "task name", a->name)) ||
+	    (a->queue && (rc = lc_check_name(ctx, "queue name", a->queue))) ||
+	    (a->unique && (rc = lc_check_name(ctx, "unique key", a->unique))))
+		return rc;
+	if (a->payload && a->payload_file)
+		return lc_usage_error(ctx, "--payload and --payload-file cannot be combined");
+	if (a->in && a->at)
+		return lc_usage_error(ctx, "--in and --at cannot be combined");
+	if (a->every && a->cron)
+		return lc_usage_error(ctx, "--every and --cron cannot be combined");
+	if (a->tz && !a->cron)
+		return lc_usage_error(ctx, "--tz only applies to --cron");
+	if (a->missed && !a->every && !a->cron)
+		return lc_usage_error(ctx, "--missed only applies to recurring tasks (--every or --cron)");
+	if (a->in && (rc = lc_duration(ctx, "--in", a->in, LC_DUR_ZERO_OK, &o->delay_ms)))
+		return rc;
+	if (a->at && lc_parse_time(a->at, &o->run_at))
+		return lc_usage_error(ctx, "--at: invalid time \"%s\" (use epoch seconds, @EPOCH or "
+				      "2026-11-22T10:00:00Z)", a->at);
+	if (a->every && (rc = lc_duration(ctx, "--every", a->every, 0, &o->every_ms)))
+		return rc;
+	if (a->cron && lq_check_schedule(a->cron, a->tz, msg, sizeof(msg)) != LQ_OK)
+		return lc_usage_error(ctx, "%s", msg[0] ? msg : "invalid --cron or --tz");
+	if (a->missed) {
+		if (!strcmp(a->missed, "once"))
+			o->missed = LQ_MISSED_ONCE;
+		else if (!strcmp(a->missed, "skip"))
+			o->missed = LQ_MISSED_SKIP;
+		else
+			return lc_usage_error(ctx, "--missed: expected once or skip, not \"%s\"", a->missed);
+	}
+	if (a->max_attempts && (rc = lc_integer(ctx, "--max-attempts", a->max_attempts, 1, INT_MAX, max)))
+		return rc;
+	o->queue = a->queue;
+	o->unique_key = a->unique;
+	o->cron = a->cron;
+	o->tz = a->tz;
+	o->max_attempts = (int)*max;
+	return 0;
+}
+
+static int cmd_task_add(struct lc_ctx *ctx, int argc, char **argv)
+{
+	struct add_args a = {0};
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	struct buf payload = {0};
+	int rc = lc_parse(ctx, &add_usage, &a, argc, argv), existed = 0;
+	int64_t id = 0, max = 0;
+	lq_db *db = NULL;
+	lq_status st;
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	if ((rc = validate_add(ctx, &a, &o, &max)) || (rc = load_payload(ctx, &a, &payload)))
+		goto out;
+	o.payload = payload.p;
+	o.payload_len = payload.n;
+	if ((rc = lc_open(ctx, &db)))
+		goto out;
+	st = lq_task_add(db, a.name, &o, &id, &existed);
+	if (st != LQ_OK) {
+		rc = lc_db_error(db, st);
+		goto out;
+	}
+	if (ctx->json) {
+		struct lc_json j;
+		lc_json_init(&j, stdout);
+		lc_json_obj(&j);
+		lc_json_kint(&j, "id", id);
+		lc_json_kbool(&j, "existed", existed);
+		lc_json_end_obj(&j);
+		lc_json_end(&j);
+	} else {
+		printf("%lld\n", (long long)id);
+	}
+out:
+	if (payload.p != (unsigned char *)a.payload)
+		free(payload.p);
+	lq_close(db);
+	return rc;
+}
+
+/* ------------------------------------------------------------ list */
+
+struct list_args {
+	const char *queue;
+	int due, dead;
+};
+static const struct lc_opt list_opts[] = {
+	LC_VALUE(struct list_args, queue, "queue", 0, "Q", 0, "only the tasks of queue Q (default: every queue)"),
+	LC_FLAG(struct list_args, due, "due", 0, "only the tasks that are due now"),
+	LC_FLAG(struct list_args, dead, "dead", 0, "the dead tasks (out of attempts) instead of the live ones"),
+	LC_OPT_TABLE_END,
+};
+static const struct lc_usage list_usage = {
+	.path = "task list",
+	.summary = "list tasks",
+	.description = "One line per task, by id: queue, name, when it runs next, attempts, state\n"
+		       "(due, waiting, claimed, paused or dead), schedule (once, every DUR,\n"
+		       "cron EXPR ZONE) and the last error.  JSON: an array of task objects with\n"
+		       "the schema's field names (id, queue, name, run_at, attempts, max_attempts,\n"
+		       "unique_key, claim_owner, claim_until, every_ms, cron, tz, missed, paused,\n"
+		       "last_error, created_at, dead, died_at; times in epoch ms).",
+	.opts = list_opts,
+	.examples = "leasectl task list --queue mail --due\nleasectl task list --dead --json | jq '.[].last_error'",
+	.exits = "0   listed (also when there are none)\n64  bad usage\n69  database unreachable\n1   other failure",
+};
+
+struct list_state {
+	int json, dead, oom;
+	size_t n;
+	struct lc_json j;
+	struct lc_table t;
+};
+
+static int list_one(const lq_task *t, void *arg)
+{
+	struct list_state *s = arg;
+	char id[32], when[96], att[48], sched[300], err[64];
+
+	s->n++;
+	if (s->json) {
+		lc_json_obj(&s->j);
+		lc_json_task(&s->j, t, 0);
+		lc_json_end_obj(&s->j);
+		return 0;
+	}
+	snprintf(id, sizeof(id), "%lld", (long long)t->id);
+	lc_fmt_when(when, sizeof(when), t->dead ? t->died_at : t->run_at, t->now);
+	snprintf(att, sizeof(att), "%d/%d", t->attempts, t->max_attempts);
+	task_schedule(sched, sizeof(sched), t);
+	err[0] = '\0';
+	if (t->last_error) {
+		/* Keep the table readable: the full text is in 'task show'. */
+		snprintf(err, sizeof(err), "%s", t->last_error);
+		if (strlen(t->last_error) >= sizeof(err)) {
+			size_t n = sizeof(err) - 4;
+			while (n && ((unsigned char)err[n] & 0xc0) == 0x80)
+				n--;
+			memcpy(err + n, "...", 4);
+		}
+	}
+	lc_table_row(&s->t, (const char *const[]){id, t->queue, t->name, when, att, task_state(t), sched,
+						  err[0] ? err : NULL});
+	return 0;
+}
+
+static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
+{
+	static const char *const heads[] = {"ID", "QUEUE", "NAME", "RUN AT", "ATTEMPTS", "STATE", "SCHEDULE",
+					    "LAST ERROR"};
+	static const char *const dead_heads[] = {"ID", "QUEUE", "NAME", "DIED", "ATTEMPTS", "STATE", "SCHEDULE",
+						 "LAST ERROR"};
+	struct list_args a = {0};
+	struct list_state s = {0};
+	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *mem = NULL;
+	lq_db *db = NULL;
+	lq_status st;
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	if (a.queue && (rc = lc_check_name(ctx, "queue name", a.queue)))
+		return rc;
+	if (a.due && a.dead)
+		return lc_usage_error(ctx, "--due and --dead cannot be combined (dead tasks are never due)");
+	if ((rc = lc_open(ctx, &db)))
+		return rc;
+	s.json = ctx->json;
+	s.dead = a.dead;
+	if (s.json) {
+		/* Buffered, so that a failure half-way prints no half document. */
+		if (!(mem = open_memstream(&out, &outlen))) {
+			lc_errorf("out of memory");
+			rc = LC_EXIT_FAIL;
+			goto done;
+		}
+		lc_json_init(&s.j, mem);
+		lc_json_arr(&s.j);
+	} else {
+		lc_table_init(&s.t, 8, a.dead ? dead_heads : heads);
+	}
+	st = lq_task_list(db, a.queue, (a.due ? LQ_LIST_DUE : 0u) | (a.dead ? LQ_LIST_DEAD : 0u), list_one, &s);
+	if (st != LQ_OK) {
+		rc = lc_db_error(db, st);
+	} else if (s.json) {
+		lc_json_end_arr(&s.j);
+		lc_json_end(&s.j);
+		fflush(mem);
+		fwrite(out, 1, outlen, stdout);
+	} else if (s.n) {
+		lc_table_print(&s.t, stdout);
+	} else {
+		printf("no %stasks%s%s\n", a.dead ? "dead " : a.due ? "due " : "", a.queue ? " in queue " : "",
+		       a.queue ? a.queue : "");
+	}
+	if (!s.json)
+		lc_table_free(&s.t);
+done:
+	if (mem)
+		fclose(mem);
+	free(out);
+	lq_close(db);
+	return rc;
+}
+
+/* ------------------------------------------------------------ show */
+
+struct show_args {
+	const char *id;
+	int raw;
+};
+static const struct lc_opt show_opts[] = {
+	LC_ARG(struct show_args, id, "ID", 0, "the task id (live or dead)"),
+	LC_FLAG(struct show_args, raw, "raw", 0, "print only the payload, byte for byte"),
+	LC_OPT_TABLE_END,
+};
+static const struct lc_usage show_usage = {
+	.path = "task show",
+	.summary = "show one task, with its payload",
+	.description = "Prints every field of a live or dead task and its payload (as text when it\n"
+		       "is printable UTF-8).  JSON: the task object, with \"payload\" as a string\n"
+		       "when it is valid UTF-8, else \"payload_base64\".",
+	.opts = show_opts,
+	.examples = "leasectl task show 42\nleasectl task show 42 --raw > payload.bin",
+	.exits = TASK_EXITS_ID,
+};
+
+static int printable_text(const unsigned char *p, size_t n)
+{
+	if (!lc_utf8_valid(p, n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+static void print_task(const lq_task *t)
+{
+	char buf[600], when[96], sched[300], d[32];
+
+	printf("id:           %lld\n", (long long)t->id);
+	printf("queue:        %s\n", lc_pr(buf, sizeof(buf), t->queue));
+	printf("name:         %s\n", lc_pr(buf, sizeof(buf), t->name));
+	printf("state:        %s\n", task_state(t));
+	task_schedule(sched, sizeof(sched), t);
+	printf("schedule:     %s\n", lc_pr(buf, sizeof(buf), sched));
+	lc_fmt_when(when, sizeof(when), t->run_at, t->now);
+	printf("run_at:       %s\n", when);
+	if (t->next_run_at) {
+		lc_fmt_when(when, sizeof(when), t->next_run_at, t->now);
+		printf("next_run_at:  %s\n", when);
+	}
+	printf("attempts:     %d of %d\n", t->attempts, t->max_attempts);
+	printf("unique_key:   %s\n", t->unique_key[0] ? lc_pr(buf, sizeof(buf), t->unique_key) : "-");
+	if (t->claim_owner[0]) {
+		lc_fmt_when(when, sizeof(when), t->claim_until, t->now);
+		printf("claimed by:   %s until %s\n", lc_pr(buf, sizeof(buf), t->claim_owner), when);
+	}
+	if (t->every_ms) {
+		lc_fmt_duration(d, sizeof(d), t->every_ms);
+		printf("every:        %s\n", d);
+	}
+	printf("paused:       %s\n", t->paused ? "yes" : "no");
+	lc_fmt_when(when, sizeof(when), t->created_at, t->now);
+	printf("created_at:   %s\n", when);
+	if (t->dead) {
+		lc_fmt_when(when, sizeof(when), t->died_at, t->now);
+		printf("died_at:      %s\n", when);
+	}
+	if (t->last_error) {
+		char *e = lc_printable(t->last_error, strlen(t->last_error));
+		printf("last_error:   %s\n", e ? e : "?");
+		free(e);
+	} else {
+		printf("last_error:   -\n");
+	}
+	if (!t->payload_len) {
+		printf("payload:      (empty)\n");
+	} else if (printable_text(t->payload, t->payload_len)) {
+		printf("payload:      %zu bytes\n", t->payload_len);
+		fwrite(t->payload, 1, t->payload_len, stdout);
+		if (t->payload[t->payload_len - 1] != '\n')
+			fputc('\n', stdout);
+	} else {
+		printf("payload:      %zu bytes, binary (see --raw or --json)\n", t->payload_len);
+	}
+}
+
+static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
+{
+	struct show_args a = {0};
+	int rc = lc_parse(ctx, &show_usage, &a, argc, argv);
+	int64_t id = 0;
+	lq_db *db = NULL;
+	lq_task t;
+	lq_status st;
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	if ((rc = parse_id(ctx, a.id, &id)))
+		return rc;
+	if (a.raw && ctx->json)
+		return lc_usage_error(ctx, "--raw and --json cannot be combined");
+	if ((rc = lc_open(ctx, &db)))
+		return rc;
+	memset(&t, 0, sizeof(t));
+	st = lq_task_get(db, id, &t);
+	if (st == LQ_NOTFOUND) {
+		rc = task_not_found(id);
+	} else if (st != LQ_OK) {
+		rc = lc_db_error(db, st);
+	} else if (a.raw) {
+		if (t.payload_len)
+			fwrite(t.payload, 1, t.payload_len, stdout);
+	} else if (ctx->json) {
+		struct lc_json j;
+		lc_json_init(&j, stdout);
+		lc_json_obj(&j);
+		lc_json_task(&j, &t, 1);
+		lc_json_end_obj(&j);
+		lc_json_end(&j);
+	} else {
+		print_task(&t);
+	}
+	lq_task_clear(&t);
+	lq_close(db);
+	return rc;
+}
+
+/* ------------------------------------------------------------ rm, retry, pause, resume */
+
+struct id_args {
+	const char *id;
+};
+static const struct lc_opt id_opts[] = {
+	LC_ARG(struct id_args, id, "ID", 0, "the task id"),
+	LC_OPT_TABLE_END,
+};
+static const struct lc_usage rm_usage = {
+	.path = "task rm",
+	.summary = "delete a task (live or dead)",
+	.description = "Deletes the task.  A recurring task stops recurring.  A task a worker is\n"
+		       "running right now finishes that run.  JSON: {\"id\": N, \"removed\": true}.",
+	.opts = id_opts,
+	.examples = "leasectl task rm 42",
+	.exits = TASK_EXITS_ID,
+};
+static const struct lc_usage retry_usage = {
+	.path = "task retry",
+	.summary = "make a task due now (a dead one comes back)",
+	.description = "A dead task goes back to its queue with its attempts reset, due now.  A\n"
+		       "live task becomes due now.  JSON: the task afterwards.",
+	.opts = id_opts,
+	.examples = "leasectl task list --dead\nleasectl task retry 42",
+	.exits = TASK_EXITS_ID,
+};
+static const struct lc_usage pause_usage = {
+	.path = "task pause",
+	.summary = "stop a task from being claimed",
+	.description = "A paused task stays in its queue (a recurring one keeps its row) but no\n"
+		       "worker claims it until 'task resume'.  JSON: the task afterwards.",
+	.opts = id_opts,
+	.examples = "leasectl task pause 42",
+	.exits = TASK_EXITS_ID,
+};
+static const struct lc_usage resume_usage = {
+	.path = "task resume",
+	.summary = "let a paused task be claimed again",
+	.description = "Undoes 'task pause'.  JSON: the task afterwards.",
+	.opts = id_opts,
+	.examples = "leasectl task resume 42",
+	.exits = TASK_EXITS_ID,
+};
+
+enum id_op { OP_RM, OP_RETRY, OP_PAUSE, OP_RESUME };
+
+static int id_command(struct lc_ctx *ctx, const struct lc_usage *u, enum id_op op, int argc, char **argv)
+{
+	static const char *const done[] = {"removed task %lld\n", "task %lld is due now\n", "paused task %lld\n",
+					   "resumed task %lld\n"};
+	struct id_args a = {0};
+	int rc = lc_parse(ctx, u, &a, argc, argv);
+	int64_t id = 0;
+	lq_db *db = NULL;
+	lq_status st;
+	lq_task t;
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	if ((rc = parse_id(ctx, a.id, &id)) || (rc = lc_open(ctx, &db)))
+		return rc;
+	switch (op) {
+	case OP_RM:
+		st = lq_task_rm(db, id);
+		break;
+	case OP_RETRY:
+		st = lq_task_retry(db, id);
+		break;
+	default:
+		st = lq_task_pause(db, id, op == OP_PAUSE);
+		break;
+	}
+	if (st == LQ_NOTFOUND) {
+		rc = task_not_found(id);
+	} else if (st != LQ_OK) {
+		rc = lc_db_error(db, st);
+	} else if (!ctx->json) {
+		printf(done[op], (long long)id);
+	} else {
+		struct lc_json j;
+		lc_json_init(&j, stdout);
+		lc_json_obj(&j);
+		memset(&t, 0, sizeof(t));
+		if (op != OP_RM && lq_task_get(db, id, &t) == LQ_OK) {
+			lc_json_task(&j, &t, 0);
+			lq_task_clear(&t);
+		} else {
+			lc_json_kint(&j, "id", id);
+			if (op == OP_RM)
+				lc_json_kbool(&j, "removed", 1);
+		}
+		lc_json_end_obj(&j);
+		lc_json_end(&j);
+	}
+	lq_close(db);
+	return rc;
+}
+
+static int cmd_task_rm(struct lc_ctx *ctx, int argc, char **argv)
+{
+	return id_command(ctx, &rm_usage, OP_RM, argc, argv);
+}
+
+static int cmd_task_retry(struct lc_ctx *ctx, int argc, char **argv)
+{
+	return id_command(ctx, &retry_usage, OP_RETRY, argc, argv);
+}
+
+static int cmd_task_pause(struct lc_ctx *ctx, int argc, char **argv)
+{
+	return id_command(ctx, &pause_usage, OP_PAUSE, argc, argv);
+}
+
+static int cmd_task_resume(struct lc_ctx *ctx, int argc, char **argv)
+{
+	return id_command(ctx, &resume_usage, OP_RESUME, argc, argv);
+}
+
+const struct lc_cmd lc_task_cmds[] = {
+	{"add", cmd_task_add, "enqueue a task (one-off, delayed or recurring)", &add_usage, NULL},
+	{"list", cmd_task_list, "list tasks", &list_usage, NULL},
+	{"show", cmd_task_show, "show one task, with its payload", &show_usage, NULL},
+	{"rm", cmd_task_rm, "delete a task", &rm_usage, NULL},
+	{"retry", cmd_task_retry, "make a task due now (a dead one comes back)", &retry_usage, NULL},
+	{"pause", cmd_task_pause, "stop a task from being claimed", &pause_usage, NULL},
+	{"resume", cmd_task_resume, "let a paused task be claimed again", &resume_usage, NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+int cmd_task(struct lc_ctx *ctx, int argc, char **argv)
+{
+	return lc_dispatch(ctx, "task", lc_task_cmds, "Tasks: one-off, delayed and recurring work in named queues",
+			   argc, argv);
+}

@@ -1,0 +1,692 @@
+/*
+ * leasectl_worker.c - "leasectl worker" and "leasectl tick": the library's
+ * runner with handlers that are shell commands given on the command line.
+ *
+ * A handler NAME=CMD runs "/bin/sh -c CMD" with the task's payload on
+ * standard input (from an in-memory file, so any size works without a
+ * writer loop) and the task in LEASEQ_TASK_* variables.  Only the command
+ * line decides what runs: nothing read from the database is executed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "leasectl.h"
+
+#define STOP_GRACE_MS 10000  /* a stopping worker lets the handler finish this long */
+#define KILL_GRACE_MS 5000   /* then SIGTERM, and SIGKILL this long after */
+#define MAX_JOBS 256
+#define DEFAULT_CLAIM_TTL_MS 30000
+#define DEFAULT_BUDGET_MS 25000
+
+/* Signal handling state: the runner to stop and how often we were asked. */
+static lq_runner *volatile g_runner;
+static volatile sig_atomic_t g_stops;
+
+static void stop_runner(int sig)
+{
+	lq_runner *r = g_runner;
+
+	(void)sig;
+	g_stops++;
+	if (r)
+		lq_runner_stop(r);
+}
+
+struct handler {
+	char *name;      /* task name or "*" */
+	const char *cmd; /* run with /bin/sh -c */
+	const struct wconf *conf;
+};
+
+struct wconf {
+	struct lc_ctx *ctx;
+	const char **queues; /* NULL-terminated, or NULL for "default" */
+	struct handler *h;
+	size_t nh;
+	lq_mode mode;
+	int64_t claim_ttl;
+	int drain;
+	int tick;
+	int64_t budget;
+};
+
+/* What a worker process reports to the -j parent (atomic: < PIPE_BUF). */
+struct wreport {
+	int64_t ran, failed, claimed;
+	int32_t stopped;
+	int32_t exit;
+	char msg[456];
+};
+
+/* ------------------------------------------------------------ handlers */
+
+static int parse_handlers(struct lc_ctx *ctx, const struct lc_list *specs, struct wconf *c)
+{
+	int rc;
+
+	c->h = calloc(specs->n ? specs->n : 1, sizeof(*c->h));
+	if (!c->h) {
+		lc_errorf("out of memory");
+		return LC_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < specs->n; i++) {
+		const char *spec = specs->v[i], *eq = strchr(spec, '=');
+		struct handler *h = &c->h[c->nh];
+		if (!eq)
+			return lc_usage_error(ctx, "--handler \"%s\": expected NAME=CMD (NAME may be \"*\")", spec);
+		if (!(h->name = strndup(spec, (size_t)(eq - spec)))) {
+			lc_errorf("out of memory");
+			return LC_EXIT_FAIL;
+		}
+		c->nh++;
+		if (strcmp(h->name, "*") && (rc = lc_check_name(ctx, "--handler task name", h->name)))
+			return rc;
+		if (!eq[1])
+			return lc_usage_error(ctx, "--handler \"%s\": the command is empty", spec);
+		h->cmd = eq + 1;
+		h->conf = c;
+	}
+	return 0;
+}
+
+/* The payload as a file descriptor positioned at 0 (-1 on failure). */
+static int payload_fd(const lq_task *t)
+{
+	int fd = memfd_create("leaseq-payload", MFD_CLOEXEC);
+	size_t off = 0;
+
+	if (fd < 0) {
+		FILE *f = tmpfile(); /* no memfd: an unlinked temporary file */
+		if (!f)
+			return -1;
+		fd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 3);
+		fclose(f);
+		if (fd < 0)
+			return -1;
+	}
+	while (off < t->payload_len) {
+		ssize_t n = write(fd, t->payload + off, t->payload_len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void run_sh(const char *cmd, int in, char **env, pid_t parent)
+{
+	lc_sig_reset_child();
+	setpgid(0, 0); /* our own group: a terminal's ^C is for the worker */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+		_exit(LC_EXIT_FAIL);
+	if (dup2(in, STDIN_FILENO) < 0)
+		_exit(126);
+	execve("/bin/sh", (char *[]){(char *)"sh", (char *)"-c", (char *)cmd, NULL}, env);
+	dprintf(STDERR_FILENO, "%s: cannot run /bin/sh: %s\n", LC_PROG, strerror(errno));
+	_exit(127);
+}
+
+/* Signal the handler's whole process group (sh and what it started); the
+ * handler is not reaped yet, so pid is still ours. */
+static void signal_handler_group(pid_t pid, int sig)
+{
+	if (kill(-pid, sig) < 0)
+		kill(pid, sig);
+}
+
+static int handler_fn(lq_job *job, void *arg)
+{
+	const struct handler *h = arg;
+	const struct wconf *c = h->conf;
+	const lq_task *t = lq_job_task(job);
+	char v_id[48], v_attempt[48], v_run_at[48], *v_name = NULL, *v_queue = NULL, why[128], err[200];
+	const char *set[5];
+	int64_t interval = 0, next_hb = 0, expiry = 0, stop_at = 0, kill_at = 0, now;
+	int fd, wstatus = 0, termed = 0, killed = 0, lost = 0, stopped = 0;
+	char **env;
+	sigset_t block, old;
+	pid_t pid, parent = getpid();
+
+	/* at-least-once claims count this attempt; at-most-once ones do not. */
+	snprintf(v_id, sizeof(v_id), "LEASEQ_TASK_ID=%lld", (long long)t->id);
+	snprintf(v_attempt, sizeof(v_attempt), "LEASEQ_TASK_ATTEMPT=%d",
+		 t->mode == LQ_AT_LEAST_ONCE ? (t->attempts > 0 ? t->attempts : 1) : t->attempts + 1);
+	snprintf(v_run_at, sizeof(v_run_at), "LEASEQ_TASK_RUN_AT=%lld", (long long)t->run_at);
+	if (asprintf(&v_name, "LEASEQ_TASK_NAME=%s", t->name) < 0)
+		v_name = NULL;
+	if (asprintf(&v_queue, "LEASEQ_TASK_QUEUE=%s", t->queue) < 0)
+		v_queue = NULL;
+	set[0] = v_id;
+	set[1] = v_attempt;
+	set[2] = v_run_at;
+	set[3] = v_name;
+	set[4] = v_queue;
+	env = v_name && v_queue ? lc_child_env(c->ctx, set, 5) : NULL;
+	fd = env ? payload_fd(t) : -1;
+	if (fd < 0) {
+		snprintf(err, sizeof(err), "leasectl could not prepare the handler (out of memory or temporary files)");
+		goto fail;
+	}
+
+	lc_cloexec_new_fds(c->ctx);
+	fflush(NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pid = fork();
+	if (pid == 0)
+		run_sh(h->cmd, fd, env, parent);
+	if (pid > 0)
+		setpgid(pid, pid); /* also here, so kill(-pid) works at once */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(fd);
+	if (pid < 0) {
+		snprintf(err, sizeof(err), "leasectl could not start the handler: %s", strerror(errno));
+		goto fail;
+	}
+
+	now = lc_mono_ms();
+	if (c->mode == LQ_AT_LEAST_ONCE) {
+		int64_t ttl = lq_job_claim_ttl(job) > 0 ? lq_job_claim_ttl(job) : c->claim_ttl;
+		interval = ttl / 3 > 0 ? ttl / 3 : 1;
+		next_hb = now + interval;
+		expiry = now + ttl;
+	}
+	for (;;) {
+		struct pollfd pfd = {.fd = lc_sig_fd(), .events = POLLIN};
+		int64_t wake = now + 1000; /* also notices lq_job_stopping */
+		int b;
+
+		if (interval && !lost && next_hb < wake)
+			wake = next_hb;
+		if (stop_at && !termed && stop_at < wake)
+			wake = stop_at;
+		if (kill_at && !killed && kill_at < wake)
+			wake = kill_at;
+		if (wake > now)
+			poll(&pfd, 1, (int)(wake - now));
+		while (lc_sig_next(&b))
+			;
+		if (waitpid(pid, &wstatus, WNOHANG) == pid)
+			break;
+		now = lc_mono_ms();
+		if (!stopped && lq_job_stopping(job)) {
+			stopped = 1;
+			stop_at = now + STOP_GRACE_MS;
+		}
+		if (stopped && g_stops >= 2)
+			stop_at = now; /* asked twice: do not wait for the handler */
+		if (interval && !lost && now >= next_hb) {
+			lq_status st = lq_job_heartbeat(job); /* measured from now: before the call */
+			if (st == LQ_OK) {
+				int64_t ttl = lq_job_claim_ttl(job) > 0 ? lq_job_claim_ttl(job) : c->claim_ttl;
+				expiry = now + ttl;
+				interval = ttl / 3 > 0 ? ttl / 3 : 1;
+				next_hb = now + interval;
+			} else if (st == LQ_LOST || lc_mono_ms() >= expiry) {
+				lost = 1;
+				stop_at = now;
+			} else {
+				next_hb = now + (interval < 1000 ? interval : 1000); /* transient: retry sooner */
+			}
+		}
+		if (stop_at && !termed && now >= stop_at) {
+			signal_handler_group(pid, SIGTERM);
+			termed = 1;
+			kill_at = now + (lost ? (interval < KILL_GRACE_MS ? interval : KILL_GRACE_MS) : KILL_GRACE_MS);
+		}
+		if (kill_at && !killed && now >= kill_at) {
+			signal_handler_group(pid, SIGKILL);
+			killed = 1;
+		}
+	}
+	if (killed || termed)
+		kill(-pid, SIGKILL); /* leftovers of the group (never the reaped pid itself) */
+	lc_fmt_wait(why, sizeof(why), wstatus);
+	if (lost) {
+		snprintf(err, sizeof(err), "claim lost while the handler ran; handler stopped (%s)", why);
+		goto fail;
+	}
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+		lc_env_free(env);
+		free(v_name);
+		free(v_queue);
+		return 0;
+	}
+	snprintf(err, sizeof(err), "handler %s%s", why, termed ? " (stopped by the worker's shutdown)" : "");
+fail:
+	lq_job_set_error(job, err);
+	/* A long-running worker's log is where operators look first. */
+	{
+		char name[300];
+		lc_errorf("%s: task %lld \"%s\" failed: %s", c->tick ? "tick" : "worker", (long long)t->id,
+			  lc_pr(name, sizeof(name), t->name), err);
+	}
+	lc_env_free(env);
+	free(v_name);
+	free(v_queue);
+	return 1;
+}
+
+/* ------------------------------------------------------------ running */
+
+static void summary_line(char *buf, size_t size, const lq_run_report *rep)
+{
+	snprintf(buf, size, "ran %lld, failed %lld, stopped: %s", (long long)rep->ran, (long long)rep->failed,
+		 lc_stop_str(rep->stopped));
+}
+
+/* One runner in this process.  On failure msg says why (no prefix). */
+static int run_runner(struct wconf *c, lq_run_report *rep, char *msg, size_t msgsize)
+{
+	lq_runner_opts o = LQ_RUNNER_OPTS_INIT;
+	lq_runner *r = NULL;
+	lq_db *db = NULL;
+	lq_status st;
+	sigset_t set;
+	int rc = 0;
+
+	memset(rep, 0, sizeof(*rep));
+	msg[0] = '\0';
+	o.queues = c->queues;
+	o.mode = c->mode;
+	o.claim_ttl_ms = c->claim_ttl;
+	st = lq_open(lc_dsn(c->ctx), &db);
+	if (st == LQ_OK)
+		st = lq_runner_new(db, &o, &r);
+	for (size_t i = 0; st == LQ_OK && i < c->nh; i++)
+		st = lq_runner_handle(r, c->h[i].name, handler_fn, &c->h[i]);
+	if (st != LQ_OK)
+		goto fail;
+	if (lc_sig_init() != 0) {
+		snprintf(msg, msgsize, "cannot create a pipe: %s", strerror(errno));
+		rc = LC_EXIT_FAIL;
+		goto out;
+	}
+	g_runner = r;
+	lc_sig_catch(SIGTERM, stop_runner);
+	lc_sig_catch(SIGINT, stop_runner);
+	lc_sig_catch(SIGCHLD, NULL);
+	/* -j children start with these blocked (see run_jobs). */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	if (c->tick)
+		st = lq_runner_tick(r, c->budget, rep);
+	else
+		st = lq_runner_work(r, c->drain, rep);
+	g_runner = NULL;
+	if (st == LQ_OK || (st == LQ_BUSY && rep->stopped == LQ_STOP_HELD) || (c->tick && st == LQ_BUSY)) {
+		if (st == LQ_BUSY || rep->stopped == LQ_STOP_HELD) {
+			rep->stopped = LQ_STOP_HELD;
+			rc = LC_EXIT_HELD;
+		}
+		goto out;
+	}
+fail:
+	{
+		const char *e = db ? lq_errmsg(db) : "";
+		snprintf(msg, msgsize, "%s", e && *e ? e : lq_status_str(st));
+		rc = lc_exit_status(st);
+		if (rc == LC_EXIT_OK)
+			rc = LC_EXIT_FAIL;
+	}
+out:
+	g_runner = NULL;
+	lq_runner_free(r);
+	lq_close(db);
+	return rc;
+}
+
+static void print_report(const struct wconf *c, const lq_run_report *rep, int rc, const char *msg)
+{
+	const char *what = c->tick ? "tick" : "worker";
+	char sum[160];
+
+	summary_line(sum, sizeof(sum), rep);
+	if (c->ctx->json) {
+		struct lc_json j;
+		lc_json_init(&j, stdout);
+		lc_json_obj(&j);
+		lc_json_report(&j, rep);
+		if (rc && msg[0])
+			lc_json_kstr(&j, "error", msg);
+		lc_json_end_obj(&j);
+		lc_json_end(&j);
+	}
+	/* One line on standard error either way. */
+	if (rc == LC_EXIT_HELD && c->tick)
+		lc_errorf("tick: another runner is active on queue \"%s\"; nothing to do", c->queues[0]);
+	else if (rc && msg[0] && !strncmp(msg, what, strlen(what)) && msg[strlen(what)] == ':')
+		lc_errorf("%s (%s)", msg, sum); /* the library named it already */
+	else if (rc && msg[0])
+		lc_errorf("%s: %s (%s)", what, msg, sum);
+	else if (rc)
+		lc_errorf("%s: %s", what, sum);
+	else
+		fprintf(stderr, "%s: %s\n", what, sum);
+}
+
+/* -j N: N worker processes, each with its own connection.  The parent only
+ * forwards stop signals, collects reports and waits. */
+static int run_jobs(struct wconf *c, int64_t jobs)
+{
+	pid_t pids[MAX_JOBS];
+	int status[MAX_JOBS], done[MAX_JOBS] = {0}, rp[2], rc = 0, left = 0;
+	struct wreport agg = {0}, one;
+	lq_run_report rep;
+	sigset_t block, old;
+	size_t got = 0;
+	pid_t parent = getpid();
+	char first_msg[456] = "";
+
+	if (lc_sig_init() != 0 || pipe2(rp, O_CLOEXEC) != 0) {
+		lc_errorf("cannot create a pipe: %s", strerror(errno));
+		return LC_EXIT_FAIL;
+	}
+	fcntl(rp[0], F_SETFL, O_NONBLOCK);
+	lc_sig_catch(SIGTERM, NULL);
+	lc_sig_catch(SIGINT, NULL);
+	lc_sig_catch(SIGCHLD, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGCHLD);
+	lc_cloexec_new_fds(c->ctx);
+	fflush(NULL);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	for (int64_t i = 0; i < jobs; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			lq_run_report r1;
+			int code;
+			close(rp[0]);
+			if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+				_exit(LC_EXIT_FAIL);
+			memset(&one, 0, sizeof(one));
+			code = run_runner(c, &r1, one.msg, sizeof(one.msg));
+			one.ran = r1.ran;
+			one.failed = r1.failed;
+			one.claimed = r1.claimed;
+			one.stopped = (int32_t)r1.stopped;
+			one.exit = code;
+			(void)!write(rp[1], &one, sizeof(one));
+			fflush(NULL);
+			_exit(code);
+		}
+		if (pid < 0) {
+			lc_errorf("cannot fork: %s", strerror(errno));
+			rc = LC_EXIT_FAIL;
+			break;
+		}
+		pids[left++] = pid;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(rp[1]);
+	if (rc) /* could not start them all: stop those that run */
+		for (int i = 0; i < left; i++)
+			kill(pids[i], SIGTERM);
+
+	for (int alive = left; alive > 0 || got < (size_t)left;) {
+		struct pollfd pfd[2] = {{.fd = lc_sig_fd(), .events = POLLIN}, {.fd = rp[0], .events = POLLIN}};
+		int b;
+		ssize_t n;
+
+		if (alive > 0 || got < (size_t)left)
+			poll(pfd, 2, alive > 0 ? 1000 : 100);
+		while (lc_sig_next(&b)) {
+			int sig = b & 0x7f;
+			/* A terminal's ^C reached the children already. */
+			if ((sig == SIGTERM || sig == SIGINT) && !(b & LC_SIG_KERNEL))
+				for (int i = 0; i < left; i++)
+					if (!done[i])
+						kill(pids[i], sig);
+		}
+		while ((n = read(rp[0], &one, sizeof(one))) == (ssize_t)sizeof(one)) {
+			if (got++ == 0)
+				agg.stopped = one.stopped;
+			else if (one.stopped != agg.stopped && one.stopped == LQ_STOP_ERROR)
+				agg.stopped = one.stopped;
+			agg.ran += one.ran;
+			agg.failed += one.failed;
+			agg.claimed += one.claimed;
+			one.msg[sizeof(one.msg) - 1] = '\0';
+			if (one.exit && !first_msg[0])
+				snprintf(first_msg, sizeof(first_msg), "%s", one.msg);
+		}
+		if (n == 0 && alive == 0)
+			break; /* all writers gone */
+		for (int i = 0; i < left; i++) {
+			if (!done[i] && waitpid(pids[i], &status[i], WNOHANG) == pids[i]) {
+				done[i] = 1;
+				alive--;
+			}
+		}
+	}
+	close(rp[0]);
+	for (int i = 0; i < left && !rc; i++)
+		if (lc_wait_exit(status[i]) != 0)
+			rc = lc_wait_exit(status[i]);
+	rep.ran = agg.ran;
+	rep.failed = agg.failed;
+	rep.claimed = agg.claimed;
+	rep.stopped = (lq_stop_reason)agg.stopped;
+	print_report(c, &rep, rc, first_msg);
+	return rc;
+}
+
+/* ------------------------------------------------------------ worker */
+
+struct worker_args {
+	struct lc_list queues, handlers;
+	const char *jobs, *claim_ttl;
+	int at_least_once, drain;
+};
+static const struct lc_opt worker_opts[] = {
+	LC_LIST(struct worker_args, queues, "queue", 0, "Q", "a queue to work on; repeat for several (default \"default\")"),
+	LC_VALUE(struct worker_args, jobs, "j", 0, "N", 0,
+		 "run N worker processes, each with its own connection (default 1)"),
+	LC_LIST(struct worker_args, handlers, "handler", 0, "NAME=CMD",
+		"run tasks named NAME with /bin/sh -c CMD; NAME \"*\" takes any task\n"
+		"without its own handler.  The payload is on CMD's standard input;\n"
+		"LEASEQ_TASK_ID, _NAME, _QUEUE, _ATTEMPT and _RUN_AT (epoch ms) are set;\n"
+		"exit 0 is success"),
+	LC_FLAG(struct worker_args, at_least_once, "at-least-once", 0,
+		"claim tasks with a renewable claim instead of deleting them: a crash\n"
+		"runs the task again; failures are retried with back-off up to\n"
+		"max_attempts, then the task is dead (default: at-most-once)"),
+	LC_VALUE(struct worker_args, claim_ttl, "claim-ttl", 0, "DUR", 0,
+		 "with --at-least-once: the claim's lease, renewed every DUR/3 while the\n"
+		 "handler runs (default 30s)"),
+	LC_FLAG(struct worker_args, drain, "drain", 0, "exit once nothing is due (default: run until stopped)"),
+	LC_OPT_TABLE_END,
+};
+const struct lc_usage lc_worker_usage = {
+	.path = "worker",
+	.summary = "run due tasks with handler commands until stopped",
+	.description =
+		"Claims due tasks of the queues in order and runs each with its handler.\n"
+		"An idle worker backs off but never sleeps past the next known due time,\n"
+		"so recurring tasks run on time.  SIGTERM or SIGINT stop it gracefully: the\n"
+		"running handler may finish for up to 10s, then gets SIGTERM (SIGKILL 5s\n"
+		"later); a second signal stops it at once.  The handler runs in its own\n"
+		"process group, without LEASEQ_DSN or other database secrets.  A handler\n"
+		"whose claim is lost (at-least-once) gets SIGTERM and the run counts as\n"
+		"failed.  Each failure is logged on standard error.  At the end prints\n"
+		"\"worker: ran N, failed M, stopped: REASON\" (idle, signal, error...) on\n"
+		"standard error; JSON: {ran, failed, claimed, stopped} on standard output.",
+	.opts = worker_opts,
+	.examples = "leasectl worker --handler 'send-mail=/usr/local/bin/send-mail' \\\n"
+		    "    --handler '*=logger -t leaseq'\n"
+		    "leasectl worker -j 4 --queue mail --queue reports --at-least-once \\\n"
+		    "    --claim-ttl 2m --handler 'report=./report.sh \"$LEASEQ_TASK_ID\"'\n"
+		    "leasectl worker --drain --handler '*=cat >> /tmp/payloads'",
+	.exits = "0   stopped by a signal, or drained (with --drain)\n"
+		 "64  bad usage (e.g. a --handler without '=')\n69  database unreachable\n1   other failure",
+};
+
+static int finish_worker(struct wconf *c, int rc)
+{
+	for (size_t i = 0; i < c->nh; i++)
+		free(c->h[i].name);
+	free(c->h);
+	return rc;
+}
+
+/* Make sure the database answers (and has the schema) before forking, so a
+ * bad DSN is one error line, not one per process. */
+static int preflight(struct wconf *c)
+{
+	lq_db *db = NULL;
+	int64_t wait = 0;
+	int rc = lc_open(c->ctx, &db);
+	lq_status st;
+
+	if (rc)
+		return rc;
+	st = lq_queue_next_due(db, c->queues ? c->queues[0] : NULL, &wait);
+	rc = st == LQ_OK ? 0 : lc_db_error(db, st);
+	lq_close(db);
+	return rc;
+}
+
+int cmd_worker(struct lc_ctx *ctx, int argc, char **argv)
+{
+	struct worker_args a = {0};
+	struct wconf c = {0};
+	int rc = lc_parse(ctx, &lc_worker_usage, &a, argc, argv);
+	int64_t jobs = 1;
+	const char **queues = NULL;
+	lq_run_report rep;
+	char msg[456];
+
+	if (rc) {
+		free(a.queues.v);
+		free(a.handlers.v);
+		return LC_PARSE_EXIT(rc);
+	}
+	c.ctx = ctx;
+	c.mode = a.at_least_once ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+	c.claim_ttl = DEFAULT_CLAIM_TTL_MS;
+	c.drain = a.drain;
+	for (size_t i = 0; i < a.queues.n && !rc; i++)
+		rc = lc_check_name(ctx, "queue name", a.queues.v[i]);
+	if (!rc && a.jobs)
+		rc = lc_integer(ctx, "-j", a.jobs, 1, MAX_JOBS, &jobs);
+	if (!rc && a.claim_ttl && !a.at_least_once)
+		rc = lc_usage_error(ctx, "--claim-ttl only applies to --at-least-once");
+	if (!rc && a.claim_ttl)
+		rc = lc_duration(ctx, "--claim-ttl", a.claim_ttl, 0, &c.claim_ttl);
+	if (!rc)
+		rc = parse_handlers(ctx, &a.handlers, &c);
+	if (!rc && a.queues.n) {
+		if (!(queues = calloc(a.queues.n + 1, sizeof(*queues)))) {
+			lc_errorf("out of memory");
+			rc = LC_EXIT_FAIL;
+		} else {
+			memcpy(queues, a.queues.v, a.queues.n * sizeof(*queues));
+			c.queues = queues;
+		}
+	}
+	if (!rc && jobs > 1)
+		rc = preflight(&c);
+	if (!rc) {
+		if (jobs > 1) {
+			rc = run_jobs(&c, jobs);
+		} else {
+			rc = run_runner(&c, &rep, msg, sizeof(msg));
+			print_report(&c, &rep, rc, msg);
+		}
+	}
+	free(queues);
+	free(a.queues.v);
+	free(a.handlers.v);
+	return finish_worker(&c, rc);
+}
+
+/* ------------------------------------------------------------ tick */
+
+struct tick_args {
+	const char *queue, *budget;
+	struct lc_list handlers;
+};
+static const struct lc_opt tick_opts[] = {
+	LC_VALUE(struct tick_args, queue, "queue", 0, "Q", 0, "the queue (default \"default\")"),
+	LC_VALUE(struct tick_args, budget, "budget", 0, "DUR", 0,
+		 "stop starting tasks once DUR (minus a safety margin) is spent\n(default 25s)"),
+	LC_LIST(struct tick_args, handlers, "handler", 0, "NAME=CMD",
+		"as for 'worker': run tasks named NAME (\"*\": any) with /bin/sh -c CMD"),
+	LC_OPT_TABLE_END,
+};
+const struct lc_usage lc_tick_usage = {
+	.path = "tick",
+	.summary = "one pseudo-cron tick: run what is due, then return",
+	.description =
+		"The wp-cron pattern made correct: takes the queue's short runner lease (if\n"
+		"another runner holds it, exits 75 at once: one cheap statement), runs due\n"
+		"tasks in order (at-most-once) renewing the lease after each, and hands the\n"
+		"lease back before --budget ends.  Run it from cron every minute, or after\n"
+		"web requests.  Prints \"tick: ran N, failed M, stopped: REASON\" on standard\n"
+		"error; JSON: {ran, failed, claimed, stopped} on standard output.",
+	.opts = tick_opts,
+	.examples = "* * * * * leasectl tick --budget 50s --handler '*=/usr/local/bin/run-task'\n"
+		    "leasectl tick --queue mail --handler 'send=./send.sh' --json",
+	.exits = "0   ticked (also when nothing was due)\n"
+		 "75  another runner is active on the queue: nothing done\n"
+		 "64  bad usage\n69  database unreachable\n1   other failure",
+};
+
+int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
+{
+	struct tick_args a = {0};
+	struct wconf c = {0};
+	int rc = lc_parse(ctx, &lc_tick_usage, &a, argc, argv);
+	const char *queues[2] = {LQ_DEFAULT_QUEUE, NULL};
+	lq_run_report rep;
+	char msg[456];
+
+	if (rc) {
+		free(a.handlers.v);
+		return LC_PARSE_EXIT(rc);
+	}
+	c.ctx = ctx;
+	c.tick = 1;
+	c.mode = LQ_AT_MOST_ONCE;
+	c.budget = DEFAULT_BUDGET_MS;
+	c.queues = queues;
+	if (a.queue) {
+		queues[0] = a.queue;
+		rc = lc_check_name(ctx, "queue name", a.queue);
+	}
+	if (!rc && a.budget)
+		rc = lc_duration(ctx, "--budget", a.budget, 0, &c.budget);
+	if (!rc)
+		rc = parse_handlers(ctx, &a.handlers, &c);
+	if (!rc) {
+		rc = run_runner(&c, &rep, msg, sizeof(msg));
+		print_report(&c, &rep, rc, msg);
+	}
+	free(a.handlers.v);
+	return finish_worker(&c, rc);
+}
