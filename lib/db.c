@@ -346,17 +346,20 @@ void lq__notify(lq_db *db, const char *channel)
 		drop_conn(db);
 }
 
-void lq__wait(lq_db *db, const char *channel, int64_t ms)
+int lq__wait(lq_db *db, const char *channel, int64_t ms)
 {
 	if (ms <= 0)
-		return;
+		return 0;
 	if ((db->be->caps & LQ_CAP_NOTIFY) && lq__connect(db) == LQ_OK) {
 		lq_err err;
 		lq_status st = db->be->wait_notify(db->conn, channel, ms, &err);
-		if (st == LQ_OK || st == LQ_ETIMEDOUT)
-			return;
+		if (st == LQ_OK)
+			return 1;
+		if (st == LQ_ETIMEDOUT)
+			return 0;
 		if (st == LQ_ECONN)
 			drop_conn(db);
 	}
 	lq__sleep_ms(ms);
+	return 0;
 }

@@ -85,8 +85,9 @@ int64_t lq__backoff_ms(lq_db *db, int attempt, int64_t base_ms, int64_t cap_ms);
 #define LQ_CHANNEL_LEASE "leaseq_lease"
 /* Best effort: send a notification when the backend can. */
 void lq__notify(lq_db *db, const char *channel);
-/* Wait up to ms for a notification (backend with LQ_CAP_NOTIFY) or sleep. */
-void lq__wait(lq_db *db, const char *channel, int64_t ms);
+/* Wait up to ms for a notification (backend with LQ_CAP_NOTIFY) or sleep.
+ * Returns 1 when woken by a notification. */
+int lq__wait(lq_db *db, const char *channel, int64_t ms);
 
 /* Drop every leaseq table: for tests only. */
 lq_status lq__drop_schema(lq_db *db);

@@ -156,7 +156,7 @@ typedef struct lq_task_opts {
 	int64_t run_at;           /* absolute epoch ms; 0 = not set */
 	const char *unique_key;   /* NULL: not unique */
 	int max_attempts;         /* 0: default (3) */
-	int64_t every_ms;         /* recurring at a fixed interval; 0 = not */
+	int64_t every_ms;         /* recurring at a fixed interval (>= 10 ms); 0 = not */
 	const char *cron;         /* recurring on a 5-field cron expression; NULL = not */
 	const char *tz;           /* IANA zone for cron; NULL = UTC */
 	lq_missed missed;         /* what a recurring task does after downtime */
@@ -178,7 +178,8 @@ typedef struct lq_task {
 	int max_attempts;
 	char unique_key[LQ_NAME_MAX + 1]; /* "" if none */
 	char claim_owner[LQ_OWNER_MAX + 1]; /* "" if unclaimed */
-	int64_t claim_until;    /* 0 if unclaimed */
+	int64_t claim_until;    /* 0 if unclaimed; after a claim, a conservative
+	                         * estimate (never later than the stored value) */
 	int64_t every_ms;       /* 0 if not interval-recurring */
 	char cron[LQ_CRON_MAX + 1];
 	char tz[LQ_TZ_MAX + 1];
@@ -223,7 +224,8 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
  * exponential back-off with jitter, or moved to the dead tasks when out of
  * attempts.  A recurring task records the error and keeps its schedule. */
 LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error);
-/* Extend an at-least-once claim.  LQ_LOST when it expired or was taken. */
+/* Extend an at-least-once claim to now + claim_ttl_ms on the database clock
+ * (t->claim_until is not updated).  LQ_LOST when it expired or was taken. */
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms);
 
 /* One task by id, live or dead.  LQ_NOTFOUND if neither. */

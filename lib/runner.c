@@ -321,8 +321,10 @@ LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *repo
 				pause = wait;
 		}
 		int64_t until = lq__mono_ms() + pause;
+		/* Short slices so a stop request is seen; an enqueue (NOTIFY) ends the wait. */
 		for (int64_t left = pause; left > 0 && !r->stop; left = until - lq__mono_ms())
-			lq__wait(r->db, LQ_CHANNEL_TASK, left < LQ_WAIT_SLICE_MS ? left : LQ_WAIT_SLICE_MS);
+			if (lq__wait(r->db, LQ_CHANNEL_TASK, left < LQ_WAIT_SLICE_MS ? left : LQ_WAIT_SLICE_MS))
+				break;
 	}
 	rep->stopped = LQ_STOP_SIGNAL;
 	lq__ok(r->db);

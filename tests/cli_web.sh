@@ -1,0 +1,537 @@
+#!/usr/bin/env bash
+# tests/cli_web.sh BACKEND - pseudo-cron from web hits: `leasectl tick` as a
+# CGI program behind a real lighttpd (mod_cgi) on 127.0.0.1, plus
+# `tick --spawn` and the cheap path of a tick.  Run by ctest as
+# `bash tests/cli_web.sh <backend>` with LEASECTL=<path to leasectl>.
+#
+#   sqlite    a database file in a temporary directory
+#   postgres  $LEASEQ_TEST_PG_DSN
+#   mysql     $LEASEQ_TEST_MYSQL_DSN
+# A missing DSN, lighttpd or curl skips (exit 77), or fails when
+# LEASEQ_REQUIRE_ALL_BACKENDS is set (tests/run installs lighttpd and curl).
+# Server databases are shared: nothing is dropped, every name is unique to
+# this run, and what the run leaves behind is removed at the end.
+#
+# The main case: 100 one-off tasks and one recurring task (every 1s) on a
+# fresh queue, 200 concurrent page hits (4 waves of 50, 0.7 s apart) on a CGI
+# wrapper that execs `leasectl tick`, then light hits until the queue is
+# done.  Checks: every hit answered 202; every task ran exactly once; the
+# recurring task ran at least once and once per occurrence (distinct
+# LEASEQ_TASK_RUN_AT); only the recurring task is left.  The response times
+# (p50/p99) are printed, not asserted.
+#
+# Output: one "ok - ..." / "not ok - ..." line per check; exit 1 if any failed.
+#
+# Single quotes around $... are deliberate: the handler shells expand them.
+# shellcheck disable=SC2016
+set -euo pipefail
+
+backend=${1:-}
+case "$backend" in
+sqlite) dsn_var="" ;;
+postgres) dsn_var=LEASEQ_TEST_PG_DSN ;;
+mysql) dsn_var=LEASEQ_TEST_MYSQL_DSN ;;
+*)
+    echo "usage: cli_web.sh sqlite|postgres|mysql (with LEASECTL=path/to/leasectl)" >&2
+    exit 64
+    ;;
+esac
+if [[ -z "${LEASECTL:-}" || ! -x "${LEASECTL}" ]]; then
+    echo "not ok - LEASECTL must name the leasectl binary (got '${LEASECTL:-}')"
+    exit 1
+fi
+# The CGI wrapper runs from another directory: an absolute path.
+LEASECTL=$(cd "$(dirname "$LEASECTL")" && pwd)/$(basename "$LEASECTL")
+
+skip_or_fail() { # REASON
+    if [[ -n "${LEASEQ_REQUIRE_ALL_BACKENDS+x}" ]]; then
+        echo "not ok - $1 and LEASEQ_REQUIRE_ALL_BACKENDS is set"
+        exit 1
+    fi
+    echo "skipped: $1"
+    exit 77
+}
+
+LIGHTTPD=$(command -v lighttpd || true)
+if [[ -z "$LIGHTTPD" && -x /usr/sbin/lighttpd ]]; then
+    LIGHTTPD=/usr/sbin/lighttpd
+fi
+[[ -n "$LIGHTTPD" ]] || skip_or_fail "lighttpd is not installed"
+command -v curl >/dev/null 2>&1 || skip_or_fail "curl is not installed"
+
+# ------------------------------------------------------------------ setup
+T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-web.XXXXXX")
+chmod 755 "$T" # lighttpd may drop privileges; its CGIs write here
+httpd_pid=""
+bg_pids=()
+stop_httpd() {
+    if [[ -n "$httpd_pid" ]]; then
+        kill -TERM "$httpd_pid" 2>/dev/null || true
+        for _ in $(seq 1 50); do
+            kill -0 "$httpd_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$httpd_pid" 2>/dev/null || true
+        wait "$httpd_pid" 2>/dev/null || true
+        httpd_pid=""
+    fi
+}
+cleanup() {
+    local p
+    stop_httpd
+    for p in "${bg_pids[@]}"; do
+        kill -KILL "$p" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    rm -rf -- "$T"
+}
+trap cleanup EXIT
+trap 'echo "not ok - internal error in cli_web.sh at line $LINENO"' ERR
+
+if [[ $backend == sqlite ]]; then
+    DSN="sqlite:$T/web.db"
+else
+    DSN=${!dsn_var:-}
+    [[ -n "$DSN" ]] || skip_or_fail "$dsn_var is not set"
+fi
+unset LEASEQ_DSN
+
+# Everything this run creates is named with this suffix.
+Q="web_$$_$(date +%s)_${RANDOM}"
+RUNNER_LEASE="leaseq:runner:$Q"
+TMO=60 # seconds any single leasectl call may take
+
+echo "# leasectl tick behind lighttpd: backend $backend, queue $Q"
+
+# ------------------------------------------------------------------ reporting
+n=0
+nfail=0
+why=()
+pass() {
+    n=$((n + 1))
+    printf 'ok - %s\n' "$1"
+}
+fail() { # DESC [DETAIL...]
+    n=$((n + 1))
+    nfail=$((nfail + 1))
+    printf 'not ok - %s\n' "$1"
+    shift
+    local d
+    for d in "$@"; do
+        printf '#   %s\n' "$d"
+    done
+}
+excerpt() { # FILE -> first lines, shortened
+    if [[ -s "$1" ]]; then
+        head -c 400 "$1" | head -n 4 | tr -d '\r' | sed 's/^/|/' | tr '\n' ' '
+    else
+        printf '(empty)'
+    fi
+}
+begin() { why=(); }
+end() {
+    if [[ ${#why[@]} -eq 0 ]]; then
+        pass "$1"
+    else
+        fail "$1" "${why[@]}" "command: ${LAST_CMD:-}" "stdout: $(excerpt "$T/out")" "stderr: $(excerpt "$T/err")"
+    fi
+}
+want_rc() {
+    [[ "$RC" == "$1" ]] || why+=("exit status $RC, expected $1")
+}
+want() { # CONDITION-TEXT WHY: want "$((a > b))" "why"
+    [[ "$1" == 1 ]] || why+=("$2")
+}
+lines_of() { # FILE -> number of lines
+    if [[ -f "$1" ]]; then
+        grep -c '' "$1" || true
+    else
+        echo 0
+    fi
+}
+ms_now() { # monotonic enough for durations: wall clock in ms
+    date +%s%3N
+}
+
+# run ARGS...: leasectl --db DSN ARGS...; sets RC, fills $T/out and $T/err.
+run() {
+    LAST_CMD="leasectl --db DSN $*"
+    RC=0
+    timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" "$@" </dev/null >"$T/out" 2>"$T/err" || RC=$?
+}
+# ids FILE: the task ids in leasectl's JSON output, sorted.
+ids() {
+    { grep -o -E '"id": *[0-9]+' "$1" || true; } | grep -o -E '[0-9]+$' | sort -n || true
+}
+# json_field FILE KEY: the first scalar value of KEY ("null" for null).
+json_field() {
+    { grep -o -E "\"$2\": *(\"[^\"]*\"|-?[0-9]+|null|true|false)" "$1" || true; } | head -n 1 |
+        sed -E "s/^\"$2\": *//; s/^\"(.*)\"$/\\1/"
+}
+# sq STRING: single-quoted for /bin/sh.
+sq() {
+    local s=${1//\'/\'\\\'\'}
+    printf "'%s'" "$s"
+}
+# Wait until no tick of this run holds the runner lease (bounded).
+wait_runner_free() { # SECONDS
+    local i
+    for i in $(seq 1 $(($1 * 10))); do
+        run --json lease show "$RUNNER_LEASE"
+        if [[ $RC != 0 ]] || [[ "$(json_field "$T/out" held)" == false ]]; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    return 1
+}
+# Wait until no detached tick of this run is left (bounded).
+ticks_left() {
+    pgrep -f -- "tick --queue $Q" 2>/dev/null | wc -l
+}
+wait_ticks_gone() { # SECONDS
+    local i
+    for i in $(seq 1 $(($1 * 10))); do
+        [[ $(ticks_left) == 0 ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# ------------------------------------------------------------------ schema
+begin; run migrate; want_rc 0
+end "migrate: exit 0"
+
+# ------------------------------------------------------------------ the web server
+mkdir -p "$T/www/cgi-bin"
+# Tallies the handlers append to (short lines: O_APPEND writes are atomic).
+JOBS="$T/jobs.tally"
+RECS="$T/rec.tally"
+ENVF="$T/handler.env"
+: >"$JOBS"
+: >"$RECS"
+
+# The wrapper script an administrator writes: every flag on its command line,
+# the DSN in the environment (not on a command line), the log in a file.
+# Nothing of the request is used.
+write_wrapper() { # FILE LOG EXTRA-ARGS...
+    local f=$1 log=$2 a line=""
+    shift 2
+    for a in "$@"; do
+        line+=" $(sq "$a")"
+    done
+    {
+        echo '#!/bin/sh'
+        echo "LEASEQ_DSN=$(sq "$DSN")"
+        echo 'export LEASEQ_DSN'
+        echo "exec $(sq "$LEASECTL") tick --queue $(sq "$Q") --budget 5s$line 2>>$(sq "$log")"
+    } >"$f"
+    chmod 755 "$f"
+}
+write_wrapper "$T/www/cgi-bin/tick" "$T/tick.log" \
+    --handler "job=echo \"\$LEASEQ_TASK_ID\" >> $(sq "$JOBS")" \
+    --handler "rec=echo \"\$LEASEQ_TASK_RUN_AT\" >> $(sq "$RECS")" \
+    --handler "env=env > $(sq "$ENVF")"
+# A wrapper with a bad flag: the web server should answer 500.
+write_wrapper "$T/www/cgi-bin/bad" "$T/bad.log" --handler "job"
+
+start_httpd() {
+    local try port code
+    for try in 1 2 3 4 5 6 7 8 9 10; do
+        port=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+        {
+            echo "server.document-root = \"$T/www\""
+            echo "server.bind = \"127.0.0.1\""
+            echo "server.port = $port"
+            echo 'server.modules = ("mod_cgi")'
+            echo "server.errorlog = \"$T/lighttpd-error.log\""
+            echo 'server.max-connections = 1024'
+            echo '$HTTP["url"] =~ "^/cgi-bin/" { cgi.assign = ("" => "") }'
+            # As root, lighttpd would run the CGIs as root; run them as the
+            # owner of the temporary directory instead when that is not root.
+            if [[ $(id -u) == 0 && $(stat -c %U "$T") != root ]]; then
+                echo "server.username = \"$(stat -c %U "$T")\""
+                echo "server.groupname = \"$(stat -c %G "$T")\""
+            fi
+        } >"$T/lighttpd.conf"
+        "$LIGHTTPD" -D -f "$T/lighttpd.conf" </dev/null >>"$T/lighttpd.out" 2>&1 &
+        httpd_pid=$!
+        for _ in $(seq 1 50); do
+            if ! kill -0 "$httpd_pid" 2>/dev/null; then
+                break
+            fi
+            code=$(curl -s -o /dev/null --max-time 2 -w '%{http_code}' "http://127.0.0.1:$port/" 2>/dev/null || true)
+            if [[ -n "$code" && "$code" != 000 ]]; then
+                BASE="http://127.0.0.1:$port"
+                return 0
+            fi
+            sleep 0.1
+        done
+        stop_httpd # the port was taken, or it did not start: try another
+    done
+    return 1
+}
+
+begin
+if start_httpd; then
+    pass "lighttpd with mod_cgi started on 127.0.0.1 ($BASE)"
+else
+    fail "lighttpd with mod_cgi started on 127.0.0.1" "lighttpd output: $(excerpt "$T/lighttpd.out")" \
+        "error log: $(excerpt "$T/lighttpd-error.log")"
+    echo "1..$n"
+    exit 1
+fi
+
+# hit [EXTRA-CURL-ARGS]: one page hit; appends "CODE SECONDS" to $T/hits.
+hit_cmd=(curl -s -o /dev/null --max-time 20 -w '%{http_code} %{time_total}\n')
+
+# ------------------------------------------------------------------ bad configuration
+begin
+code=$("${hit_cmd[@]}" "$BASE/cgi-bin/bad" 2>/dev/null || true)
+want "$([[ "${code%% *}" == 500 ]] && echo 1)" "a wrapper with --handler without '=' answered '${code%% *}', expected 500"
+grep -q -F -- '--handler' "$T/bad.log" 2>/dev/null || why+=("the reason is not in the wrapper's log: $(excerpt "$T/bad.log")")
+LAST_CMD="GET /cgi-bin/bad"
+end "CGI with a bad flag in the wrapper: 500, nothing run"
+
+# ------------------------------------------------------------------ the queue
+begin
+task_ids=()
+for i in $(seq 1 100); do
+    run --json task add job --queue "$Q" --payload "job-$i"
+    if [[ $RC != 0 ]]; then
+        why+=("task add $i exited $RC")
+        break
+    fi
+    task_ids+=("$(json_field "$T/out" id)")
+done
+run --json task add rec --queue "$Q" --every 1s
+rec_id=$(json_field "$T/out" id)
+[[ $RC == 0 && "$rec_id" =~ ^[0-9]+$ ]] || why+=("task add rec --every 1s exited $RC")
+run --json task add env --queue "$Q"
+env_id=$(json_field "$T/out" id)
+[[ $RC == 0 && "$env_id" =~ ^[0-9]+$ ]] || why+=("task add env exited $RC")
+want "$([[ ${#task_ids[@]} == 100 ]] && echo 1)" "only ${#task_ids[@]} tasks were added"
+end "100 tasks 'job', a recurring task 'rec' (every 1s) and one 'env' task queued on $Q"
+
+# ------------------------------------------------------------------ 200 concurrent hits
+: >"$T/hits"
+t0=$(ms_now)
+for wave in 1 2 3 4; do
+    # The query string and headers are a client's: they must change nothing.
+    seq 1 50 | xargs -P 50 -I{} "${hit_cmd[@]}" -H 'X-Evil: $(touch /tmp/leaseq-pwned)' \
+        "$BASE/cgi-bin/tick?queue=other&handler=job%3Drm%20-rf%20%2F&n={}" >>"$T/hits" 2>/dev/null &
+    bg_pids+=("$!")
+    [[ $wave == 4 ]] || sleep 0.7
+done
+wait "${bg_pids[@]}" 2>/dev/null || true
+bg_pids=()
+t1=$(ms_now)
+
+begin
+nhits=$(lines_of "$T/hits")
+n202=$(awk '$1 == 202' "$T/hits" | wc -l)
+want "$([[ $nhits == 200 && $n202 == 200 ]] && echo 1)" "$n202 of $nhits hits (of 200) answered 202: $(awk '$1 != 202 {print $1}' "$T/hits" | sort | uniq -c | tr '\n' ' ')"
+LAST_CMD="200 x GET /cgi-bin/tick (50 at a time)"
+end "200 concurrent page hits: every one answered 202"
+
+# Response times: printed, not asserted.
+sorted=$(awk '{print $2}' "$T/hits" | sort -g)
+if [[ -n "$sorted" ]]; then
+    cnt=$(wc -l <<<"$sorted")
+    p50=$(sed -n "$(((cnt * 50 + 99) / 100))p" <<<"$sorted")
+    p99=$(sed -n "$(((cnt * 99 + 99) / 100))p" <<<"$sorted")
+    pmax=$(tail -n 1 <<<"$sorted")
+    echo "# response time over $cnt hits ($backend): p50 ${p50}s, p99 ${p99}s, max ${pmax}s; the 4 waves took $((t1 - t0)) ms"
+fi
+
+# ------------------------------------------------------------------ until the queue is done
+begin
+deadline=$((SECONDS + 60))
+: >"$T/hits.light"
+while :; do
+    done_jobs=$(sort -u "$JOBS" | wc -l)
+    [[ $done_jobs -ge 100 && -s "$ENVF" ]] && break
+    [[ $SECONDS -lt $deadline ]] || break
+    "${hit_cmd[@]}" "$BASE/cgi-bin/tick" >>"$T/hits.light" 2>/dev/null || true
+    sleep 0.3
+done
+# A few more occurrences of the recurring task, then let the last tick end.
+for _ in 1 2 3 4 5 6; do
+    "${hit_cmd[@]}" "$BASE/cgi-bin/tick" >>"$T/hits.light" 2>/dev/null || true
+    sleep 0.4
+done
+wait_runner_free 20 || why+=("the runner lease is still held 20 s after the last hit")
+wait_ticks_gone 20 || why+=("$(ticks_left) detached ticks still run 20 s after the last hit")
+nlight=$(lines_of "$T/hits.light")
+nlight202=$(awk '$1 == 202' "$T/hits.light" | wc -l)
+want "$([[ $nlight == "$nlight202" ]] && echo 1)" "$nlight202 of $nlight light hits answered 202"
+want "$([[ $(sort -u "$JOBS" | wc -l) -ge 100 ]] && echo 1)" "only $(sort -u "$JOBS" | wc -l) of 100 tasks ran within 60 s"
+LAST_CMD="GET /cgi-bin/tick every 0.3 s"
+end "light hits until the queue is done: all answered 202, the queue done within 60 s ($nlight hits)"
+
+stop_httpd
+
+begin
+for id in "${task_ids[@]}"; do
+    c=$(grep -c -x -- "$id" "$JOBS" || true)
+    [[ $c == 1 ]] || why+=("task $id ran $c times")
+done
+total=$(lines_of "$JOBS")
+[[ $total == 100 ]] || why+=("$total job runs in the tally, expected 100")
+LAST_CMD="(tally of the job handler)"
+end "every one of the 100 tasks ran exactly once"
+
+begin
+nrec=$(lines_of "$RECS")
+nrec_distinct=$(sort -u "$RECS" | wc -l)
+want "$([[ $nrec -ge 1 ]] && echo 1)" "the recurring task never ran"
+want "$([[ $nrec == "$nrec_distinct" ]] && echo 1)" "$nrec runs of $nrec_distinct distinct occurrences: $(sort "$RECS" | uniq -d | head -n 3 | tr '\n' ' ')"
+bad_at=$(grep -c -v -x -E '[0-9]{13}' "$RECS" || true)
+want "$([[ $bad_at == 0 ]] && echo 1)" "$bad_at LEASEQ_TASK_RUN_AT values are not epoch ms"
+LAST_CMD="(tally of the rec handler)"
+end "the recurring task ran once per occurrence ($nrec runs, distinct LEASEQ_TASK_RUN_AT)"
+
+begin
+if [[ -s "$ENVF" ]]; then
+    for v in QUERY_STRING GATEWAY_INTERFACE HTTP_X_EVIL HTTP_HOST REQUEST_URI REMOTE_ADDR LEASEQ_DSN; do
+        if grep -q "^$v=" "$ENVF"; then why+=("the handler saw $v"); fi
+    done
+    if grep -q -F -- "$DSN" "$ENVF"; then why+=("the DSN is in the handler's environment"); fi
+    grep -q "^LEASEQ_TASK_ID=$env_id\$" "$ENVF" || why+=("LEASEQ_TASK_ID is not $env_id")
+    grep -q "^PATH=" "$ENVF" || why+=("the handler has no PATH")
+else
+    why+=("the env task did not run")
+fi
+[[ ! -e /tmp/leaseq-pwned ]] || why+=("/tmp/leaseq-pwned exists")
+LAST_CMD="(environment of a handler run by a CGI tick)"
+end "handlers of a CGI tick see no request variables (query string, headers) and no DSN"
+
+begin
+run --json task list --queue "$Q"; want_rc 0
+left=$(ids "$T/out" | tr '\n' ' ')
+want "$([[ "$left" == "$rec_id " ]] && echo 1)" "tasks left in $Q: '$left', expected only the recurring task $rec_id"
+run --json task list --queue "$Q" --dead
+want "$([[ -z "$(ids "$T/out")" ]] && echo 1)" "dead tasks in $Q: $(ids "$T/out" | tr '\n' ' ')"
+end "no task is left in the queue but the recurring one, none dead"
+
+begin
+errs=$(grep -c -E 'leasectl: ' "$T/tick.log" 2>/dev/null || true)
+want "$([[ ${errs:-0} == 0 ]] && echo 1)" "the ticks logged $errs errors, e.g. $(grep -m 1 -E 'leasectl: ' "$T/tick.log" || true)"
+want "$([[ $(grep -c -E '^tick: ran [1-9]' "$T/tick.log" 2>/dev/null || true) -ge 1 ]] && echo 1)" "no tick logged a run"
+LAST_CMD="(the ticks' log, standard error of the wrapper)"
+end "the detached ticks logged what they ran, and no error"
+
+# ------------------------------------------------------------------ the cheap path
+# Nothing due (the recurring task waits for its next occurrence): paused, so
+# that it cannot become due during the check.
+begin
+run task pause "$rec_id"; want_rc 0
+wait_runner_free 10 || why+=("the runner lease is held")
+run --json lease show "$RUNNER_LEASE"
+tok_before=$(json_field "$T/out" token)
+run tick --queue "$Q" --handler 'job=true'
+want_rc 0
+run --json lease show "$RUNNER_LEASE"
+tok_after=$(json_field "$T/out" token)
+want "$([[ -n "$tok_before" && "$tok_before" == "$tok_after" ]] && echo 1)" "the runner lease token moved from '$tok_before' to '$tok_after': the tick took the lease with nothing due"
+end "tick with nothing due: exit 0 without taking the runner lease (token unchanged)"
+
+begin
+run task add job --queue "$Q"
+due_id=$(tr -d '[:space:]' <"$T/out")
+run lease acquire "$RUNNER_LEASE" --ttl 30s
+h=$(cat "$T/out")
+want_rc 0
+ta=$(ms_now)
+run tick --queue "$Q" --handler "job=echo \"\$LEASEQ_TASK_ID\" >> $(sq "$JOBS")"
+tb=$(ms_now)
+want_rc 75
+grep -q -i 'another runner is active' "$T/err" || why+=("stderr does not say another runner is active")
+want "$([[ $((tb - ta)) -lt 5000 ]] && echo 1)" "the tick took $((tb - ta)) ms"
+want "$([[ $(grep -c -x -- "$due_id" "$JOBS" || true) == 0 ]] && echo 1)" "the due task ran although the runner lease was held"
+end "runner lease held by 'lease acquire $RUNNER_LEASE': tick exits 75 at once ($((tb - ta)) ms), runs nothing"
+
+begin
+run --json tick --queue "$Q" --handler 'job=true'
+want_rc 75
+[[ "$(json_field "$T/out" stopped)" == held* ]] || why+=("JSON stopped is '$(json_field "$T/out" stopped)'")
+run lease release "$h"
+[[ $RC == 0 ]] || why+=("release of the runner lease exited $RC")
+end "--json tick while held: exit 75, stopped: held"
+
+# ------------------------------------------------------------------ --spawn
+begin
+: >"$T/spawn.tally"
+ta=$(ms_now)
+RC=0
+out=$(timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" tick --spawn --queue "$Q" \
+    --handler "job=sleep 3; echo \"\$LEASEQ_TASK_ID\" >> $(sq "$T/spawn.tally")" 2>"$T/err") || RC=$?
+tb=$(ms_now)
+LAST_CMD="out=\$(leasectl tick --spawn --queue Q --handler 'job=sleep 3; ...')"
+printf '%s' "$out" >"$T/out"
+want_rc 0
+want "$([[ -z "$out" ]] && echo 1)" "--spawn printed '$out'"
+want "$([[ $((tb - ta)) -lt 2500 ]] && echo 1)" "\$(leasectl tick --spawn ...) took $((tb - ta)) ms: the detached tick holds the caller's output"
+for _ in $(seq 1 100); do
+    [[ -s "$T/spawn.tally" ]] && break
+    sleep 0.1
+done
+want "$([[ "$(cat "$T/spawn.tally")" == "$due_id" ]] && echo 1)" "the spawned tick did not run task $due_id (tally: $(excerpt "$T/spawn.tally"))"
+end "tick --spawn returns 0 at once ($((tb - ta)) ms, handler sleeps 3 s); the detached tick runs the task"
+
+begin; run tick --spawn --queue "$Q" --handler job; want_rc 64
+want "$([[ $(lines_of "$T/err") == 1 ]] && echo 1)" "stderr should be one line"
+end "tick --spawn with a handler without '=': exit 64 at once"
+
+begin; run tick --spawn --queue "" ; want_rc 64
+end "tick --spawn with an empty queue name: exit 64"
+
+begin; run tick --spawn --no-cgi --queue "$Q"; want_rc 64
+end "tick --spawn --no-cgi: exit 64"
+
+# GATEWAY_INTERFACE in the environment without a web server: the CGI answer
+# on standard output, the tick detached.
+begin
+run task add job --queue "$Q"
+cgi_id=$(tr -d '[:space:]' <"$T/out")
+RC=0
+GATEWAY_INTERFACE=CGI/1.1 QUERY_STRING='queue=x' timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" tick --queue "$Q" \
+    --handler "job=echo \"\$LEASEQ_TASK_ID\" >> $(sq "$T/cgi.tally")" </dev/null >"$T/out" 2>"$T/err" || RC=$?
+LAST_CMD="GATEWAY_INTERFACE=CGI/1.1 leasectl tick --queue Q --handler job=..."
+want_rc 0
+printf 'Status: 202 Accepted\r\nContent-Type: text/plain\r\nContent-Length: 14\r\n\r\ntick accepted\n' >"$T/cgi.expected"
+cmp -s "$T/out" "$T/cgi.expected" || why+=("the CGI answer is not the expected 202 document")
+for _ in $(seq 1 100); do
+    [[ -s "$T/cgi.tally" ]] && break
+    sleep 0.1
+done
+want "$([[ "$(cat "$T/cgi.tally" 2>/dev/null)" == "$cgi_id" ]] && echo 1)" "the CGI tick did not run task $cgi_id"
+end "GATEWAY_INTERFACE set: 'Status: 202' + headers + body on stdout, exit 0, the tick runs detached"
+
+begin
+RC=0
+GATEWAY_INTERFACE=CGI/1.1 timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" tick --no-cgi --queue "$Q" \
+    --handler 'job=true' </dev/null >"$T/out" 2>"$T/err" || RC=$?
+LAST_CMD="GATEWAY_INTERFACE=CGI/1.1 leasectl tick --no-cgi"
+want_rc 0
+[[ ! -s "$T/out" ]] || why+=("stdout should be empty")
+grep -q '^tick: ' "$T/err" || why+=("no report on stderr")
+end "GATEWAY_INTERFACE set with --no-cgi: an ordinary tick"
+
+# ------------------------------------------------------------------ tidy up
+wait_ticks_gone 20 || true
+run task rm "$rec_id" || true
+run --json task list --queue "$Q"
+for id in $(ids "$T/out"); do
+    run task rm "$id" || true
+done
+
+echo "1..$n"
+if [[ $nfail -gt 0 ]]; then
+    echo "# $nfail of $n checks failed"
+    for f in tick.log lighttpd-error.log; do
+        [[ -s "$T/$f" ]] && echo "# $f: $(excerpt "$T/$f")"
+    done
+    exit 1
+fi
+echo "# all $n checks passed"
