@@ -247,6 +247,7 @@ struct claim_ctx {
 	size_t lost;     /* candidates another claimer took first */
 	size_t dropped;  /* skipped occurrences and exhausted claims */
 	lq_status err;
+	const char *what; /* names the queue in messages */
 };
 
 static int cand_row(void *arg, const lq_value *c, int n)
@@ -384,9 +385,9 @@ static lq_status claim_body(lq_db *db, void *arg)
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		lq_value p[2] = {lq__v_text(cc->queue), lq_v_int((int64_t)(cc->n - cc->got))};
-		lq_status st = lq__exec(db, "task claim", LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
+		lq_status st = lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
 		if (st == LQ_OK && cc->err != LQ_OK)
-			st = lq__fail(db, cc->err, "task claim: out of memory");
+			st = lq__fail(db, cc->err, "%s: out of memory", cc->what);
 		if (st != LQ_OK) {
 			release_range(cc->tasks, cc->got, cc->got + cc->cand);
 			return st;
@@ -441,8 +442,10 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	if ((st = lq__ready(db)) != LQ_OK)
 		return st;
 	memset(tasks, 0, n * sizeof(*tasks));
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, LQ_OK};
-	st = lq__tx(db, 1, "task claim", claim_body, &cc);
+	char what[LQ_NAME_MAX + 32];
+	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, LQ_OK, what};
+	st = lq__tx(db, 1, what, claim_body, &cc);
 	if (st != LQ_OK) {
 		release_range(tasks, 0, n);
 		return st;

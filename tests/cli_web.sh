@@ -236,8 +236,8 @@ write_wrapper "$T/www/cgi-bin/tick" "$T/tick.log" \
 write_wrapper "$T/www/cgi-bin/bad" "$T/bad.log" --handler "job"
 
 start_httpd() {
-    local try port code
-    for try in 1 2 3 4 5 6 7 8 9 10; do
+    local port code
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
         port=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
         {
             echo "server.document-root = \"$T/www\""

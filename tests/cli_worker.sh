@@ -1,0 +1,413 @@
+#!/usr/bin/env bash
+# tests/cli_worker.sh BACKEND - acceptance test of `leasectl worker` (and the
+# queue edge cases of `tick`): graceful stop on SIGTERM, -j N, at-least-once
+# heartbeats, recurring tasks on time in an idle worker, tasks without a
+# handler, unknown queues, bad handler specs.  Run by ctest as
+# `bash tests/cli_worker.sh <backend>` with LEASECTL=<path to leasectl>.
+#
+#   sqlite    a database file in a temporary directory
+#   postgres  $LEASEQ_TEST_PG_DSN
+#   mysql     $LEASEQ_TEST_MYSQL_DSN
+# A missing DSN skips (exit 77), or fails when LEASEQ_REQUIRE_ALL_BACKENDS is
+# set.  Server databases are shared: nothing is dropped; every queue name is
+# unique to this run and emptied at the end.
+#
+# Output: one "ok - ..." / "not ok - ..." line per check; exit 1 if any failed.
+#
+# Single quotes around $... are deliberate: the handler shells expand them.
+# shellcheck disable=SC2016
+set -euo pipefail
+
+backend=${1:-}
+case "$backend" in
+sqlite) dsn_var="" ;;
+postgres) dsn_var=LEASEQ_TEST_PG_DSN ;;
+mysql) dsn_var=LEASEQ_TEST_MYSQL_DSN ;;
+*)
+    echo "usage: cli_worker.sh sqlite|postgres|mysql (with LEASECTL=path/to/leasectl)" >&2
+    exit 64
+    ;;
+esac
+if [[ -z "${LEASECTL:-}" || ! -x "${LEASECTL}" ]]; then
+    echo "not ok - LEASECTL must name the leasectl binary (got '${LEASECTL:-}')"
+    exit 1
+fi
+
+# ------------------------------------------------------------------ setup
+T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-worker.XXXXXX")
+bg_pids=()
+cleanup() {
+    local p
+    for p in "${bg_pids[@]}"; do
+        kill -KILL "$p" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    rm -rf -- "$T"
+}
+trap cleanup EXIT
+trap 'echo "not ok - internal error in cli_worker.sh at line $LINENO"' ERR
+
+if [[ $backend == sqlite ]]; then
+    DSN="sqlite:$T/worker.db"
+else
+    DSN=${!dsn_var:-}
+    if [[ -z "$DSN" ]]; then
+        if [[ -n "${LEASEQ_REQUIRE_ALL_BACKENDS+x}" ]]; then
+            echo "not ok - $dsn_var is not set and LEASEQ_REQUIRE_ALL_BACKENDS is"
+            exit 1
+        fi
+        echo "skipped: $dsn_var is not set"
+        exit 77
+    fi
+fi
+unset LEASEQ_DSN
+
+P="wk$$_$(date +%s)_${RANDOM}_" # every queue of this run starts with it
+queues=()
+TMO=60
+
+echo "# leasectl worker test: backend $backend, prefix $P"
+
+# ------------------------------------------------------------------ reporting
+n=0
+nfail=0
+why=()
+pass() {
+    n=$((n + 1))
+    printf 'ok - %s\n' "$1"
+}
+fail() { # DESC [DETAIL...]
+    n=$((n + 1))
+    nfail=$((nfail + 1))
+    printf 'not ok - %s\n' "$1"
+    shift
+    local d
+    for d in "$@"; do
+        printf '#   %s\n' "$d"
+    done
+}
+excerpt() { # FILE -> first lines, shortened
+    if [[ -s "$1" ]]; then
+        head -c 400 "$1" | head -n 4 | tr -d '\r' | sed 's/^/|/' | tr '\n' ' '
+    else
+        printf '(empty)'
+    fi
+}
+begin() { why=(); }
+end() {
+    if [[ ${#why[@]} -eq 0 ]]; then
+        pass "$1"
+    else
+        fail "$1" "${why[@]}" "command: ${LAST_CMD:-}" "stdout: $(excerpt "$T/out")" "stderr: $(excerpt "$T/err")"
+    fi
+}
+want_rc() {
+    [[ "$RC" == "$1" ]] || why+=("exit status $RC, expected $1")
+}
+want() { # CONDITION-TEXT WHY
+    [[ "$1" == 1 ]] || why+=("$2")
+}
+lines_of() {
+    if [[ -f "$1" ]]; then
+        grep -c '' "$1" || true
+    else
+        echo 0
+    fi
+}
+ms_now() {
+    date +%s%3N
+}
+newq() { # NAME: q = a queue name of this run
+    q="$P$1"
+    queues+=("$q")
+}
+# sq STRING: single-quoted for /bin/sh.
+sq() {
+    local s=${1//\'/\'\\\'\'}
+    printf "'%s'" "$s"
+}
+
+run() {
+    LAST_CMD="leasectl --db DSN $*"
+    RC=0
+    timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" "$@" </dev/null >"$T/out" 2>"$T/err" || RC=$?
+}
+ids() {
+    { grep -o -E '"id": *[0-9]+' "$1" || true; } | grep -o -E '[0-9]+$' | sort -n || true
+}
+json_field() { # FILE KEY: the first scalar value of KEY ("null" for null)
+    { grep -o -E "\"$2\": *(\"[^\"]*\"|-?[0-9]+|null|true|false)" "$1" || true; } | head -n 1 |
+        sed -E "s/^\"$2\": *//; s/^\"(.*)\"$/\\1/"
+}
+add_task() { # QUEUE NAME [ARGS...] -> id in $ID
+    run --json task add "$2" --queue "$1" "${@:3}"
+    ID=$(json_field "$T/out" id)
+    [[ $RC == 0 && "$ID" =~ ^[0-9]+$ ]] || why+=("task add $2 --queue $1 ${*:3} exited $RC")
+}
+
+# A worker in the background: the pid is leasectl's own, for signals.
+declare -A wpid=()
+start_worker() { # NAME ARGS...
+    local name=$1
+    shift
+    "$LEASECTL" --db "$DSN" "$@" </dev/null >"$T/$name.out" 2>"$T/$name.err" &
+    wpid[$name]=$!
+    bg_pids+=("$!")
+}
+# wait_worker NAME SECONDS: RC = its exit status, or "timeout" (then killed).
+wait_worker() {
+    local name=$1 pid=${wpid[$1]} i
+    for i in $(seq 1 $(($2 * 10))); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        RC=timeout
+    else
+        RC=0
+        wait "$pid" || RC=$?
+    fi
+    cp "$T/$name.out" "$T/out"
+    cp "$T/$name.err" "$T/err"
+    LAST_CMD="(background worker $name)"
+}
+wait_for_line() { # FILE PATTERN SECONDS
+    local i
+    for i in $(seq 1 $(($3 * 10))); do
+        grep -q -E -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
+# no_claim QUEUE: no live task of QUEUE is claimed.
+no_claim() {
+    run --json task list --queue "$1"
+    if grep -q -E '"claim_owner": *"' "$T/out"; then
+        why+=("a task of $1 is still claimed")
+    fi
+}
+
+begin; run migrate; want_rc 0
+end "migrate: exit 0"
+
+# ================================================================== 1. graceful stop
+ta=0
+tb=0
+for mode in at-most-once at-least-once; do
+    begin
+    newq "stop_$mode"
+    tally="$T/stop_$mode.tally"
+    flags=()
+    [[ $mode == at-least-once ]] && flags=(--at-least-once --claim-ttl 2s)
+    add_task "$q" slow
+    sid=$ID
+    start_worker "stop_$mode" worker --queue "$q" "${flags[@]}" \
+        --handler "slow=echo \"start \$LEASEQ_TASK_ID\" >> $(sq "$tally"); sleep 3; echo \"end \$LEASEQ_TASK_ID\" >> $(sq "$tally")"
+    if wait_for_line "$tally" '^start ' 20; then
+        ta=$(ms_now)
+        kill -TERM "${wpid[stop_$mode]}"
+        wait_worker "stop_$mode" 20
+        tb=$(ms_now)
+        want_rc 0
+        grep -q -x "end $sid" "$tally" || why+=("the running handler did not finish: $(excerpt "$tally")")
+        want "$([[ $((tb - ta)) -lt 15000 ]] && echo 1)" "the worker took $((tb - ta)) ms to stop"
+        grep -q -E '^worker: ran 1, failed 0, stopped: ' "$T/err" || why+=("no 'worker: ran 1, failed 0' report")
+    else
+        why+=("the handler did not start")
+    fi
+    no_claim "$q"
+    run --json task list --queue "$q"
+    [[ -z "$(ids "$T/out")" ]] || why+=("task $sid is still queued after it finished")
+    # Nothing runs twice.
+    run worker --queue "$q" --drain "${flags[@]}" --handler "slow=echo \"again \$LEASEQ_TASK_ID\" >> $(sq "$tally")"
+    [[ $RC == 0 ]] || why+=("a worker --drain afterwards exited $RC")
+    c=$(grep -c -E '^(start|again) ' "$tally" || true)
+    want "$([[ $c == 1 ]] && echo 1)" "the task ran $c times"
+    end "$mode worker, SIGTERM while a handler runs (sleep 3): the handler finishes, exit 0 in $((tb - ta)) ms, no claim left, not run twice"
+done
+
+# A second SIGTERM does not wait for the handler; at-least-once hands the
+# task back (claim cleared, error recorded, retried later).
+begin
+newq stop2
+tally="$T/stop2.tally"
+add_task "$q" stuck
+sid=$ID
+start_worker stop2 worker --queue "$q" --at-least-once --claim-ttl 2s \
+    --handler "stuck=echo \"start \$LEASEQ_TASK_ID\" >> $(sq "$tally"); sleep 30; echo end >> $(sq "$tally")"
+if wait_for_line "$tally" '^start ' 20; then
+    ta=$(ms_now)
+    kill -TERM "${wpid[stop2]}"
+    sleep 0.3
+    kill -TERM "${wpid[stop2]}" 2>/dev/null || true
+    wait_worker stop2 20
+    tb=$(ms_now)
+    want_rc 0
+    want "$([[ $((tb - ta)) -lt 8000 ]] && echo 1)" "the worker took $((tb - ta)) ms to stop after two signals"
+    ! grep -q '^end' "$tally" || why+=("the handler was not stopped")
+else
+    why+=("the handler did not start")
+fi
+no_claim "$q"
+run --json task show "$sid"
+[[ $RC == 0 ]] || why+=("the task is gone (task show exited $RC)")
+[[ "$(json_field "$T/out" dead)" == false ]] || why+=("the task is dead")
+[[ "$(json_field "$T/out" last_error)" == *shutdown* ]] || why+=("last_error '$(json_field "$T/out" last_error)' does not mention the shutdown")
+end "at-least-once worker, SIGTERM twice: stops at once ($((tb - ta)) ms), exit 0, the task handed back (unclaimed, live)"
+
+# ================================================================== 2. -j 3
+begin
+newq j3
+tally="$T/j3.tally"
+for i in $(seq 1 60); do
+    add_task "$q" par --payload "p$i"
+done
+run worker --queue "$q" -j 3 --drain --handler "par=echo \"\$LEASEQ_TASK_ID \$PPID\" >> $(sq "$tally"); sleep 0.1"
+want_rc 0
+total=$(lines_of "$tally")
+distinct=$(awk '{print $1}' "$tally" | sort -u | wc -l)
+procs=$(awk '{print $2}' "$tally" | sort -u | wc -l)
+want "$([[ $total == 60 && $distinct == 60 ]] && echo 1)" "$total runs of $distinct distinct tasks, expected 60 of 60"
+want "$([[ $procs -ge 2 ]] && echo 1)" "only $procs worker process ran tasks"
+grep -q -E '^worker: ran 60, failed 0, stopped: idle' "$T/err" || why+=("the summed report is not 'ran 60, failed 0, stopped: idle'")
+run --json task list --queue "$q"
+[[ -z "$(ids "$T/out")" ]] || why+=("tasks remain")
+end "worker -j 3 --drain with 60 tasks: each runs exactly once ($procs processes ran tasks)"
+
+# ================================================================== 3. heartbeats
+begin
+newq hb
+tally="$T/hb.tally"
+add_task "$q" long
+hid=$ID
+hcmd="long=echo \"start \$LEASEQ_TASK_ID \$\$\" >> $(sq "$tally"); sleep 5; echo \"end \$LEASEQ_TASK_ID\" >> $(sq "$tally")"
+start_worker hbA worker --queue "$q" --at-least-once --claim-ttl 2s --handler "$hcmd"
+if wait_for_line "$tally" '^start ' 20; then
+    ta=$(ms_now)
+    # Past the 2 s TTL of the first claim: only heartbeats keep it.
+    sleep 2.5
+    run --json task show "$hid"
+    owner=$(json_field "$T/out" claim_owner)
+    until_ms=$(json_field "$T/out" claim_until)
+    now_ms=$(json_field "$T/out" now)
+    [[ -n "$owner" && "$owner" != null ]] || why+=("the task is not claimed 2.5 s into the run")
+    if [[ "$until_ms" =~ ^[0-9]+$ && "$now_ms" =~ ^[0-9]+$ ]]; then
+        [[ $until_ms -gt $now_ms ]] || why+=("the claim expired (claim_until $until_ms <= now $now_ms)")
+    else
+        why+=("no claim_until")
+    fi
+    # A second worker tries, again and again, while the first one runs.
+    while [[ $(($(ms_now) - ta)) -lt 4500 ]]; do
+        run worker --queue "$q" --drain --at-least-once --claim-ttl 2s --handler "$hcmd"
+        [[ $RC == 0 ]] || why+=("the second worker exited $RC")
+        sleep 0.3
+    done
+    wait_for_line "$tally" '^end ' 10 || why+=("the handler did not finish")
+    kill -TERM "${wpid[hbA]}"
+    wait_worker hbA 20
+    want_rc 0
+else
+    why+=("the handler did not start")
+    kill -KILL "${wpid[hbA]}" 2>/dev/null || true
+fi
+starts=$(grep -c '^start ' "$tally" || true)
+want "$([[ $starts == 1 ]] && echo 1)" "the task started $starts times (a second worker took over the claim)"
+run --json task list --queue "$q"
+[[ -z "$(ids "$T/out")" ]] || why+=("the task is still queued")
+end "--at-least-once --claim-ttl 2s, handler sleeps 5 s: heartbeats keep the claim, a second worker never runs it"
+
+# ================================================================== 4. recurring, idle worker
+begin
+newq rec
+tally="$T/rec.tally"
+add_task "$q" tick --every 1s
+rid=$ID
+start_worker rec worker --queue "$q" \
+    --handler "tick=echo \"\$LEASEQ_TASK_RUN_AT \$(date +%s%3N)\" >> $(sq "$tally")"
+sleep 5.3
+kill -TERM "${wpid[rec]}"
+wait_worker rec 20
+want_rc 0
+runs=$(lines_of "$tally")
+distinct=$(awk '{print $1}' "$tally" | sort -u | wc -l)
+want "$([[ $runs -ge 2 ]] && echo 1)" "$runs runs in 5.3 s, expected about 5 (at least 2)"
+want "$([[ $runs == "$distinct" ]] && echo 1)" "$runs runs of $distinct distinct occurrences"
+late=$(awk '{d = $2 - $1; if (d > m) m = d} END {print m + 0}' "$tally")
+run --json task show "$rid"
+[[ $RC == 0 && "$(json_field "$T/out" every_ms)" == 1000 ]] || why+=("the recurring task is gone or changed")
+run task rm "$rid"
+end "idle worker, task --every 1s: $runs runs in 5.3 s, one per occurrence (latest start ${late} ms after its due time)"
+
+# ================================================================== 5. no handler
+for mode in at-most-once at-least-once; do
+    begin
+    newq "noh_$mode"
+    flags=()
+    [[ $mode == at-least-once ]] && flags=(--at-least-once)
+    add_task "$q" orphan --max-attempts 1
+    oid=$ID
+    run worker --queue "$q" --drain "${flags[@]}" --handler 'other=true'
+    want_rc 0
+    grep -q -E 'ran 0, failed 1' "$T/err" || why+=("the report does not say 'ran 0, failed 1'")
+    run --json task list --queue "$q" --dead
+    [[ "$(ids "$T/out")" == "$oid" ]] || why+=("task $oid is not dead")
+    run --json task show "$oid"
+    [[ "$(json_field "$T/out" last_error)" == *"no handler for orphan"* ]] ||
+        why+=("last_error is '$(json_field "$T/out" last_error)', expected 'no handler for orphan'")
+    run --json task list --queue "$q"
+    [[ -z "$(ids "$T/out")" ]] || why+=("the task is still live")
+    run task rm "$oid"
+    end "$mode: a task without a handler, --max-attempts 1: dead with 'no handler for orphan'"
+done
+
+# ================================================================== 6. queues and bad input
+begin
+q="${P}never_used"
+run worker --queue "$q" --drain --handler 'x=true'
+want_rc 0
+grep -q -E '^worker: ran 0, failed 0, stopped: idle' "$T/err" || why+=("no 'ran 0, failed 0, stopped: idle' report")
+run worker --queue "$q" -j 2 --drain --handler 'x=true'
+[[ $RC == 0 ]] || why+=("-j 2 exited $RC")
+run tick --queue "$q" --handler 'x=true'
+[[ $RC == 0 ]] || why+=("tick exited $RC")
+end "an unknown queue is just empty: worker --drain (also -j 2) and tick exit 0"
+
+for cmdname in worker tick; do
+    begin
+    extra=()
+    [[ $cmdname == worker ]] && extra=(--drain)
+    run "$cmdname" --queue "${P}bad" "${extra[@]}" --handler 'no-equals-sign'
+    want_rc 64
+    [[ $(lines_of "$T/err") == 1 ]] || why+=("stderr should be one line")
+    [[ ! -s "$T/out" ]] || why+=("stdout should be empty")
+    end "$cmdname --handler without '=': exit 64, one line"
+done
+
+begin; run worker --queue "${P}bad" --drain --claim-ttl 2s --handler 'x=true'; want_rc 64
+end "worker --claim-ttl without --at-least-once: exit 64"
+
+begin; run worker --queue "${P}bad" -j 0 --drain --handler 'x=true'; want_rc 64
+end "worker -j 0: exit 64"
+
+# ------------------------------------------------------------------ tidy up
+for q in "${queues[@]}"; do
+    for flag in --queue --dead; do
+        if [[ $flag == --dead ]]; then
+            run --json task list --queue "$q" --dead
+        else
+            run --json task list --queue "$q"
+        fi
+        for id in $(ids "$T/out"); do
+            run task rm "$id" || true
+        done
+    done
+done
+
+echo "1..$n"
+if [[ $nfail -gt 0 ]]; then
+    echo "# $nfail of $n checks failed"
+    exit 1
+fi
+echo "# all $n checks passed"
