@@ -125,6 +125,9 @@ typedef struct lq_dsn_url {
 lq_status lq__dsn_parse_url(const char *dsn, lq_dsn_url *out, lq_err *err);
 /* Look up key in a "k=v&k2=v2" query string (percent-decoded); 1 if found. */
 int lq__dsn_query_get(const char *query, const char *key, char *val, size_t size);
+/* Percent-decode src[0..n) into dst (NUL-terminated); 0 on success, -1 if
+ * it does not fit, has a bad escape or decodes to a NUL byte. */
+int lq__pct_decode(const char *src, size_t n, char *dst, size_t size);
 /* Copy dsn to buf with any password replaced by "***". */
 void lq__dsn_redact(const char *dsn, char *buf, size_t size);
 

@@ -20,8 +20,7 @@ static int hexval(int c)
 	return -1;
 }
 
-/* Percent-decode src[0..n) into dst; 0 on success, -1 if too long or bad. */
-static int pct_decode(const char *src, size_t n, char *dst, size_t size)
+int lq__pct_decode(const char *src, size_t n, char *dst, size_t size)
 {
 	size_t o = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -72,11 +71,11 @@ lq_status lq__dsn_parse_url(const char *dsn, lq_dsn_url *out, lq_err *err)
 	if (at) {
 		const char *colon = memchr(p, ':', (size_t)(at - p));
 		const char *uend = colon ? colon : at;
-		if (pct_decode(p, (size_t)(uend - p), out->user, sizeof(out->user)) != 0) {
+		if (lq__pct_decode(p, (size_t)(uend - p), out->user, sizeof(out->user)) != 0) {
 			lq__err_set(err, "%s DSN: bad user name encoding", out->scheme);
 			return LQ_EINVAL;
 		}
-		if (colon && pct_decode(colon + 1, (size_t)(at - colon - 1), out->password,
+		if (colon && lq__pct_decode(colon + 1, (size_t)(at - colon - 1), out->password,
 					sizeof(out->password)) != 0) {
 			lq__err_set(err, "%s DSN: bad password encoding", out->scheme);
 			return LQ_EINVAL;
@@ -118,7 +117,7 @@ lq_status lq__dsn_parse_url(const char *dsn, lq_dsn_url *out, lq_err *err)
 		out->port = (int)port;
 	}
 	if (slash && slash + 1 < end &&
-	    pct_decode(slash + 1, (size_t)(end - slash - 1), out->dbname, sizeof(out->dbname)) != 0) {
+	    lq__pct_decode(slash + 1, (size_t)(end - slash - 1), out->dbname, sizeof(out->dbname)) != 0) {
 		lq__err_set(err, "%s DSN: bad database name", out->scheme);
 		return LQ_EINVAL;
 	}
@@ -134,7 +133,7 @@ int lq__dsn_query_get(const char *query, const char *key, char *val, size_t size
 		const char *e = amp ? amp : p + strlen(p);
 		const char *eq = memchr(p, '=', (size_t)(e - p));
 		if (eq && (size_t)(eq - p) == klen && strncmp(p, key, klen) == 0) {
-			if (pct_decode(eq + 1, (size_t)(e - eq - 1), val, size) != 0)
+			if (lq__pct_decode(eq + 1, (size_t)(e - eq - 1), val, size) != 0)
 				return 0;
 			return 1;
 		}

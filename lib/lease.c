@@ -328,37 +328,10 @@ LQ_EXTERN(lq_status) lq_lease_encode(const lq_lease *l, char *buf, size_t size)
 	return LQ_OK;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
+/* One field of a handle: percent-decoded and not empty. */
 static int pct_field(const char *s, size_t n, char *out, size_t size)
 {
-	size_t o = 0;
-	for (size_t i = 0; i < n; i++) {
-		int c = (unsigned char)s[i];
-		if (c == '%') {
-			if (i + 2 >= n)
-				return -1;
-			int hi = hexval(s[i + 1]), lo = hexval(s[i + 2]);
-			if (hi < 0 || lo < 0)
-				return -1;
-			c = hi * 16 + lo;
-			i += 2;
-		}
-		if (c == 0 || o + 1 >= size)
-			return -1;
-		out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return o > 0 ? 0 : -1;
+	return n > 0 ? lq__pct_decode(s, n, out, size) : -1;
 }
 
 LQ_EXTERN(lq_status) lq_lease_decode(const char *text, lq_lease *out)
