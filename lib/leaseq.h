@@ -224,6 +224,12 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
  * exponential back-off with jitter, or moved to the dead tasks when out of
  * attempts.  A recurring task records the error and keeps its schedule. */
 LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error);
+/* Hand a claimed task back unrun (a worker stopping): it is due again at
+ * once and the attempt does not count.  at-least-once: the claim is cleared
+ * (LQ_LOST if it was taken meanwhile); at-most-once: the task goes back in
+ * under its id; recurring: nothing to do (this occurrence is skipped, the
+ * next one comes as scheduled). */
+LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t);
 /* Extend an at-least-once claim to now + claim_ttl_ms on the database clock
  * (t->claim_until is not updated).  LQ_LOST when it expired or was taken. */
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms);
@@ -274,6 +280,9 @@ LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error);
  * inside lq_runner_tick, the runner lease.  Call it every
  * lq_job_claim_ttl()/3 ms.  LQ_LOST: stop working on it. */
 LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job);
+/* Ask the runner to hand this job's task back unrun instead of recording a
+ * failure when the handler returns non-zero (the worker is shutting down). */
+LQ_EXTERN(void) lq_job_hand_back(lq_job *job);
 /* 1 once the runner has been asked to stop (signal or lq_runner_stop). */
 LQ_EXTERN(int) lq_job_stopping(const lq_job *job);
 /* The TTL that lq_job_heartbeat() extends (claim or, in a tick, the

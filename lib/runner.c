@@ -45,6 +45,7 @@ struct lq_job {
 	lq_runner *r;
 	lq_task *t;
 	char *error;
+	int hand_back;
 };
 
 LQ_EXTERN(const char *) lq_stop_reason_str(lq_stop_reason r)
@@ -192,6 +193,11 @@ LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job)
 	return lq_task_heartbeat(r->db, job->t, r->claim_ttl);
 }
 
+LQ_EXTERN(void) lq_job_hand_back(lq_job *job)
+{
+	job->hand_back = 1;
+}
+
 LQ_EXTERN(int) lq_job_stopping(const lq_job *job)
 {
 	return job->r->stop != 0;
@@ -228,11 +234,13 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 		st = lq_task_fail(r->db, t, msg);
 		return st == LQ_LOST ? LQ_OK : st;
 	}
-	lq_job job = {r, t, NULL};
+	lq_job job = {r, t, NULL, 0};
 	int rc = h->fn(&job, h->ctx);
 	if (rc == 0) {
 		rep->ran++;
 		st = lq_task_ack(r->db, t);
+	} else if (job.hand_back) {
+		st = lq_task_release(r->db, t);
 	} else {
 		rep->failed++;
 		st = lq_task_fail(r->db, t, job.error ? job.error : "handler failed");

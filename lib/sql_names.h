@@ -47,6 +47,7 @@
 	X(task_ack)             /* (?1 id, ?2 owner) delete if claimed by owner */            \
 	X(task_heartbeat)       /* (?1 id, ?2 owner, ?3 claim_ttl) if owner's claim not expired */ \
 	X(task_retry_later)     /* (?1 id, ?2 owner, ?3 backoff, ?4 error) unclaim, run_at NOW+backoff */ \
+	X(task_release_claim)   /* (?1 id, ?2 owner) unclaim, attempts-1: handed back unrun */ \
 	X(task_reinsert)        /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,        \
 	                            ?6 max_attempts, ?7 unique_key, ?8 backoff, ?9 error,     \
 	                            ?10 created_at) at-most-once retry; conflict: nothing */  \

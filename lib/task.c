@@ -556,6 +556,38 @@ LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error
 	return st;
 }
 
+LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
+{
+	lq__ok(db);
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	int64_t n = 0;
+	if (t->recurring)
+		return LQ_OK; /* the row stays and its next occurrence comes anyway */
+	if (t->mode == LQ_AT_LEAST_ONCE) {
+		if (!t->claim_owner[0])
+			return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
+		lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
+		st = lq__exec(db, what, LQ_SQL_task_release_claim, p, 2, NULL, NULL, &n);
+		if (st == LQ_OK && n != 1)
+			return lq__fail(db, LQ_LOST, "task %lld: claim was lost before it was handed back",
+					(long long)t->id);
+	} else {
+		lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
+		lq_value p[10] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+				  lq_v_int(t->attempts), lq_v_int(t->max_attempts),
+				  lq__v_opt_text(t->unique_key), lq_v_int(0), lq__v_opt_text(t->last_error),
+				  lq_v_int(t->created_at)};
+		st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 10, NULL, NULL, &n);
+	}
+	if (st == LQ_OK)
+		lq__notify(db, LQ_CHANNEL_TASK);
+	return st;
+}
+
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms)
 {
 	lq__ok(db);

@@ -837,6 +837,44 @@ static void task_names_are_data(void **state)
 	lq_task_clear(&t);
 }
 
+/* A stopping worker hands a task back unrun: due again, attempt not counted. */
+static void task_release(void **state)
+{
+	lq_db *db = DB(state), *db2 = other(state);
+	lq_task t, g;
+
+	/* at-least-once: the claim is cleared and attempts go back to 0. */
+	int64_t id = add(db, "rel", NULL, 0, "p1");
+	claim_one(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t);
+	assert_int_equal(t.attempts, 1);
+	assert_lq_ok(db, lq_task_release(db, &t));
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_string_equal(g.claim_owner, "");
+	assert_int_equal(g.attempts, 0);
+	assert_null(g.last_error);
+	lq_task_clear(&g);
+	/* A second hand-back of the same claim is lost: nothing changes. */
+	assert_lq(db, LQ_LOST, lq_task_release(db, &t));
+	lq_task_clear(&t);
+	/* Due at once for anyone. */
+	claim_one(db2, NULL, LQ_AT_MOST_ONCE, 0, &t);
+	assert_int_equal(t.id, id);
+	assert_int_equal(t.attempts, 0);
+
+	/* at-most-once: the deleted row comes back under its id, unchanged. */
+	assert_lq_ok(db2, lq_task_release(db2, &t));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_int_equal(g.attempts, 0);
+	assert_memory_equal(g.payload, "p1", 3);
+	lq_task_clear(&g);
+	claim_one(db, NULL, LQ_AT_MOST_ONCE, 0, &t);
+	assert_int_equal(t.id, id);
+	lq_task_clear(&t);
+	claim_none(db, NULL, LQ_AT_MOST_ONCE);
+	lq_close(db2);
+}
+
 int lqt_conf_task(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -850,6 +888,7 @@ int lqt_conf_task(void)
 		cmocka_unit_test_setup(task_at_least_once, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_ack_stale, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_heartbeat, lqt_conf_test_setup),
+		cmocka_unit_test_setup(task_release, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_fail_retry_dead, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_fail_backoff, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_retry_rm, lqt_conf_test_setup),

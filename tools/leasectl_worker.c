@@ -206,7 +206,10 @@ static int handler_fn(lq_job *job, void *arg)
 	}
 
 	now = lc_mono_ms();
-	if (c->mode == LQ_AT_LEAST_ONCE) {
+	/* Heartbeats keep an at-least-once claim and, in a tick, the runner
+	 * lease (whose TTL is short): without them a second tick would start
+	 * beside a long handler. */
+	if (c->mode == LQ_AT_LEAST_ONCE || c->tick) {
 		int64_t ttl = lq_job_claim_ttl(job) > 0 ? lq_job_claim_ttl(job) : c->claim_ttl;
 		interval = ttl / 3 > 0 ? ttl / 3 : 1;
 		next_hb = now + interval;
@@ -243,6 +246,11 @@ static int handler_fn(lq_job *job, void *arg)
 				expiry = now + ttl;
 				interval = ttl / 3 > 0 ? ttl / 3 : 1;
 				next_hb = now + interval;
+			} else if ((st == LQ_LOST || lc_mono_ms() >= expiry) && t->mode != LQ_AT_LEAST_ONCE) {
+				/* Only the runner lease is gone: the task was ours when
+				 * claimed (at-most-once), so let it finish; the tick ends
+				 * after it. */
+				interval = 0;
 			} else if (st == LQ_LOST || lc_mono_ms() >= expiry) {
 				lost = 1;
 				stop_at = now;
@@ -272,6 +280,11 @@ static int handler_fn(lq_job *job, void *arg)
 		free(v_name);
 		free(v_queue);
 		return 0;
+	}
+	if (termed) {
+		/* Stopped by our own shutdown: hand the task back unrun rather
+		 * than spend one of its attempts. */
+		lq_job_hand_back(job);
 	}
 	snprintf(err, sizeof(err), "handler %s%s", why, termed ? " (stopped by the worker's shutdown)" : "");
 fail:

@@ -65,6 +65,13 @@ UPDATE lq_task
        run_at = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3, last_error = ?4
  WHERE id = ?1 AND claim_owner = ?2;
 
+-- name: task_release_claim
+-- Hand an at-least-once claim back without counting the attempt.
+UPDATE lq_task
+   SET claim_owner = NULL, claim_until = NULL,
+       attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END
+ WHERE id = ?1 AND claim_owner = ?2;
+
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
                      unique_key, last_error, created_at)
