@@ -281,11 +281,13 @@ static int row_int(void *ctx, const lq_value *cols, int ncols)
 lq_status lq__schema_version(lq_db *db, int *version)
 {
 	int64_t exists = 0, v = 0;
-	lq_status st = lq__exec(db, "schema check", LQ_SQL_schema_exists, NULL, 0, row_int, &exists, NULL);
+	char what[600];
+	snprintf(what, sizeof(what), "schema check of %s", db->dsn_redacted);
+	lq_status st = lq__exec(db, what, LQ_SQL_schema_exists, NULL, 0, row_int, &exists, NULL);
 	if (st != LQ_OK)
 		return st;
 	if (exists) {
-		st = lq__exec(db, "schema check", LQ_SQL_schema_version, NULL, 0, row_int, &v, NULL);
+		st = lq__exec(db, what, LQ_SQL_schema_version, NULL, 0, row_int, &v, NULL);
 		if (st != LQ_OK)
 			return st;
 	}
