@@ -590,6 +590,11 @@ static void test_every_statement(void **state)
 	DID(task_claim_update);
 	assert_int_equal(RUN(c, task_heartbeat, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
 	DID(task_heartbeat);
+	/* Handed back unclaimed, then claimed again by the same owner. */
+	assert_int_equal(RUN(c, task_release_claim, NULL, lq_v_int(id), lq__v_text("w")), 1);
+	DID(task_release_claim);
+	assert_int_equal(RUN(c, task_release_claim, NULL, lq_v_int(id), lq__v_text("w")), 0);
+	assert_int_equal(RUN(c, task_claim_update, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
 	assert_int_equal(RUN(c, task_retry_later, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(0),
 			     lq__v_text("boom")), 1);
 	DID(task_retry_later);
