@@ -92,6 +92,19 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 	for (int attempt = 1;; attempt++) {
 		struct acquire_ctx a = {name, full_owner, ttl_ms, out, 0, 0};
 		st = lq__tx(db, 1, what, acquire_body, &a);
+		if (st == LQ_EUNKNOWN && a.got) {
+			/* COMMIT lost: re-read by (name, owner) before deciding. */
+			char saved[sizeof(db->errmsg)];
+			memcpy(saved, db->errmsg, sizeof(saved));
+			lq_lease cur;
+			if (lq_lease_get(db, name, &cur) == LQ_OK && lq_lease_held(&cur) &&
+			    strcmp(cur.owner, full_owner) == 0) {
+				*out = cur;
+				lq__ok(db);
+				return LQ_OK;
+			}
+			memcpy(db->errmsg, saved, sizeof(saved));
+		}
 		if (st != LQ_OK)
 			return st;
 		if (a.got && strcmp(out->owner, full_owner) == 0)

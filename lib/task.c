@@ -420,6 +420,42 @@ static lq_status claim_body(lq_db *db, void *arg)
 	return LQ_OK;
 }
 
+/* The COMMIT of an at-least-once claim was lost: re-read each task by (id,
+ * claim owner) and keep exactly those whose claim is ours.  Never run on a
+ * guess: if a re-read fails, nothing is kept. */
+static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc)
+{
+	char saved[sizeof(db->errmsg)];
+	memcpy(saved, db->errmsg, sizeof(saved));
+	size_t kept = 0;
+	for (size_t i = 0; i < cc->got; i++) {
+		lq_task cur;
+		lq_status st = lq_task_get(db, cc->tasks[i].id, &cur);
+		int ours = st == LQ_OK && !cur.dead && strcmp(cur.claim_owner, cc->tasks[i].claim_owner) == 0;
+		lq_task_clear(&cur);
+		if (st != LQ_OK && st != LQ_NOTFOUND) {
+			memcpy(db->errmsg, saved, sizeof(saved));
+			return LQ_EUNKNOWN;
+		}
+		if (ours) {
+			if (kept != i) {
+				cc->tasks[kept] = cc->tasks[i];
+				memset(&cc->tasks[i], 0, sizeof(cc->tasks[i]));
+			}
+			kept++;
+		} else {
+			lq_task_clear(&cc->tasks[i]);
+		}
+	}
+	cc->got = kept;
+	if (kept == 0) {
+		memcpy(db->errmsg, saved, sizeof(saved));
+		return LQ_EUNKNOWN; /* the claim did not commit: report what happened */
+	}
+	lq__ok(db);
+	return LQ_OK;
+}
+
 LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 				   int64_t claim_ttl_ms, lq_task *tasks, size_t n, size_t *claimed)
 {
@@ -446,6 +482,8 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
 	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, LQ_OK, what};
 	st = lq__tx(db, 1, what, claim_body, &cc);
+	if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && cc.got > 0)
+		st = settle_unknown_claims(db, &cc);
 	if (st != LQ_OK) {
 		release_range(tasks, 0, n);
 		return st;
