@@ -332,7 +332,7 @@ static int list_one(const lq_task *t, void *arg)
 
 static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
 {
-	static const char *const heads[] = {"ID", "QUEUE", "NAME", "RUN AT", "ATTEMPTS", "STATE", "SCHEDULE",
+	static const char *const heads[] = {"ID", "QUEUE", "NAME", "NEXT RUN", "ATTEMPTS", "STATE", "SCHEDULE",
 					    "LAST ERROR"};
 	static const char *const dead_heads[] = {"ID", "QUEUE", "NAME", "DIED", "ATTEMPTS", "STATE", "SCHEDULE",
 						 "LAST ERROR"};
