@@ -212,7 +212,9 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
  * lq_task_fail(), extend it with lq_task_heartbeat().  A recurring task is
  * claimed one occurrence at a time (its run_at moves to the next one).
  * tasks[0..*claimed) are filled; release each with lq_task_clear().
- * LQ_EMPTY when nothing is due.
+ * LQ_EMPTY when nothing is due; LQ_BUSY when every due candidate was taken
+ * by another claimer first (another runner is active); LQ_EUNKNOWN when the
+ * COMMIT was lost and the outcome could not be re-read (run nothing).
  */
 LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 				   int64_t claim_ttl_ms, lq_task *tasks, size_t n,
