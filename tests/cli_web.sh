@@ -25,32 +25,12 @@
 # Single quotes around $... are deliberate: the handler shells expand them.
 # shellcheck disable=SC2016
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/cli.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cli.sh"
 
-backend=${1:-}
-case "$backend" in
-sqlite) dsn_var="" ;;
-postgres) dsn_var=LEASEQ_TEST_PG_DSN ;;
-mysql) dsn_var=LEASEQ_TEST_MYSQL_DSN ;;
-*)
-    echo "usage: cli_web.sh sqlite|postgres|mysql (with LEASECTL=path/to/leasectl)" >&2
-    exit 64
-    ;;
-esac
-if [[ -z "${LEASECTL:-}" || ! -x "${LEASECTL}" ]]; then
-    echo "not ok - LEASECTL must name the leasectl binary (got '${LEASECTL:-}')"
-    exit 1
-fi
+cli_args "$@"
 # The CGI wrapper runs from another directory: an absolute path.
 LEASECTL=$(cd "$(dirname "$LEASECTL")" && pwd)/$(basename "$LEASECTL")
-
-skip_or_fail() { # REASON
-    if [[ -n "${LEASEQ_REQUIRE_ALL_BACKENDS+x}" ]]; then
-        echo "not ok - $1 and LEASEQ_REQUIRE_ALL_BACKENDS is set"
-        exit 1
-    fi
-    echo "skipped: $1"
-    exit 77
-}
 
 LIGHTTPD=$(command -v lighttpd || true)
 if [[ -z "$LIGHTTPD" && -x /usr/sbin/lighttpd ]]; then
@@ -60,10 +40,7 @@ fi
 command -v curl >/dev/null 2>&1 || skip_or_fail "curl is not installed"
 
 # ------------------------------------------------------------------ setup
-T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-web.XXXXXX")
-chmod 755 "$T" # lighttpd may drop privileges; its CGIs write here
 httpd_pid=""
-bg_pids=()
 stop_httpd() {
     if [[ -n "$httpd_pid" ]]; then
         kill -TERM "$httpd_pid" 2>/dev/null || true
@@ -76,109 +53,23 @@ stop_httpd() {
         httpd_pid=""
     fi
 }
-cleanup() {
-    local p
-    stop_httpd
-    for p in "${bg_pids[@]}"; do
-        kill -KILL "$p" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-    rm -rf -- "$T"
-}
-trap cleanup EXIT
-trap 'echo "not ok - internal error in cli_web.sh at line $LINENO"' ERR
-
-if [[ $backend == sqlite ]]; then
-    DSN="sqlite:$T/web.db"
-else
-    DSN=${!dsn_var:-}
-    [[ -n "$DSN" ]] || skip_or_fail "$dsn_var is not set"
-fi
-unset LEASEQ_DSN
+cleanup_hooks+=(stop_httpd)
+cli_setup web
+chmod 755 "$T" # lighttpd may drop privileges; its CGIs write here
 
 # Everything this run creates is named with this suffix.
-Q="web_$$_$(date +%s)_${RANDOM}"
+Q="web_${RUN_ID}"
 RUNNER_LEASE="leaseq:runner:$Q"
-TMO=60 # seconds any single leasectl call may take
 
 echo "# leasectl tick behind lighttpd: backend $backend, queue $Q"
 
-# ------------------------------------------------------------------ reporting
-n=0
-nfail=0
-why=()
-pass() {
-    n=$((n + 1))
-    printf 'ok - %s\n' "$1"
-}
-fail() { # DESC [DETAIL...]
-    n=$((n + 1))
-    nfail=$((nfail + 1))
-    printf 'not ok - %s\n' "$1"
-    shift
-    local d
-    for d in "$@"; do
-        printf '#   %s\n' "$d"
-    done
-}
-excerpt() { # FILE -> first lines, shortened
-    if [[ -s "$1" ]]; then
-        head -c 400 "$1" | head -n 4 | tr -d '\r' | sed 's/^/|/' | tr '\n' ' '
-    else
-        printf '(empty)'
-    fi
-}
-begin() { why=(); }
-end() {
-    if [[ ${#why[@]} -eq 0 ]]; then
-        pass "$1"
-    else
-        fail "$1" "${why[@]}" "command: ${LAST_CMD:-}" "stdout: $(excerpt "$T/out")" "stderr: $(excerpt "$T/err")"
-    fi
-}
-want_rc() {
-    [[ "$RC" == "$1" ]] || why+=("exit status $RC, expected $1")
-}
-want() { # CONDITION-TEXT WHY: want "$((a > b))" "why"
-    [[ "$1" == 1 ]] || why+=("$2")
-}
-lines_of() { # FILE -> number of lines
-    if [[ -f "$1" ]]; then
-        grep -c '' "$1" || true
-    else
-        echo 0
-    fi
-}
-ms_now() { # monotonic enough for durations: wall clock in ms
-    date +%s%3N
-}
-
-# run ARGS...: leasectl --db DSN ARGS...; sets RC, fills $T/out and $T/err.
-run() {
-    LAST_CMD="leasectl --db DSN $*"
-    RC=0
-    timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" "$@" </dev/null >"$T/out" 2>"$T/err" || RC=$?
-}
-# ids FILE: the task ids in leasectl's JSON output, sorted.
-ids() {
-    { grep -o -E '"id": *[0-9]+' "$1" || true; } | grep -o -E '[0-9]+$' | sort -n || true
-}
-# json_field FILE KEY: the first scalar value of KEY ("null" for null).
-json_field() {
-    { grep -o -E "\"$2\": *(\"[^\"]*\"|-?[0-9]+|null|true|false)" "$1" || true; } | head -n 1 |
-        sed -E "s/^\"$2\": *//; s/^\"(.*)\"$/\\1/"
-}
-# sq STRING: single-quoted for /bin/sh.
-sq() {
-    local s=${1//\'/\'\\\'\'}
-    printf "'%s'" "$s"
-}
+# ------------------------------------------------------------------ helpers
 # Wait until no tick of this run holds the runner lease (bounded).
 wait_runner_free() { # SECONDS
     local i
     for i in $(seq 1 $(($1 * 10))); do
         run --json lease show "$RUNNER_LEASE"
-        if [[ $RC != 0 ]] || [[ "$(json_field "$T/out" held)" == false ]]; then
+        if [[ $RC != 0 ]] || [[ "$(json_get "$T/out" held)" == false ]]; then
             return 0
         fi
         sleep 0.1
@@ -302,13 +193,13 @@ for i in $(seq 1 100); do
         why+=("task add $i exited $RC")
         break
     fi
-    task_ids+=("$(json_field "$T/out" id)")
+    task_ids+=("$(json_get "$T/out" id)")
 done
 run --json task add rec --queue "$Q" --every 1s
-rec_id=$(json_field "$T/out" id)
+rec_id=$(json_get "$T/out" id)
 [[ $RC == 0 && "$rec_id" =~ ^[0-9]+$ ]] || why+=("task add rec --every 1s exited $RC")
 run --json task add env --queue "$Q"
-env_id=$(json_field "$T/out" id)
+env_id=$(json_get "$T/out" id)
 [[ $RC == 0 && "$env_id" =~ ^[0-9]+$ ]] || why+=("task add env exited $RC")
 want "$([[ ${#task_ids[@]} == 100 ]] && echo 1)" "only ${#task_ids[@]} tasks were added"
 end "100 tasks 'job', a recurring task 'rec' (every 1s) and one 'env' task queued on $Q"
@@ -430,11 +321,11 @@ begin
 run task pause "$rec_id"; want_rc 0
 wait_runner_free 10 || why+=("the runner lease is held")
 run --json lease show "$RUNNER_LEASE"
-tok_before=$(json_field "$T/out" token)
+tok_before=$(json_get "$T/out" token)
 run tick --queue "$Q" --handler 'job=true'
 want_rc 0
 run --json lease show "$RUNNER_LEASE"
-tok_after=$(json_field "$T/out" token)
+tok_after=$(json_get "$T/out" token)
 want "$([[ -n "$tok_before" && "$tok_before" == "$tok_after" ]] && echo 1)" "the runner lease token moved from '$tok_before' to '$tok_after': the tick took the lease with nothing due"
 end "tick with nothing due: exit 0 without taking the runner lease (token unchanged)"
 
@@ -456,7 +347,7 @@ end "runner lease held by 'lease acquire $RUNNER_LEASE': tick exits 75 at once (
 begin
 run --json tick --queue "$Q" --handler 'job=true'
 want_rc 75
-[[ "$(json_field "$T/out" stopped)" == held* ]] || why+=("JSON stopped is '$(json_field "$T/out" stopped)'")
+[[ "$(json_get "$T/out" stopped)" == held* ]] || why+=("JSON stopped is '$(json_get "$T/out" stopped)'")
 run lease release "$h"
 [[ $RC == 0 ]] || why+=("release of the runner lease exited $RC")
 end "--json tick while held: exit 75, stopped: held"
@@ -468,24 +359,15 @@ QL="${Q}_long"
 run task add long --queue "$QL"
 run task add quick --queue "$QL"
 : >"$T/long.tally"
-(
-    rc=0
-    timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" tick --queue "$QL" \
-        --handler "long=echo start >> $(sq "$T/long.tally"); sleep 5; echo end >> $(sq "$T/long.tally")" \
-        --handler "quick=echo quick-A >> $(sq "$T/long.tally")" </dev/null >"$T/longA.out" 2>"$T/longA.err" || rc=$?
-    echo "$rc" >"$T/longA.rc"
-) &
-bg_pids+=("$!")
-longA=$!
-for _ in $(seq 1 100); do
-    grep -q start "$T/long.tally" && break
-    sleep 0.1
-done
+bg longA tick --queue "$QL" \
+    --handler "long=echo start >> $(sq "$T/long.tally"); sleep 5; echo end >> $(sq "$T/long.tally")" \
+    --handler "quick=echo quick-A >> $(sq "$T/long.tally")"
+wait_for_line "$T/long.tally" start 10 || true
 sleep 3.5
 run tick --queue "$QL" --handler "long=echo again >> $(sq "$T/long.tally")" \
     --handler "quick=echo quick-B >> $(sq "$T/long.tally")"
 want_rc 75
-wait "$longA" || true
+wait "${bg_pid[longA]}" || true
 [[ "$(cat "$T/longA.rc" 2>/dev/null)" == 0 ]] || why+=("the first tick exited $(cat "$T/longA.rc" 2>/dev/null)")
 [[ "$(tr '\n' ' ' <"$T/long.tally")" == "start end quick-A " ]] ||
     why+=("handler runs: '$(tr '\n' ' ' <"$T/long.tally")', expected 'start end quick-A'")
@@ -504,10 +386,7 @@ printf '%s' "$out" >"$T/out"
 want_rc 0
 want "$([[ -z "$out" ]] && echo 1)" "--spawn printed '$out'"
 want "$([[ $((tb - ta)) -lt 2500 ]] && echo 1)" "\$(leasectl tick --spawn ...) took $((tb - ta)) ms: the detached tick holds the caller's output"
-for _ in $(seq 1 100); do
-    [[ -s "$T/spawn.tally" ]] && break
-    sleep 0.1
-done
+wait_for_file "$T/spawn.tally" 10 || true
 want "$([[ "$(cat "$T/spawn.tally")" == "$due_id" ]] && echo 1)" "the spawned tick did not run task $due_id (tally: $(excerpt "$T/spawn.tally"))"
 end "tick --spawn returns 0 at once ($((tb - ta)) ms, handler sleeps 3 s); the detached tick runs the task"
 
@@ -533,10 +412,7 @@ LAST_CMD="GATEWAY_INTERFACE=CGI/1.1 leasectl tick --queue Q --handler job=..."
 want_rc 0
 printf 'Status: 202 Accepted\r\nContent-Type: text/plain\r\nContent-Length: 14\r\n\r\ntick accepted\n' >"$T/cgi.expected"
 cmp -s "$T/out" "$T/cgi.expected" || why+=("the CGI answer is not the expected 202 document")
-for _ in $(seq 1 100); do
-    [[ -s "$T/cgi.tally" ]] && break
-    sleep 0.1
-done
+wait_for_file "$T/cgi.tally" 10 || true
 want "$([[ "$(cat "$T/cgi.tally" 2>/dev/null)" == "$cgi_id" ]] && echo 1)" "the CGI tick did not run task $cgi_id"
 end "GATEWAY_INTERFACE set: 'Status: 202' + headers + body on stdout, exit 0, the tick runs detached"
 
@@ -546,7 +422,7 @@ GATEWAY_INTERFACE=CGI/1.1 timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" tick --no-
     --handler 'job=true' </dev/null >"$T/out" 2>"$T/err" || RC=$?
 LAST_CMD="GATEWAY_INTERFACE=CGI/1.1 leasectl tick --no-cgi"
 want_rc 0
-[[ ! -s "$T/out" ]] || why+=("stdout should be empty")
+want_out_empty
 grep -q '^tick: ' "$T/err" || why+=("no report on stderr")
 end "GATEWAY_INTERFACE set with --no-cgi: an ordinary tick"
 
@@ -558,12 +434,13 @@ for id in $(ids "$T/out"); do
     run task rm "$id" || true
 done
 
-echo "1..$n"
-if [[ $nfail -gt 0 ]]; then
-    echo "# $nfail of $n checks failed"
+show_logs() { # after a failure: what the ticks and lighttpd logged
+    local f
     for f in tick.log lighttpd-error.log; do
-        [[ -s "$T/$f" ]] && echo "# $f: $(excerpt "$T/$f")"
+        if [[ -s "$T/$f" ]]; then
+            echo "# $f: $(excerpt "$T/$f")"
+        fi
     done
-    exit 1
-fi
-echo "# all $n checks passed"
+}
+failure_hooks+=(show_logs)
+finish

@@ -17,131 +17,25 @@
 # Single quotes around $... are deliberate: the handler shells expand them.
 # shellcheck disable=SC2016
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/cli.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cli.sh"
 
-backend=${1:-}
-case "$backend" in
-sqlite) dsn_var="" ;;
-postgres) dsn_var=LEASEQ_TEST_PG_DSN ;;
-mysql) dsn_var=LEASEQ_TEST_MYSQL_DSN ;;
-*)
-    echo "usage: cli_worker.sh sqlite|postgres|mysql (with LEASECTL=path/to/leasectl)" >&2
-    exit 64
-    ;;
-esac
-if [[ -z "${LEASECTL:-}" || ! -x "${LEASECTL}" ]]; then
-    echo "not ok - LEASECTL must name the leasectl binary (got '${LEASECTL:-}')"
-    exit 1
-fi
+cli_args "$@"
+cli_setup worker
 
-# ------------------------------------------------------------------ setup
-T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-worker.XXXXXX")
-bg_pids=()
-cleanup() {
-    local p
-    for p in "${bg_pids[@]}"; do
-        kill -KILL "$p" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-    rm -rf -- "$T"
-}
-trap cleanup EXIT
-trap 'echo "not ok - internal error in cli_worker.sh at line $LINENO"' ERR
-
-if [[ $backend == sqlite ]]; then
-    DSN="sqlite:$T/worker.db"
-else
-    DSN=${!dsn_var:-}
-    if [[ -z "$DSN" ]]; then
-        if [[ -n "${LEASEQ_REQUIRE_ALL_BACKENDS+x}" ]]; then
-            echo "not ok - $dsn_var is not set and LEASEQ_REQUIRE_ALL_BACKENDS is"
-            exit 1
-        fi
-        echo "skipped: $dsn_var is not set"
-        exit 77
-    fi
-fi
-unset LEASEQ_DSN
-
-P="wk$$_$(date +%s)_${RANDOM}_" # every queue of this run starts with it
+P="wk${RUN_ID}_" # every queue of this run starts with it
 queues=()
-TMO=60
 
 echo "# leasectl worker test: backend $backend, prefix $P"
 
-# ------------------------------------------------------------------ reporting
-n=0
-nfail=0
-why=()
-pass() {
-    n=$((n + 1))
-    printf 'ok - %s\n' "$1"
-}
-fail() { # DESC [DETAIL...]
-    n=$((n + 1))
-    nfail=$((nfail + 1))
-    printf 'not ok - %s\n' "$1"
-    shift
-    local d
-    for d in "$@"; do
-        printf '#   %s\n' "$d"
-    done
-}
-excerpt() { # FILE -> first lines, shortened
-    if [[ -s "$1" ]]; then
-        head -c 400 "$1" | head -n 4 | tr -d '\r' | sed 's/^/|/' | tr '\n' ' '
-    else
-        printf '(empty)'
-    fi
-}
-begin() { why=(); }
-end() {
-    if [[ ${#why[@]} -eq 0 ]]; then
-        pass "$1"
-    else
-        fail "$1" "${why[@]}" "command: ${LAST_CMD:-}" "stdout: $(excerpt "$T/out")" "stderr: $(excerpt "$T/err")"
-    fi
-}
-want_rc() {
-    [[ "$RC" == "$1" ]] || why+=("exit status $RC, expected $1")
-}
-want() { # CONDITION-TEXT WHY
-    [[ "$1" == 1 ]] || why+=("$2")
-}
-lines_of() {
-    if [[ -f "$1" ]]; then
-        grep -c '' "$1" || true
-    else
-        echo 0
-    fi
-}
-ms_now() {
-    date +%s%3N
-}
+# ------------------------------------------------------------------ helpers
 newq() { # NAME: q = a queue name of this run
     q="$P$1"
     queues+=("$q")
 }
-# sq STRING: single-quoted for /bin/sh.
-sq() {
-    local s=${1//\'/\'\\\'\'}
-    printf "'%s'" "$s"
-}
-
-run() {
-    LAST_CMD="leasectl --db DSN $*"
-    RC=0
-    timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" "$@" </dev/null >"$T/out" 2>"$T/err" || RC=$?
-}
-ids() {
-    { grep -o -E '"id": *[0-9]+' "$1" || true; } | grep -o -E '[0-9]+$' | sort -n || true
-}
-json_field() { # FILE KEY: the first scalar value of KEY ("null" for null)
-    { grep -o -E "\"$2\": *(\"[^\"]*\"|-?[0-9]+|null|true|false)" "$1" || true; } | head -n 1 |
-        sed -E "s/^\"$2\": *//; s/^\"(.*)\"$/\\1/"
-}
 add_task() { # QUEUE NAME [ARGS...] -> id in $ID
     run --json task add "$2" --queue "$1" "${@:3}"
-    ID=$(json_field "$T/out" id)
+    ID=$(json_get "$T/out" id)
     [[ $RC == 0 && "$ID" =~ ^[0-9]+$ ]] || why+=("task add $2 --queue $1 ${*:3} exited $RC")
 }
 
@@ -172,14 +66,6 @@ wait_worker() {
     cp "$T/$name.out" "$T/out"
     cp "$T/$name.err" "$T/err"
     LAST_CMD="(background worker $name)"
-}
-wait_for_line() { # FILE PATTERN SECONDS
-    local i
-    for i in $(seq 1 $(($3 * 10))); do
-        grep -q -E -- "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
 }
 # no_claim QUEUE: no live task of QUEUE is claimed.
 no_claim() {
@@ -253,9 +139,9 @@ fi
 no_claim "$q"
 run --json task show "$sid"
 [[ $RC == 0 ]] || why+=("the task is gone (task show exited $RC)")
-[[ "$(json_field "$T/out" dead)" == false ]] || why+=("the task is dead")
+[[ "$(json_get "$T/out" dead)" == false ]] || why+=("the task is dead")
 # Handed back unrun (lq_task_release): the interrupted attempt does not count.
-[[ "$(json_field "$T/out" attempts)" == 0 ]] || why+=("attempts is '$(json_field "$T/out" attempts)', not 0: the interrupted run was counted")
+[[ "$(json_get "$T/out" attempts)" == 0 ]] || why+=("attempts is '$(json_get "$T/out" attempts)', not 0: the interrupted run was counted")
 end "at-least-once worker, SIGTERM twice: stops at once ($((tb - ta)) ms), exit 0, the task handed back (unclaimed, live)"
 
 # ================================================================== 2. -j 3
@@ -290,9 +176,9 @@ if wait_for_line "$tally" '^start ' 20; then
     # Past the 2 s TTL of the first claim: only heartbeats keep it.
     sleep 2.5
     run --json task show "$hid"
-    owner=$(json_field "$T/out" claim_owner)
-    until_ms=$(json_field "$T/out" claim_until)
-    now_ms=$(json_field "$T/out" now)
+    owner=$(json_get "$T/out" claim_owner)
+    until_ms=$(json_get "$T/out" claim_until)
+    now_ms=$(json_get "$T/out" now)
     [[ -n "$owner" && "$owner" != null ]] || why+=("the task is not claimed 2.5 s into the run")
     if [[ "$until_ms" =~ ^[0-9]+$ && "$now_ms" =~ ^[0-9]+$ ]]; then
         [[ $until_ms -gt $now_ms ]] || why+=("the claim expired (claim_until $until_ms <= now $now_ms)")
@@ -337,7 +223,7 @@ want "$([[ $runs -ge 2 ]] && echo 1)" "$runs runs in 5.3 s, expected about 5 (at
 want "$([[ $runs == "$distinct" ]] && echo 1)" "$runs runs of $distinct distinct occurrences"
 late=$(awk '{d = $2 - $1; if (d > m) m = d} END {print m + 0}' "$tally")
 run --json task show "$rid"
-[[ $RC == 0 && "$(json_field "$T/out" every_ms)" == 1000 ]] || why+=("the recurring task is gone or changed")
+[[ $RC == 0 && "$(json_get "$T/out" every_ms)" == 1000 ]] || why+=("the recurring task is gone or changed")
 run task rm "$rid"
 end "idle worker, task --every 1s: $runs runs in 5.3 s, one per occurrence (latest start ${late} ms after its due time)"
 
@@ -355,8 +241,8 @@ for mode in at-most-once at-least-once; do
     run --json task list --queue "$q" --dead
     [[ "$(ids "$T/out")" == "$oid" ]] || why+=("task $oid is not dead")
     run --json task show "$oid"
-    [[ "$(json_field "$T/out" last_error)" == *"no handler for orphan"* ]] ||
-        why+=("last_error is '$(json_field "$T/out" last_error)', expected 'no handler for orphan'")
+    [[ "$(json_get "$T/out" last_error)" == *"no handler for orphan"* ]] ||
+        why+=("last_error is '$(json_get "$T/out" last_error)', expected 'no handler for orphan'")
     run --json task list --queue "$q"
     [[ -z "$(ids "$T/out")" ]] || why+=("the task is still live")
     run task rm "$oid"
@@ -382,7 +268,7 @@ for cmdname in worker tick; do
     run "$cmdname" --queue "${P}bad" "${extra[@]}" --handler 'no-equals-sign'
     want_rc 64
     [[ $(lines_of "$T/err") == 1 ]] || why+=("stderr should be one line")
-    [[ ! -s "$T/out" ]] || why+=("stdout should be empty")
+    want_out_empty
     end "$cmdname --handler without '=': exit 64, one line"
 done
 
@@ -406,9 +292,4 @@ for q in "${queues[@]}"; do
     done
 done
 
-echo "1..$n"
-if [[ $nfail -gt 0 ]]; then
-    echo "# $nfail of $n checks failed"
-    exit 1
-fi
-echo "# all $n checks passed"
+finish
