@@ -17,6 +17,9 @@
 /* Capability bits the core tests. */
 #define LQ_CAP_SKIP_LOCKED (1u << 0) /* task_candidates locks rows with SKIP LOCKED */
 #define LQ_CAP_NOTIFY (1u << 1)      /* wait_notify / notify work */
+/* task_claim_batch_* claim in one statement; exec sets lq_err.sent so a lost
+ * connection after sending reads as an unknown outcome. */
+#define LQ_CAP_CLAIM_RETURNING (1u << 2)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 
@@ -47,6 +50,8 @@ typedef int (*lq_row_fn)(void *ctx, const lq_value *cols, int ncols);
 /* Per-connection error text written by backends (no passwords). */
 typedef struct lq_err {
 	char msg[768];
+	int sent; /* exec: the statement left for the server (a CLAIM_RETURNING
+	           * backend finds an idle connection's death before sending) */
 } lq_err;
 
 struct lq_conn; /* backend-private connection */

@@ -53,6 +53,8 @@ struct lq_conn {
 	unsigned char prepared[LQ_SQL__COUNT];
 	int nchannels;
 	struct pg_channel channels[PG_MAX_CHANNELS];
+	int farewell; /* the server sent FATAL or PANIC outside a query: it is closing */
+	char farewell_msg[256];
 };
 
 /* ------------------------------------------------------------ messages */
@@ -381,10 +383,18 @@ static void hide_passwords(char *msg, size_t size, const char *dsn, const char *
 	PQconninfoFree(opts);
 }
 
-static void quiet_notices(void *arg, const char *message)
+/* Notices are not for stderr ("relation already exists, skipping").  An
+ * error that arrives between queries comes here too: when it is FATAL, the
+ * server is about to close the connection. */
+static void quiet_notices(void *arg, const PGresult *r)
 {
-	(void)arg;
-	(void)message; /* "relation already exists, skipping" is not for stderr */
+	struct lq_conn *c = arg;
+	const char *sev = PQresultErrorField(r, PG_DIAG_SEVERITY_NONLOCALIZED);
+	if (sev && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0)) {
+		const char *prim = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+		c->farewell = 1;
+		snprintf(c->farewell_msg, sizeof(c->farewell_msg), "%s:  %s", sev, prim ? prim : "connection closed");
+	}
 }
 
 static lq_status set_option(struct lq_conn *c, const char *name, const char *value, lq_err *err)
@@ -492,7 +502,7 @@ static lq_status pg_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 		return LQ_ECONN;
 	}
 	free_secret(uri);
-	PQsetNoticeProcessor(c->pg, quiet_notices, NULL);
+	PQsetNoticeReceiver(c->pg, quiet_notices, c);
 
 	st = LQ_OK;
 	if (opts.statement_timeout[0])
@@ -644,6 +654,7 @@ static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
 
 	*gone = 0;
 	stmt_name(id, name, sizeof(name));
+	err->sent = 1;
 	if (!PQsendQueryPrepared(c->pg, name, nparams, values, lengths, formats, 1))
 		return pg_fail(c, NULL, 0, err);
 	PQsetSingleRowMode(c->pg);
@@ -684,6 +695,32 @@ static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
 	return st;
 }
 
+/* Between transactions, a connection the server has ended
+ * (pg_terminate_backend, a restart, idle_session_timeout) has its goodbye
+ * waiting on the socket.  Read it before sending, so that a statement that
+ * fails here is known never to have run. */
+static int idle_conn_dead(struct lq_conn *c)
+{
+	if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
+		return 0;
+	/* The server's FATAL message and its end of stream may come in
+	 * separate reads; a NOTIFY also makes the socket readable (it stays
+	 * queued for PQnotifies). */
+	for (int reads = 0; reads < 4; reads++) {
+		struct pollfd p = {PQsocket(c->pg), POLLIN, 0};
+		if (p.fd < 0)
+			return 1;
+		if (poll(&p, 1, 0) <= 0)
+			return 0;
+		if (!PQconsumeInput(c->pg))
+			return 1;
+		(void)PQisBusy(c->pg); /* parses what came: a FATAL reaches quiet_notices */
+		if (PQstatus(c->pg) != CONNECTION_OK || c->farewell)
+			return 1;
+	}
+	return 0;
+}
+
 static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
 			 lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
 {
@@ -704,8 +741,11 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 			    nparams, PG_MAX_PARAMS);
 		return LQ_ERROR;
 	}
-	if (PQstatus(c->pg) != CONNECTION_OK) {
-		lq__err_set(err, "connection lost");
+	err->sent = 0;
+	if (PQstatus(c->pg) != CONNECTION_OK || idle_conn_dead(c)) {
+		one_line(err->msg, sizeof(err->msg),
+			 c->farewell ? c->farewell_msg
+				     : *PQerrorMessage(c->pg) ? PQerrorMessage(c->pg) : "connection lost");
 		return LQ_ECONN;
 	}
 	for (int i = 0; i < nparams; i++) {
@@ -951,7 +991,7 @@ static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t 
 const struct lq_backend lq__backend_postgres = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "postgres",
-	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_NOTIFY,
+	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_NOTIFY | LQ_CAP_CLAIM_RETURNING,
 	.sql = lq__sql_postgres,
 	.migrations = lq__migrations_postgres,
 	.n_migrations = &lq__migrations_postgres_count,

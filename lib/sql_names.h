@@ -41,6 +41,11 @@
 	X(task_candidates)      /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \
 	                            expired, task and queue not paused; by run_at, id;        \
 	                            FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */        \
+	X(task_claim_batch_delete) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1: one    \
+	                            statement claiming due one-off tasks at-most-once;       \
+	                            only where LQ_CAP_CLAIM_RETURNING */                     \
+	X(task_claim_batch_update) /* (?1 queue, ?2 limit, ?3 owner, ?4 claim_ttl) the same,  \
+	                            at-least-once; only where LQ_CAP_CLAIM_RETURNING */      \
 	X(task_claim_delete)    /* (?1 id) delete if one-off, still due and unclaimed */     \
 	X(task_claim_update)    /* (?1 id, ?2 owner, ?3 claim_ttl) claim + attempts+1 if due and unclaimed */ \
 	X(task_claim_occurrence) /* (?1 id, ?2 seen run_at, ?3 next run_at) if run_at = ?2 */ \

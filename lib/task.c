@@ -420,6 +420,86 @@ static lq_status claim_body(lq_db *db, void *arg)
 	return LQ_OK;
 }
 
+/* ------------------------------------------- claim in one statement */
+
+static int batch_row(void *arg, const lq_value *c, int n)
+{
+	struct claim_ctx *cc = arg;
+	if (n < 21) {
+		cc->err = LQ_ERROR;
+		return 1;
+	}
+	if (lq__col_int(&c[20]) == 0) {
+		cc->lost++; /* here: a candidate left for the transactional path */
+		return 0;
+	}
+	if (cc->got >= cc->n)
+		return 1;
+	lq_status st = lq__task_from_row(&cc->tasks[cc->got], c, n);
+	if (st != LQ_OK) {
+		cc->err = st;
+		return 1;
+	}
+	cc->got++;
+	return 0;
+}
+
+static int by_due(const void *a, const void *b)
+{
+	const lq_task *x = a, *y = b;
+	if (x->run_at != y->run_at)
+		return x->run_at < y->run_at ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* One round trip: lock, claim and return up to cc->n due one-off tasks.
+ * *others: due candidates it had to leave (recurring tasks, exhausted
+ * claims), which need the transactional path. */
+static lq_status claim_returning(lq_db *db, struct claim_ctx *cc, size_t *others)
+{
+	char owner[LQ_OWNER_MAX + 1] = "";
+	lq_value p[4] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
+	lq_sql_id id = LQ_SQL_task_claim_batch_delete;
+	int np = 2;
+	if (cc->mode == LQ_AT_LEAST_ONCE) {
+		lq__make_owner(db, "claim", owner, sizeof(owner));
+		p[2] = lq__v_text(owner);
+		id = LQ_SQL_task_claim_batch_update;
+		np = 4;
+	}
+	cc->got = cc->lost = 0;
+	cc->err = LQ_OK;
+	db->err.sent = 0;
+	lq_status st = lq__exec(db, cc->what, id, p, np, batch_row, cc, NULL);
+	if (st == LQ_OK && cc->err != LQ_OK)
+		st = lq__fail(db, cc->err, "%s: %s", cc->what,
+			      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
+	if (st == LQ_ECONN && db->err.sent) {
+		/* The claim may have committed before the connection went. */
+		char lost[sizeof(db->err.msg)];
+		snprintf(lost, sizeof(lost), "%s", db->err.msg);
+		st = lq__fail(db, LQ_EUNKNOWN, "%s: connection lost after the claim was sent, outcome unknown (%s)",
+			      cc->what, lost);
+	}
+	if (st != LQ_OK) {
+		release_range(cc->tasks, 0, cc->got);
+		cc->got = cc->lost = 0;
+		return st;
+	}
+	*others = cc->lost;
+	cc->lost = 0;
+	qsort(cc->tasks, cc->got, sizeof(*cc->tasks), by_due);
+	for (size_t i = 0; i < cc->got; i++) {
+		lq_task *t = &cc->tasks[i];
+		t->mode = cc->mode;
+		if (cc->mode == LQ_AT_MOST_ONCE) {
+			t->claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
+			t->claim_until = 0;
+		}
+	}
+	return LQ_OK;
+}
+
 /* The COMMIT of an at-least-once claim was lost: re-read each task by (id,
  * claim owner) and keep exactly those whose claim is ours.  Never run on a
  * guess: if a re-read fails, nothing is kept. */
@@ -481,12 +561,26 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
 	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, LQ_OK, what};
-	st = lq__tx(db, 1, what, claim_body, &cc);
-	if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && cc.got > 0)
-		st = settle_unknown_claims(db, &cc);
-	if (st != LQ_OK) {
-		release_range(tasks, 0, n);
+	size_t others = 1;
+	if ((db->be->caps & LQ_CAP_CLAIM_RETURNING) && (st = claim_returning(db, &cc, &others)) != LQ_OK)
 		return st;
+	if (others > 0 && cc.got < n) {
+		/* What one statement cannot claim: the general path, appending. */
+		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, LQ_OK, what};
+		st = lq__tx(db, 1, what, claim_body, &rest);
+		if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && rest.got > 0)
+			st = settle_unknown_claims(db, &rest);
+		if (st != LQ_OK) {
+			release_range(rest.tasks, 0, rest.n);
+			if (cc.got == 0) {
+				release_range(tasks, 0, n);
+				return st;
+			}
+			lq__ok(db); /* what the first statement claimed has committed */
+			rest.got = rest.lost = 0;
+		}
+		cc.got += rest.got;
+		cc.lost += rest.lost;
 	}
 	if (claimed)
 		*claimed = cc.got;

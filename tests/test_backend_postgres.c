@@ -94,7 +94,7 @@ static void rows_reset(struct rows *r)
 static int64_t run_st(struct lq_conn *c, lq_status want, lq_sql_id id, const lq_value *p, int n,
 		      struct rows *r)
 {
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	int64_t affected = -1;
 	struct rows scratch = {0};
 
@@ -116,7 +116,7 @@ static int64_t run_st(struct lq_conn *c, lq_status want, lq_sql_id id, const lq_
 
 static void script_ok(struct lq_conn *c, const char *sql)
 {
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	lq_status st = be->exec_script(c, sql, &err);
 	if (st != LQ_OK)
 		fail_msg("script \"%.60s\": status %d: %s", sql, (int)st, err.msg);
@@ -166,7 +166,7 @@ static int close_all(void **state)
 static struct lq_conn *connect_to(const char *dsn_)
 {
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	char sql[128];
 
 	lq_status st = be->connect(dsn_ ? dsn_ : dsn, &c, &err);
@@ -226,7 +226,7 @@ static void dsn_with_option(const char *opt, char *out, size_t size)
 static int group_setup(void **state)
 {
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	char sql[512];
 
 	(void)state;
@@ -267,7 +267,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	char sql[128];
 
 	(void)state;
@@ -319,7 +319,7 @@ static void test_connect_bad_password(void **state)
 	const char *wrong = "Wr0ng-pAss-xyzzy";
 	char bad[1024];
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	size_t s, e;
 
 	if (!dsn_with_password(wrong, bad, sizeof(bad)))
@@ -342,7 +342,7 @@ static void test_connect_bad_dsn(void **state)
 	(void)state;
 	char bad[1024];
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 
 	/* libpq quotes a bad %-escape back: the password must not come with it. */
 	if (dsn_with_password("pa%ZZss-s3cret", bad, sizeof(bad))) {
@@ -367,7 +367,7 @@ static void test_connect_refused(void **state)
 {
 	(void)state;
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 
 	lq_status st = be->connect("postgresql://nobody:secret-pw@127.0.0.1:1/x", &c, &err);
 	assert_int_equal(st, LQ_ECONN);
@@ -381,7 +381,7 @@ static void test_dsn_timeouts(void **state)
 {
 	(void)state;
 	char d[1024];
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 
 	dsn_with_option("statement_timeout=100ms&lock_timeout=2s", d, sizeof(d));
 	struct lq_conn *c = connect_to(d);
@@ -493,7 +493,7 @@ static void test_affected_rows(void **state)
 	assert_string_equal(r.s[0], "A"); /* byte order */
 	rows_reset(&r);
 	r.stop_after = 1;
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	int64_t aff = 0;
 	assert_int_equal(be->exec(c, LQ_SQL_lease_list, NULL, 0, collect, &r, &aff, &err), LQ_OK);
 	assert_int_equal(r.n, 1);
@@ -535,7 +535,7 @@ static void test_every_statement(void **state)
 	(void)state;
 	struct lq_conn *c = conn();
 	struct rows r = {0};
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	int ran[LQ_SQL__COUNT] = {0};
 	const lq_value q = lq__v_text("q"), nm = lq__v_text("job");
 	const unsigned char pl[] = {1, 0, 2};
@@ -580,6 +580,49 @@ static void test_every_statement(void **state)
 	DID(task_insert);
 	RUN(c, task_find_unique, &r, lq__v_text("u1")), DID(task_find_unique);
 	assert_int_equal(r.i[0], id);
+	{
+		/* One-statement claims, on queue qb: a plain task is claimed, a
+		 * recurring one is only reported (claimed = 0). */
+		const lq_value qb = lq__v_text("qb");
+		int64_t plain1, plain2, every;
+		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 1);
+		RUN0(c, task_last_id, &r);
+		plain1 = r.i[0];
+		RUN(c, task_claim_batch_update, &r, qb, lq_v_int(10), lq__v_text("wb"), lq_v_int(30000));
+		DID(task_claim_batch_update);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.ncols, 21);
+		assert_int_equal(r.i[0], plain1);
+		assert_string_equal(r.s[8], "wb"); /* the row as updated */
+		assert_int_equal(r.i[5], 1);
+		assert_true(r.i[9] >= r.i[19] + 30000);
+		assert_int_equal(r.i[20], 1);
+		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0),
+				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0)), 1);
+		RUN0(c, task_last_id, &r);
+		every = r.i[0];
+		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
+		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10)), DID(task_claim_batch_delete);
+		assert_int_equal(r.n, 1); /* the claimed plain task is not due */
+		assert_int_equal(r.ncols, 21);
+		assert_int_equal(r.type[0], LQ_V_NULL);
+		assert_int_equal(r.i[20], 0);
+		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 1);
+		RUN0(c, task_last_id, &r);
+		plain2 = r.i[0];
+		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
+		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10));
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.i[0], plain2);
+		assert_int_equal(r.blob_len, sizeof(pl));
+		assert_int_equal(r.i[20], 1);
+		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10));
+		assert_int_equal(r.n, 0); /* gone */
+		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(plain1)), 1);
+		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(every)), 1);
+	}
 	RUN(c, task_candidates, &r, q, lq_v_int(10)), DID(task_candidates);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.ncols, 20);
@@ -690,7 +733,7 @@ static void test_error_text(void **state)
 {
 	(void)state;
 	struct lq_conn *c = conn();
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 
 	assert_int_equal(be->exec_script(c, "SELECT * FROM lq_no_such_table", &err), LQ_ERROR);
 	assert_non_null(strstr(err.msg, "ERROR:  relation \"lq_no_such_table\" does not exist (42P01)"));
@@ -727,7 +770,7 @@ static void terminate(const char *app)
 	snprintf(sql, sizeof(sql),
 		 "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '%s') "
 		 "THEN RAISE EXCEPTION 'still there'; END IF; END $$", app);
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	int64_t t0 = mono_ms();
 	while (be->exec_script(admin, sql, &err) != LQ_OK) {
 		if (mono_ms() - t0 > 10000)
@@ -741,7 +784,7 @@ static void test_killed_connection(void **state)
 {
 	(void)state;
 	char app[64], opt[96], d[1024];
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 
 	snprintf(app, sizeof(app), "lqt_kill_%ld", (long)getpid());
 	snprintf(opt, sizeof(opt), "application_name=%s", app);
@@ -796,7 +839,7 @@ static void test_notify(void **state)
 {
 	(void)state;
 	struct lq_conn *a = conn(), *b = conn();
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	char chan[64];
 
 	assert_true(be->caps & LQ_CAP_NOTIFY);
@@ -809,7 +852,7 @@ static void test_notify(void **state)
 	assert_true(dt >= 190 && dt < 2000);
 
 	/* Sent while a waits: it wakes at once. */
-	struct later_notify n = {chan, 200, LQ_OK, {{0}}};
+	struct later_notify n = {chan, 200, LQ_OK, {{0}, 0}};
 	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, notify_later, &n), 0);
 	t0 = mono_ms();
@@ -866,7 +909,7 @@ static void test_retry_mapping(void **state)
 {
 	(void)state;
 	struct lq_conn *a = conn(), *b = conn();
-	lq_err err = {{0}};
+	lq_err err = {{0}, 0};
 	const lq_value x = lq__v_text("x"), y = lq__v_text("y");
 
 	RUN(a, lease_insert, NULL, x, lq__v_text("o"), lq_v_int(1000));
@@ -898,7 +941,7 @@ static void test_retry_mapping(void **state)
 	tx_ok(be->begin(b, 1, &err), &err, "BEGIN");
 	RUN(a, lease_break, NULL, x);
 	RUN(b, lease_break, NULL, y);
-	struct blocked bl = {b, "x", LQ_OK, {{0}}};
+	struct blocked bl = {b, "x", LQ_OK, {{0}, 0}};
 	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, break_lease, &bl), 0);
 	sleep_ms(300);

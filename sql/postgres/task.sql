@@ -37,6 +37,74 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
  LIMIT $2::bigint
    FOR UPDATE SKIP LOCKED;
 
+-- name: task_claim_batch_delete
+-- At-most-once claim of up to $2 due one-off tasks in one round trip: lock
+-- them (skipping rows another claimer holds), delete them, return them.
+-- Candidates this statement cannot finish (recurring tasks, and expired
+-- claims on their last attempt, which must be buried) come back with
+-- claimed = 0 and are left to the transactional path.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+cand AS (
+  SELECT id, (every_ms IS NULL AND cron IS NULL
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+    FROM lq_task
+   WHERE queue = $1::text
+     AND run_at <= (SELECT n FROM clk)
+     AND paused = 0
+     AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+   ORDER BY run_at, id
+   LIMIT $2::bigint
+     FOR UPDATE SKIP LOCKED),
+gone AS (
+  DELETE FROM lq_task t
+   USING cand
+   WHERE t.id = cand.id AND cand.plain
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk))
+  RETURNING t.*)
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk),
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand LEFT JOIN gone g ON g.id = cand.id;
+
+-- name: task_claim_batch_update
+-- At-least-once claim of up to $2 due one-off tasks in one round trip, for
+-- owner $3 with a claim lease of $4 ms; result as task_claim_batch_delete,
+-- with the rows as updated.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+cand AS (
+  SELECT id, (every_ms IS NULL AND cron IS NULL
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+    FROM lq_task
+   WHERE queue = $1::text
+     AND run_at <= (SELECT n FROM clk)
+     AND paused = 0
+     AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+   ORDER BY run_at, id
+   LIMIT $2::bigint
+     FOR UPDATE SKIP LOCKED),
+took AS (
+  UPDATE lq_task t
+     SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
+         attempts = t.attempts + 1
+    FROM cand
+   WHERE t.id = cand.id AND cand.plain
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk))
+  RETURNING t.*)
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk),
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand LEFT JOIN took g ON g.id = cand.id;
+
 -- name: task_claim_delete
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 DELETE FROM lq_task
