@@ -10,6 +10,8 @@
 #include "backend.h"
 #include "leaseq.h"
 
+#define LQ_CLAIM_MAX 1000 /* tasks per lq_task_claim call */
+
 struct lq_db {
 	const struct lq_backend *be;
 	struct lq_conn *conn; /* NULL while disconnected: the next call reconnects */

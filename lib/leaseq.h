@@ -205,16 +205,18 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 				 int64_t *id, int *existed);
 
 /*
- * Claim up to n due tasks of queue (NULL: "default") in one transaction, in
- * (run_at, id) order.  at-most-once: each one-off task is deleted as it is
- * claimed, so a crash loses that run.  at-least-once: each is marked with a
- * claim that lasts claim_ttl_ms; finish it with lq_task_ack() or
+ * Claim up to n (at most 1000) due tasks of queue (NULL: "default") in one
+ * transaction, in (run_at, id) order; on PostgreSQL, one statement (one round
+ * trip) claims the one-off tasks.  at-most-once: each one-off task is deleted
+ * as it is claimed, so a crash loses that run.  at-least-once: each is marked
+ * with a claim that lasts claim_ttl_ms; finish it with lq_task_ack() or
  * lq_task_fail(), extend it with lq_task_heartbeat().  A recurring task is
  * claimed one occurrence at a time (its run_at moves to the next one).
  * tasks[0..*claimed) are filled; release each with lq_task_clear().
  * LQ_EMPTY when nothing is due; LQ_BUSY when every due candidate was taken
  * by another claimer first (another runner is active); LQ_EUNKNOWN when the
- * COMMIT was lost and the outcome could not be re-read (run nothing).
+ * COMMIT (or PostgreSQL's single statement) was sent but its answer was lost
+ * and the outcome could not be re-read (run nothing).
  */
 LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 				   int64_t claim_ttl_ms, lq_task *tasks, size_t n,

@@ -12,7 +12,6 @@
 
 #include "internal.h"
 
-#define LQ_CLAIM_MAX 1000          /* tasks per claim transaction */
 #define LQ_ERROR_MAX 2000          /* bytes of last_error kept */
 #define LQ_BACKOFF_BASE_MS 1000
 #define LQ_BACKOFF_CAP_MS (3600 * 1000)

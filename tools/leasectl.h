@@ -1,6 +1,7 @@
 /*
  * leasectl.h - what the leasectl source files share.  Internal to the tool:
- * leasectl itself uses only the public lib/leaseq.h.
+ * leasectl uses only the public lib/leaseq.h, except leasectl_bench.c, which
+ * drives the library's internal benchmark (lib/bench.h).
  */
 #ifndef LEASECTL_H
 #define LEASECTL_H
@@ -115,7 +116,8 @@ int lc_dispatch(struct lc_ctx *ctx, const char *group, const struct lc_cmd *subs
 extern const struct lc_cmd lc_lease_cmds[];
 extern const struct lc_cmd lc_task_cmds[];
 extern const struct lc_cmd lc_queue_cmds[];
-extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, lc_tick_usage, lc_stats_usage;
+extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, lc_tick_usage, lc_stats_usage,
+	lc_bench_usage;
 int cmd_migrate(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_lease(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct lc_ctx *ctx, int argc, char **argv);
@@ -124,6 +126,7 @@ int cmd_queue(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_worker(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_tick(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_bench(struct lc_ctx *ctx, int argc, char **argv);
 
 /* ------------------------------------------------------------ errors */
 
@@ -208,6 +211,7 @@ void lc_json_strn(struct lc_json *j, const char *s, size_t n);
 void lc_json_str(struct lc_json *j, const char *s); /* NULL -> null */
 void lc_json_int(struct lc_json *j, int64_t v);
 void lc_json_bool(struct lc_json *j, int v);
+void lc_json_num(struct lc_json *j, double v, int decimals); /* finite v only */
 void lc_json_null(struct lc_json *j);
 void lc_json_end(struct lc_json *j); /* the final newline */
 /* key + value shorthands; _opt writes null for NULL/"" strings and 0 times. */
@@ -216,6 +220,7 @@ void lc_json_kstr_opt(struct lc_json *j, const char *key, const char *s);
 void lc_json_kint(struct lc_json *j, const char *key, int64_t v);
 void lc_json_kint_opt(struct lc_json *j, const char *key, int64_t v);
 void lc_json_kbool(struct lc_json *j, const char *key, int v);
+void lc_json_knum(struct lc_json *j, const char *key, double v, int decimals);
 /* Standard base64 with padding; returns a malloc'd string. */
 char *lc_base64(const unsigned char *p, size_t n);
 

@@ -670,6 +670,12 @@ void lc_json_int(struct lc_json *j, int64_t v)
 	fprintf(j->f, "%lld", (long long)v);
 }
 
+void lc_json_num(struct lc_json *j, double v, int decimals)
+{
+	json_sep(j);
+	fprintf(j->f, "%.*f", decimals, v);
+}
+
 void lc_json_bool(struct lc_json *j, int v)
 {
 	json_sep(j);
@@ -703,6 +709,12 @@ void lc_json_kint(struct lc_json *j, const char *key, int64_t v)
 {
 	lc_json_key(j, key);
 	lc_json_int(j, v);
+}
+
+void lc_json_knum(struct lc_json *j, const char *key, double v, int decimals)
+{
+	lc_json_key(j, key);
+	lc_json_num(j, v, decimals);
 }
 
 void lc_json_kint_opt(struct lc_json *j, const char *key, int64_t v)

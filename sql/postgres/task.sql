@@ -42,7 +42,9 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
 -- them (skipping rows another claimer holds), delete them, return them.
 -- Candidates this statement cannot finish (recurring tasks, and expired
 -- claims on their last attempt, which must be buried) come back with
--- claimed = 0 and are left to the transactional path.
+-- claimed = 0 and are left to the transactional path.  "id = ANY (ARRAY
+-- (...))" keeps the write on the primary key even in a generic plan, which
+-- cannot know that cand holds at most $2 rows.
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
@@ -58,8 +60,7 @@ cand AS (
      FOR UPDATE SKIP LOCKED),
 gone AS (
   DELETE FROM lq_task t
-   USING cand
-   WHERE t.id = cand.id AND cand.plain
+   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
      AND t.every_ms IS NULL AND t.cron IS NULL
      AND t.run_at <= (SELECT n FROM clk)
      AND t.paused = 0
@@ -92,8 +93,7 @@ took AS (
   UPDATE lq_task t
      SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
          attempts = t.attempts + 1
-    FROM cand
-   WHERE t.id = cand.id AND cand.plain
+   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
      AND t.every_ms IS NULL AND t.cron IS NULL
      AND t.run_at <= (SELECT n FROM clk)
      AND t.paused = 0
