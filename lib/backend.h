@@ -20,6 +20,8 @@
 /* task_claim_batch_* claim in one statement; exec sets lq_err.sent so a lost
  * connection after sending reads as an unknown outcome. */
 #define LQ_CAP_CLAIM_RETURNING (1u << 2)
+/* task_insert_notify enqueues in one statement (same rule for lq_err.sent). */
+#define LQ_CAP_ONE_STATEMENT_ADD (1u << 3)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 

@@ -991,7 +991,7 @@ static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t 
 const struct lq_backend lq__backend_postgres = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "postgres",
-	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_NOTIFY | LQ_CAP_CLAIM_RETURNING,
+	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_NOTIFY | LQ_CAP_CLAIM_RETURNING | LQ_CAP_ONE_STATEMENT_ADD,
 	.sql = lq__sql_postgres,
 	.migrations = lq__migrations_postgres,
 	.n_migrations = &lq__migrations_postgres_count,

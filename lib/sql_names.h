@@ -36,6 +36,8 @@
 	X(task_insert)          /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay,  \
 	                            ?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron,     \
 	                            ?10 tz, ?11 missed) -> affected (0: unique key taken) */  \
+	X(task_insert_notify)   /* (as task_insert) -> (id) if inserted, and wakes workers:   \
+	                            one statement; only where LQ_CAP_ONE_STATEMENT_ADD */    \
 	X(task_last_id)         /* () -> (id of the row this connection inserted last) */     \
 	X(task_find_unique)     /* (?1 unique_key) -> (id) */                                 \
 	X(task_candidates)      /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \

@@ -221,6 +221,26 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	a.p[9] = lq__v_opt_text(opts->cron ? opts->tz : NULL);
 	a.p[10] = lq_v_int(opts->missed);
 	a.unique_key = opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
+	if (db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) {
+		/* Insert, id and wake-up in one round trip; a taken unique key
+		 * goes the general way, which finds its holder. */
+		int64_t new_id = 0;
+		db->err.sent = 0;
+		st = lq__exec(db, "task add", LQ_SQL_task_insert_notify, a.p, 11, row_id, &new_id, NULL);
+		if (st == LQ_ECONN && db->err.sent) {
+			char lost[sizeof(db->err.msg)];
+			snprintf(lost, sizeof(lost), "%s", db->err.msg);
+			return lq__fail(db, LQ_EUNKNOWN,
+					"task add: connection lost after the insert was sent, outcome unknown (%s)", lost);
+		}
+		if (st != LQ_OK)
+			return st;
+		if (new_id > 0) {
+			if (id)
+				*id = new_id;
+			return LQ_OK;
+		}
+	}
 	st = lq__tx(db, 1, "task add", add_body, &a);
 	if (st != LQ_OK)
 		return st;

@@ -578,6 +578,17 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 0);
 	DID(task_insert);
+	/* One-statement enqueue: the id back, nothing for a taken key. */
+	RUN(c, task_insert_notify, &r, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3), lq__v_text("u2"),
+	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	DID(task_insert_notify);
+	assert_int_equal(r.n, 1);
+	assert_true(r.i[0] > id);
+	int64_t id2 = r.i[0];
+	RUN(c, task_insert_notify, &r, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3), lq__v_text("u2"),
+	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	assert_int_equal(r.n, 0);
+	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id2)), 1);
 	RUN(c, task_find_unique, &r, lq__v_text("u1")), DID(task_find_unique);
 	assert_int_equal(r.i[0], id);
 	{

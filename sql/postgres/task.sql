@@ -13,6 +13,22 @@ SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::
   FROM clk
 ON CONFLICT (unique_key) DO NOTHING;
 
+-- name: task_insert_notify
+-- task_insert, its id and the workers' wake-up in one round trip.  The
+-- notification goes out when the statement commits, and only when a row went
+-- in; the channel is LQ_CHANNEL_TASK (lib/internal.h).  No row back: the
+-- unique key is taken (the library then looks up the holder).
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+ins AS (
+  INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                       every_ms, cron, tz, missed, created_at)
+  SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
+         $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n
+    FROM clk
+  ON CONFLICT (unique_key) DO NOTHING
+  RETURNING id)
+SELECT id FROM ins, LATERAL (SELECT pg_notify('leaseq_task', '')) AS wake;
+
 -- name: task_last_id
 -- The identity sequence of lq_task, as last advanced by this session.
 SELECT currval(pg_get_serial_sequence('lq_task', 'id'))::bigint;
