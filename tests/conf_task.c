@@ -736,6 +736,76 @@ static void task_batch(void **state)
 	assert_int_equal(lqt_count_tasks(db, NULL, 0), 0);
 }
 
+/* One claim of 10 meets one-off tasks, a recurring task and an at-least-once
+ * claim that expired on its last attempt: it returns the one-off tasks and the
+ * occurrence, and buries the exhausted task.  (On PostgreSQL the one-off tasks
+ * come from the one-statement claim and the rest from the transaction.) */
+static void task_batch_mixed(void **state)
+{
+	lq_db *db = DB(state);
+	static const lq_mode modes[2] = {LQ_AT_MOST_ONCE, LQ_AT_LEAST_ONCE};
+	static const char *const queues[2] = {"mixed-amo", "mixed-alo"};
+
+	for (int m = 0; m < 2; m++) {
+		const char *q = queues[m];
+		int64_t now = lqt_db_now(db), plain[3], every, spent;
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		lq_task t[10];
+		size_t n = 0;
+
+		/* Spent: claimed at-least-once on its only attempt, then left to expire. */
+		o.queue = q;
+		o.run_at = now - 5000;
+		o.max_attempts = 1;
+		assert_lq_ok(db, lq_task_add(db, "spent", &o, &spent, NULL));
+		assert_lq_ok(db, lq_task_claim(db, q, LQ_AT_LEAST_ONCE, 50, t, 1, &n));
+		assert_int_equal(n, 1);
+		lq_task_clear(&t[0]);
+		int64_t deadline = now + 10000;
+		while (lqt_db_now(db) <= now + 200 && lqt_db_now(db) < deadline)
+			lqt_sleep_ms(20);
+
+		for (int i = 0; i < 3; i++)
+			plain[i] = add(db, "plain", q, now - 3000 + i * 1000, NULL);
+		o = (lq_task_opts)LQ_TASK_OPTS_INIT;
+		o.queue = q;
+		o.run_at = now - 2500;
+		o.every_ms = 3600 * 1000;
+		assert_lq_ok(db, lq_task_add(db, "every", &o, &every, NULL));
+
+		n = 99;
+		assert_lq_ok(db, lq_task_claim(db, q, modes[m], 30000, t, 10, &n));
+		assert_int_equal(n, 4);
+		int seen_plain = 0, seen_every = 0;
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(t[i].mode, modes[m]);
+			if (t[i].id == every) {
+				seen_every++;
+				assert_int_equal(t[i].recurring, 1);
+				assert_true(t[i].next_run_at > now);
+			} else {
+				assert_true(t[i].id == plain[0] || t[i].id == plain[1] || t[i].id == plain[2]);
+				assert_int_equal(t[i].recurring, 0);
+				seen_plain++;
+				if (modes[m] == LQ_AT_LEAST_ONCE) {
+					assert_int_equal(t[i].attempts, 1);
+					assert_true(t[i].claim_owner[0] != '\0');
+					assert_lq_ok(db, lq_task_ack(db, &t[i]));
+				}
+			}
+			lq_task_clear(&t[i]);
+		}
+		assert_int_equal(seen_plain, 3);
+		assert_int_equal(seen_every, 1);
+		lq_task got;
+		assert_lq_ok(db, lq_task_get(db, spent, &got));
+		assert_int_equal(got.dead, 1);
+		lq_task_clear(&got);
+		claim_none(db, q, modes[m]);
+		assert_int_equal(lqt_count_tasks(db, q, 0), 1); /* the recurring task, next hour */
+	}
+}
+
 static void task_empty(void **state)
 {
 	lq_db *db = DB(state);
@@ -896,6 +966,7 @@ int lqt_conf_task(void)
 		cmocka_unit_test_setup(task_queue_pause, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_queue_counts, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_batch, lqt_conf_test_setup),
+		cmocka_unit_test_setup(task_batch_mixed, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_empty, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_list, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_next_due, lqt_conf_test_setup),
