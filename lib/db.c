@@ -176,6 +176,7 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 		if (affected)
 			*affected = 0;
 		db->err.msg[0] = '\0';
+		db->err.sent = 0; /* backends that do not track it leave it so */
 		st = db->be->exec(db->conn, id, params, n, fn, ctx, affected, &db->err);
 		/* Inside a transaction the whole transaction retries (lq__tx);
 		 * a lone statement retries here. */
@@ -192,6 +193,18 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
 		drop_conn(db);
 	return lq__fail(db, st, "%s: %s", what, db->err.msg[0] ? db->err.msg : lq_status_str(st));
+}
+
+lq_status lq__exec_once(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,
+			lq_row_fn fn, void *ctx, int64_t *affected)
+{
+	lq_status st = lq__exec(db, what, id, params, n, fn, ctx, affected);
+	if (st != LQ_ECONN || !db->err.sent)
+		return st;
+	char lost[sizeof(db->err.msg)];
+	snprintf(lost, sizeof(lost), "%s", db->err.msg);
+	return lq__fail(db, LQ_EUNKNOWN, "%s: connection lost after the statement was sent, outcome unknown (%s)",
+			what, lost);
 }
 
 lq_status lq__exec_script(lq_db *db, const char *what, const char *sql)

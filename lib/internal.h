@@ -46,6 +46,11 @@ int lq__latest_version(const lq_db *db);
  * lost connection is dropped so the next call reconnects. */
 lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,
 		   lq_row_fn fn, void *ctx, int64_t *affected);
+/* lq__exec for a lone statement that commits by itself and whose effect the
+ * caller must not guess: a connection lost after the statement was sent
+ * (lq_err.sent) is LQ_EUNKNOWN, not LQ_ECONN. */
+lq_status lq__exec_once(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,
+			lq_row_fn fn, void *ctx, int64_t *affected);
 /* Run a parameterless script (migrations, test resets). */
 lq_status lq__exec_script(lq_db *db, const char *what, const char *sql);
 

@@ -225,14 +225,7 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t new_id = 0;
-		db->err.sent = 0;
-		st = lq__exec(db, "task add", LQ_SQL_task_insert_notify, a.p, 11, row_id, &new_id, NULL);
-		if (st == LQ_ECONN && db->err.sent) {
-			char lost[sizeof(db->err.msg)];
-			snprintf(lost, sizeof(lost), "%s", db->err.msg);
-			return lq__fail(db, LQ_EUNKNOWN,
-					"task add: connection lost after the insert was sent, outcome unknown (%s)", lost);
-		}
+		st = lq__exec_once(db, "task add", LQ_SQL_task_insert_notify, a.p, 11, row_id, &new_id, NULL);
 		if (st != LQ_OK)
 			return st;
 		if (new_id > 0) {
@@ -264,6 +257,7 @@ struct claim_ctx {
 	size_t got;
 	size_t cand;     /* candidates read into tasks[got..] */
 	size_t lost;     /* candidates another claimer took first */
+	size_t left;     /* one-statement claim: due candidates it left to the transaction */
 	size_t dropped;  /* skipped occurrences and exhausted claims */
 	lq_status err;
 	const char *what; /* names the queue in messages */
@@ -449,7 +443,7 @@ static int batch_row(void *arg, const lq_value *c, int n)
 		return 1;
 	}
 	if (lq__col_int(&c[20]) == 0) {
-		cc->lost++; /* here: a candidate left for the transactional path */
+		cc->left++;
 		return 0;
 	}
 	if (cc->got >= cc->n)
@@ -472,9 +466,9 @@ static int by_due(const void *a, const void *b)
 }
 
 /* One round trip: lock, claim and return up to cc->n due one-off tasks.
- * *others: due candidates it had to leave (recurring tasks, exhausted
- * claims), which need the transactional path. */
-static lq_status claim_returning(lq_db *db, struct claim_ctx *cc, size_t *others)
+ * cc->left counts the due candidates it had to leave (recurring tasks,
+ * exhausted claims), which need the transactional path. */
+static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 {
 	char owner[LQ_OWNER_MAX + 1] = "";
 	lq_value p[4] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
@@ -486,27 +480,17 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc, size_t *others
 		id = LQ_SQL_task_claim_batch_update;
 		np = 4;
 	}
-	cc->got = cc->lost = 0;
+	cc->got = cc->left = 0;
 	cc->err = LQ_OK;
-	db->err.sent = 0;
-	lq_status st = lq__exec(db, cc->what, id, p, np, batch_row, cc, NULL);
+	lq_status st = lq__exec_once(db, cc->what, id, p, np, batch_row, cc, NULL);
 	if (st == LQ_OK && cc->err != LQ_OK)
 		st = lq__fail(db, cc->err, "%s: %s", cc->what,
 			      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
-	if (st == LQ_ECONN && db->err.sent) {
-		/* The claim may have committed before the connection went. */
-		char lost[sizeof(db->err.msg)];
-		snprintf(lost, sizeof(lost), "%s", db->err.msg);
-		st = lq__fail(db, LQ_EUNKNOWN, "%s: connection lost after the claim was sent, outcome unknown (%s)",
-			      cc->what, lost);
-	}
 	if (st != LQ_OK) {
 		release_range(cc->tasks, 0, cc->got);
-		cc->got = cc->lost = 0;
+		cc->got = cc->left = 0;
 		return st;
 	}
-	*others = cc->lost;
-	cc->lost = 0;
 	qsort(cc->tasks, cc->got, sizeof(*cc->tasks), by_due);
 	for (size_t i = 0; i < cc->got; i++) {
 		lq_task *t = &cc->tasks[i];
@@ -579,22 +563,23 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, LQ_OK, what};
-	size_t others = 1;
-	if ((db->be->caps & LQ_CAP_CLAIM_RETURNING) && (st = claim_returning(db, &cc, &others)) != LQ_OK)
-		return st;
-	if (others > 0 && cc.got < n) {
-		/* What one statement cannot claim: the general path, appending. */
-		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, LQ_OK, what};
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what};
+	int general = 1;
+	if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
+		if ((st = claim_returning(db, &cc)) != LQ_OK)
+			return st;
+		general = cc.left > 0 && cc.got < n;
+	}
+	if (general) {
+		/* What one statement cannot claim: the transaction, appending. */
+		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what};
 		st = lq__tx(db, 1, what, claim_body, &rest);
 		if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && rest.got > 0)
 			st = settle_unknown_claims(db, &rest);
 		if (st != LQ_OK) {
 			release_range(rest.tasks, 0, rest.n);
-			if (cc.got == 0) {
-				release_range(tasks, 0, n);
+			if (cc.got == 0)
 				return st;
-			}
 			lq__ok(db); /* what the first statement claimed has committed */
 			rest.got = rest.lost = 0;
 		}
