@@ -530,6 +530,20 @@ static void test_found_rows(void **state)
 	rows_del(r);
 }
 
+/* The capability that makes statement id required (0: always required). */
+static unsigned cap_of(lq_sql_id id)
+{
+	switch (id) {
+	case LQ_SQL_task_claim_batch_delete:
+	case LQ_SQL_task_claim_batch_update:
+		return LQ_CAP_CLAIM_RETURNING;
+	case LQ_SQL_task_insert_notify:
+		return LQ_CAP_ONE_STATEMENT_ADD;
+	default:
+		return 0;
+	}
+}
+
 /* Every statement of the catalogue prepares on the migrated schema.  With
  * no parameters given, the backend prepares and then refuses to run a
  * statement that needs some; parameterless ones run (all harmless). */
@@ -538,13 +552,9 @@ static void test_all_statements_prepare(void **state)
 	struct lq_conn *c = *state;
 	for (int id = 0; id < LQ_SQL__COUNT; id++) {
 		lq_err err = {{0}, 0};
-		if ((id == LQ_SQL_task_claim_batch_delete || id == LQ_SQL_task_claim_batch_update) &&
-		    !(be->caps & LQ_CAP_CLAIM_RETURNING)) {
-			assert_null(be->sql[id]); /* claims take the transactional path */
-			continue;
-		}
-		if (id == LQ_SQL_task_insert_notify && !(be->caps & LQ_CAP_ONE_STATEMENT_ADD)) {
-			assert_null(be->sql[id]); /* so does enqueue */
+		unsigned cap = cap_of((lq_sql_id)id);
+		if (cap && !(be->caps & cap)) {
+			assert_null(be->sql[id]); /* the library takes the transactional path */
 			continue;
 		}
 		assert_non_null(be->sql[id]);

@@ -340,11 +340,10 @@ static void child_prepare(void)
 
 /* -------------------------------------------------------- finding victims */
 
-/* TCP client ports of process pid's sockets connected to the server port. */
-static int proc_ports(pid_t pid, int port, int *out, int max)
+/* Inodes of the sockets process pid has open (at most max). */
+static int socket_inodes(pid_t pid, unsigned long *out, int max)
 {
-	unsigned long inodes[64];
-	int ni = 0, n = 0;
+	int n = 0;
 	char path[64], link[PATH_MAX], target[64];
 
 	snprintf(path, sizeof(path), "/proc/%ld/fd", (long)pid);
@@ -352,16 +351,25 @@ static int proc_ports(pid_t pid, int port, int *out, int max)
 	if (!d)
 		return 0;
 	struct dirent *e;
-	while ((e = readdir(d)) != NULL && ni < 64) {
+	while ((e = readdir(d)) != NULL && n < max) {
 		snprintf(link, sizeof(link), "%s/%s", path, e->d_name);
 		ssize_t len = readlink(link, target, sizeof(target) - 1);
 		if (len <= 0)
 			continue;
 		target[len] = '\0';
-		if (sscanf(target, "socket:[%lu]", &inodes[ni]) == 1)
-			ni++;
+		if (sscanf(target, "socket:[%lu]", &out[n]) == 1)
+			n++;
 	}
 	closedir(d);
+	return n;
+}
+
+/* TCP client ports of process pid's sockets connected to the server port. */
+static int proc_ports(pid_t pid, int port, int *out, int max)
+{
+	unsigned long inodes[64];
+	int ni = socket_inodes(pid, inodes, 64), n = 0;
+
 	static const char *const tables[] = {"/proc/net/tcp", "/proc/net/tcp6"};
 	for (size_t t = 0; t < 2; t++) {
 		FILE *f = fopen(tables[t], "r");
@@ -890,23 +898,10 @@ static void stress_other(struct stress *s, lq_db *db, const char *what, lq_statu
  * COMMIT). */
 static unsigned long sockets_id(void)
 {
-	unsigned long id = 0;
-	char link[300], target[64];
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		return 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		unsigned long ino;
-		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
-		ssize_t len = readlink(link, target, sizeof(target) - 1);
-		if (len <= 0)
-			continue;
-		target[len] = '\0';
-		if (sscanf(target, "socket:[%lu]", &ino) == 1)
-			id = id * 1000003UL + ino;
-	}
-	closedir(d);
+	unsigned long inodes[64], id = 0;
+	int n = socket_inodes(getpid(), inodes, 64);
+	for (int i = 0; i < n; i++)
+		id = id * 1000003UL + inodes[i];
 	return id;
 }
 
