@@ -152,6 +152,20 @@ static int lease_not_found(const char *name)
 	return LC_EXIT_FAIL;
 }
 
+/* One JSON document: the lease, and its handle when given. */
+static void print_lease_json(const lq_lease *l, const char *handle)
+{
+	struct lc_json j;
+
+	lc_json_init(&j, stdout);
+	lc_json_obj(&j);
+	lc_json_lease(&j, l);
+	if (handle)
+		lc_json_kstr(&j, "handle", handle);
+	lc_json_end_obj(&j);
+	lc_json_end(&j);
+}
+
 static int cmd_lease_show(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct show_args a = {0};
@@ -171,12 +185,7 @@ static int cmd_lease_show(struct lc_ctx *ctx, int argc, char **argv)
 	} else if (st != LQ_OK) {
 		rc = lc_db_error(db, st);
 	} else if (ctx->json) {
-		struct lc_json j;
-		lc_json_init(&j, stdout);
-		lc_json_obj(&j);
-		lc_json_lease(&j, &l);
-		lc_json_end_obj(&j);
-		lc_json_end(&j);
+		print_lease_json(&l, NULL);
 	} else {
 		print_lease(&l);
 	}
@@ -213,17 +222,6 @@ static const struct lc_usage acquire_usage = {
 		 "75  held elsewhere (after --wait, if given)\n" LEASE_EXITS_COMMON,
 };
 
-static void print_handle_json(const lq_lease *l, const char *handle)
-{
-	struct lc_json j;
-
-	lc_json_init(&j, stdout);
-	lc_json_obj(&j);
-	lc_json_lease(&j, l);
-	lc_json_kstr(&j, "handle", handle);
-	lc_json_end_obj(&j);
-	lc_json_end(&j);
-}
 
 static int cmd_lease_acquire(struct lc_ctx *ctx, int argc, char **argv)
 {
@@ -261,7 +259,7 @@ static int cmd_lease_acquire(struct lc_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (ctx->json)
-		print_handle_json(&l, handle);
+		print_lease_json(&l, handle);
 	else
 		printf("%s\n", handle);
 	/* A handle nobody received would keep the lease for nothing. */
@@ -355,7 +353,7 @@ static int cmd_lease_renew(struct lc_ctx *ctx, int argc, char **argv)
 			l.now = cur.now;
 			l.expires_at = cur.expires_at;
 		}
-		print_handle_json(&l, handle);
+		print_lease_json(&l, handle);
 	} else {
 		printf("%s\n", handle);
 	}
@@ -459,12 +457,7 @@ static int cmd_lease_break(struct lc_ctx *ctx, int argc, char **argv)
 	} else if (st != LQ_OK) {
 		rc = lc_db_error(db, st);
 	} else if (ctx->json) {
-		struct lc_json j;
-		lc_json_init(&j, stdout);
-		lc_json_obj(&j);
-		lc_json_lease(&j, &prev);
-		lc_json_end_obj(&j);
-		lc_json_end(&j);
+		print_lease_json(&prev, NULL);
 	} else if (lq_lease_held(&prev)) {
 		lc_fmt_when(when, sizeof(when), prev.expires_at, prev.now);
 		printf("broke lease \"%s\": it was held by %s (token %lld) until %s\n", lc_pr(n, sizeof(n), a.name),
