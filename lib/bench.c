@@ -10,8 +10,6 @@
 #include "bench.h"
 #include "internal.h"
 
-const char *const lq_bench_cases[] = {"enqueue", "claim", "claim+ack", "batch", "lease", "tick", NULL};
-
 struct bench {
 	lq_db *db;
 	const lq_bench_opts *o;
@@ -262,6 +260,18 @@ static const struct bench_case cases[] = {
 	{"tick", "lq_runner_tick, nothing due", "SELECT: is a task due?", ours_tick, raw_tick, 0},
 };
 
+_Static_assert(LQ_BENCH_BATCH_MAX == LQ_CLAIM_MAX, "bench batches are lq_task_claim batches");
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+int lq__bench_has_case(const char *name)
+{
+	for (size_t i = 0; i < NCASES; i++)
+		if (strcmp(name, cases[i].name) == 0)
+			return 1;
+	return 0;
+}
+
 static lq_status timed(struct bench *b, lq_status (*fn)(struct bench *), double *best)
 {
 	double t0 = mono_sec();
@@ -311,18 +321,12 @@ lq_status lq__bench(lq_db *db, const lq_bench_opts *o, lq_bench_fn done, void *c
 	lq__ok(db);
 	if (o->ops < 1 || o->ops > LQ_BENCH_OPS_MAX)
 		return lq__fail(db, LQ_EINVAL, "bench: operations per case must be 1 to %d", LQ_BENCH_OPS_MAX);
-	if (o->rounds < 1 || o->rounds > 100)
-		return lq__fail(db, LQ_EINVAL, "bench: rounds must be 1 to 100");
-	if (o->batch < 1 || o->batch > LQ_CLAIM_MAX)
-		return lq__fail(db, LQ_EINVAL, "bench: batch must be 1 to %d", LQ_CLAIM_MAX);
-	size_t ncases = sizeof(cases) / sizeof(cases[0]), only = ncases;
-	if (o->only) {
-		for (size_t i = 0; i < ncases; i++)
-			if (strcmp(o->only, cases[i].name) == 0)
-				only = i;
-		if (only == ncases)
-			return lq__fail(db, LQ_EINVAL, "bench: no case named \"%s\"", o->only);
-	}
+	if (o->rounds < 1 || o->rounds > LQ_BENCH_ROUNDS_MAX)
+		return lq__fail(db, LQ_EINVAL, "bench: rounds must be 1 to %d", LQ_BENCH_ROUNDS_MAX);
+	if (o->batch < 1 || o->batch > LQ_BENCH_BATCH_MAX)
+		return lq__fail(db, LQ_EINVAL, "bench: batch must be 1 to %d", LQ_BENCH_BATCH_MAX);
+	if (o->only && !lq__bench_has_case(o->only))
+		return lq__fail(db, LQ_EINVAL, "bench: no case named \"%s\"", o->only);
 	if ((st = lq__ready(db)) != LQ_OK)
 		return st;
 
@@ -345,8 +349,8 @@ lq_status lq__bench(lq_db *db, const lq_bench_opts *o, lq_bench_fn done, void *c
 	st = lq_lease_acquire(db, b.lr, 30000, "bench", 0, &l);
 	if (st == LQ_OK)
 		st = lq_lease_release(db, &l);
-	for (size_t i = 0; i < ncases && st == LQ_OK; i++) {
-		if (only != ncases && i != only)
+	for (size_t i = 0; i < NCASES && st == LQ_OK; i++) {
+		if (o->only && strcmp(o->only, cases[i].name) != 0)
 			continue;
 		lq_bench_result res;
 		st = run_case(&b, &cases[i], &res);

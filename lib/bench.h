@@ -18,6 +18,8 @@
 #include "leaseq.h"
 
 #define LQ_BENCH_OPS_MAX 1000000
+#define LQ_BENCH_ROUNDS_MAX 100
+#define LQ_BENCH_BATCH_MAX 1000 /* lq_task_claim's limit */
 
 typedef struct lq_bench_opts {
 	int ops;            /* operations per case and round (tasks for "batch") */
@@ -36,8 +38,8 @@ typedef struct lq_bench_result {
 	double raw_sec;       /* fastest round, raw SQL */
 } lq_bench_result;
 
-/* Names of the cases, NULL-terminated, in the order they run. */
-extern const char *const lq_bench_cases[];
+/* 1 if name is one of the cases. */
+int lq__bench_has_case(const char *name);
 
 /* Called after each case. */
 typedef void (*lq_bench_fn)(const lq_bench_result *r, void *ctx);

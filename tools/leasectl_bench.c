@@ -164,19 +164,13 @@ int cmd_bench(struct lc_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return LC_PARSE_EXIT(rc);
 	if (int_opt(ctx, "--ops", a.ops, 1000, LQ_BENCH_OPS_MAX, &o.ops) ||
-	    int_opt(ctx, "--rounds", a.rounds, 3, 100, &o.rounds) ||
-	    int_opt(ctx, "--batch", a.batch, 100, 1000, &o.batch))
+	    int_opt(ctx, "--rounds", a.rounds, 3, LQ_BENCH_ROUNDS_MAX, &o.rounds) ||
+	    int_opt(ctx, "--batch", a.batch, 100, LQ_BENCH_BATCH_MAX, &o.batch))
 		return LC_EXIT_USAGE;
-	if (a.only) {
-		int known = 0;
-		for (size_t i = 0; lq_bench_cases[i]; i++)
-			known |= strcmp(a.only, lq_bench_cases[i]) == 0;
-		if (!known) {
-			char pr[80];
-			return lc_usage_error(ctx,
-					      "--case: \"%s\" is not a case (enqueue, claim, claim+ack, batch, lease, tick)",
-					      lc_pr(pr, sizeof(pr), a.only));
-		}
+	if (a.only && !lq__bench_has_case(a.only)) {
+		char pr[80];
+		return lc_usage_error(ctx, "--case: \"%s\" is not a case (enqueue, claim, claim+ack, batch, lease, tick)",
+				      lc_pr(pr, sizeof(pr), a.only));
 	}
 	o.only = a.only;
 	o.stop = &bench_stop;
