@@ -301,6 +301,19 @@ static int verify(const char *what, int64_t ms)
 	return missing + dup + g_sh->bad_payload + g_sh->lost + (int)left + (int)dead;
 }
 
+/* NTASKS enqueued up front, drained by NWORKERS children running child. */
+static int drain_phase(const char *what, lqt_child_fn child)
+{
+	reset_shared();
+	lq_db *db = lqt_open(g_dsn);
+	LQT_CHECK(db != NULL, "open");
+	enqueue(db, 0, NTASKS);
+	lq_close(db);
+	int64_t t0 = lqt_mono_ms();
+	int bad = lqt_run_children(NWORKERS, child, NULL, NULL, DEADLINE_MS / 1000 + 30);
+	return bad + verify(what, lqt_mono_ms() - t0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *backend = lqt_backend_from_args(argc, argv);
@@ -322,24 +335,10 @@ int main(int argc, char **argv)
 	bad += verify("at-most-once claim (1 and 8)", lqt_mono_ms() - t0);
 
 	/* 2. at-least-once + ack. */
-	reset_shared();
-	db = lqt_open(g_dsn);
-	LQT_CHECK(db != NULL, "open");
-	enqueue(db, 0, NTASKS);
-	lq_close(db);
-	t0 = lqt_mono_ms();
-	bad += lqt_run_children(NWORKERS, alo_child, NULL, NULL, DEADLINE_MS / 1000 + 30);
-	bad += verify("at-least-once claim + ack (1 and 8)", lqt_mono_ms() - t0);
+	bad += drain_phase("at-least-once claim + ack (1 and 8)", alo_child);
 
 	/* 3. the runner. */
-	reset_shared();
-	db = lqt_open(g_dsn);
-	LQT_CHECK(db != NULL, "open");
-	enqueue(db, 0, NTASKS);
-	lq_close(db);
-	t0 = lqt_mono_ms();
-	bad += lqt_run_children(NWORKERS, runner_child, NULL, NULL, DEADLINE_MS / 1000 + 30);
-	bad += verify("lq_runner_work drain (both modes)", lqt_mono_ms() - t0);
+	bad += drain_phase("lq_runner_work drain (both modes)", runner_child);
 
 	/* 4. one recurring task, many claimers. */
 	reset_shared();
