@@ -10,7 +10,8 @@
 
 #include "internal.h"
 
-static int lease_row(void *ctx, const lq_value *c, int n)
+/* The row as stored, the owner kept even when the lease has expired. */
+static int lease_row_raw(void *ctx, const lq_value *c, int n)
 {
 	lq_lease *l = ctx;
 	if (n < 6)
@@ -21,6 +22,14 @@ static int lease_row(void *ctx, const lq_value *c, int n)
 	l->acquired_at = lq__col_int(&c[3]);
 	l->expires_at = lq__col_int(&c[4]);
 	l->now = lq__col_int(&c[5]);
+	return 0;
+}
+
+static int lease_row(void *ctx, const lq_value *c, int n)
+{
+	lq_lease *l = ctx;
+	if (lease_row_raw(ctx, c, n))
+		return 1;
 	/* An expired lease has no holder, whatever the row still says. */
 	if (l->expires_at <= l->now)
 		l->owner[0] = '\0';
@@ -57,7 +66,10 @@ static lq_status acquire_body(lq_db *db, void *arg)
 	a->got = n == 1;
 	memset(a->out, 0, sizeof(*a->out));
 	a->found = 0;
-	st = lq__exec(db, what, LQ_SQL_lease_get, p, 1, lease_row, a->out, NULL);
+	/* Decided by the affected row: the re-read only fills in the token and
+	 * times, and keeps our owner even if a TTL of a few milliseconds has
+	 * already run out by the time it reads. */
+	st = lq__exec(db, what, LQ_SQL_lease_get, p, 1, a->got ? lease_row_raw : lease_row, a->out, NULL);
 	if (st == LQ_OK && a->out->name[0])
 		a->found = 1;
 	return st;
