@@ -116,6 +116,11 @@ extern const struct lq_backend lq__backend_postgres;
 extern const struct lq_backend lq__backend_mysql;
 #endif
 
+/* Open a handle on a backend that is not in the registry (a wrapper such as
+ * the tests' fault-injecting backend); dsn is handed to be->connect.  Same
+ * contract as lq_open(). */
+lq_status lq__open_backend(const char *dsn, const struct lq_backend *be, lq_db **out);
+
 /* Parsed URL-style DSN (for mysql://; postgres hands the string to libpq). */
 typedef struct lq_dsn_url {
 	char scheme[16];

@@ -84,15 +84,14 @@ static int backend_ok(const struct lq_backend *be)
 	       (!(be->caps & LQ_CAP_NOTIFY) || (be->notify && be->wait_notify));
 }
 
-LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out)
+/* A handle with its DSN and random seed, not yet bound to a backend. */
+static lq_status db_new(const char *dsn, lq_db **out)
 {
 	*out = NULL;
 	lq_db *db = calloc(1, sizeof(*db));
 	if (!db)
 		return LQ_ENOMEM;
 	*out = db;
-	if (!dsn || !*dsn)
-		dsn = LQ_DEFAULT_DSN;
 	db->dsn = strdup(dsn);
 	if (!db->dsn)
 		return lq__fail(db, LQ_ENOMEM, "out of memory");
@@ -104,7 +103,17 @@ LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out)
 		seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid() << 40;
 	}
 	db->rng = seed | 1;
+	return LQ_OK;
+}
 
+LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out)
+{
+	if (!dsn || !*dsn)
+		dsn = LQ_DEFAULT_DSN;
+	lq_status st = db_new(dsn, out);
+	if (st != LQ_OK)
+		return st;
+	lq_db *db = *out;
 	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++) {
 		if (strncmp(dsn, registry[i].prefix, strlen(registry[i].prefix)) != 0)
 			continue;
@@ -123,6 +132,17 @@ LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out)
 				(int)(n < 32 ? n : 32), dsn);
 	}
 	return lq__connect(db);
+}
+
+lq_status lq__open_backend(const char *dsn, const struct lq_backend *be, lq_db **out)
+{
+	lq_status st = db_new(dsn, out);
+	if (st != LQ_OK)
+		return st;
+	if (!backend_ok(be))
+		return lq__fail(*out, LQ_ERROR, "backend %s is incomplete", be->name ? be->name : "?");
+	(*out)->be = be;
+	return lq__connect(*out);
 }
 
 LQ_EXTERN(void) lq_close(lq_db *db)
@@ -262,6 +282,11 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 		st = body(db, ctx);
 		if (st == LQ_OK) {
 			st = tx_call(db, db->be->commit, what, "COMMIT");
+			/* A COMMIT that met a conflict may leave the transaction
+			 * open (SQLite keeps it after SQLITE_BUSY): end it before
+			 * the next BEGIN. */
+			if (st == LQ__RETRY && db->conn)
+				(void)db->be->rollback(db->conn, &db->err);
 			db->in_tx = 0;
 			if (st != LQ__RETRY)
 				return st;

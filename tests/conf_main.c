@@ -2,11 +2,13 @@
  * conf_main.c - the conformance suite: the same tests, written once against
  * the public API, run against one backend per invocation:
  *     conformance --backend sqlite|postgres|mysql
+ *     conformance --backend sqlite --retry-storm   (through tests/fault_backend.c)
  * Exit 0 when every group passed, 77 when the backend's DSN is not set.
  * LQT_GROUP=name runs one group only (lease, task, schedule, runner, errors).
  */
 #include <string.h>
 
+#include "fault_backend.h"
 #include "testutil.h"
 
 int main(int argc, char **argv)
@@ -29,6 +31,13 @@ int main(int argc, char **argv)
 		if (only != NULL && strcmp(only, groups[i].name) != 0)
 			continue;
 		failed += groups[i].run();
+	}
+	if (lqt_retry_storm()) {
+		/* Only this process's handles count (children have their own). */
+		long injected = lqt_fault_storm_count();
+		printf("retry storm: %ld conflicts injected and retried\n", injected);
+		if (injected == 0)
+			failed++; /* a storm that never struck proves nothing */
 	}
 	printf("conformance %s: %s\n", lqt_conf_backend, failed ? "FAILED" : "all groups passed");
 	return failed ? 1 : 0;

@@ -13,9 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fault_backend.h"
 #include "internal.h"
 
 const char *lqt_conf_backend;
+/* --retry-storm: every handle goes through the fault backend, which makes
+ * one call of each transaction or lone statement fail with a conflict. */
+static int lqt_storm;
 const char *lqt_conf_dsn;
 
 /* Temporary SQLite directories, removed by the process that made them. */
@@ -52,8 +56,10 @@ const char *lqt_backend_from_args(int argc, char **argv)
 			b = argv[++i];
 		} else if (strncmp(argv[i], "--backend=", 10) == 0) {
 			b = argv[i] + 10;
+		} else if (strcmp(argv[i], "--retry-storm") == 0) {
+			lqt_storm = 1;
 		} else {
-			fprintf(stderr, "usage: %s [--backend sqlite|postgres|mysql]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--backend sqlite|postgres|mysql] [--retry-storm]\n", argv[0]);
 			exit(64);
 		}
 	}
@@ -61,6 +67,12 @@ const char *lqt_backend_from_args(int argc, char **argv)
 		fprintf(stderr, "%s: unknown backend '%s' (sqlite, postgres or mysql)\n", argv[0], b);
 		exit(64);
 	}
+	if (lqt_storm && strcmp(b, "sqlite") != 0) {
+		fprintf(stderr, "%s: --retry-storm wraps the sqlite backend only\n", argv[0]);
+		exit(64);
+	}
+	if (lqt_storm)
+		lqt_fault_retry_storm(1);
 	return b;
 }
 
@@ -141,10 +153,21 @@ const char *lqt_dsn(const char *backend)
 	return dsn[lqt_ntmpdirs++];
 }
 
+int lqt_retry_storm(void)
+{
+	return lqt_storm;
+}
+
+/* lq_open, or the fault backend's open under --retry-storm. */
+static lq_status lqt_open_handle(const char *dsn, lq_db **db)
+{
+	return lqt_storm && strncmp(dsn, "sqlite:", 7) == 0 ? lqt_fault_open(dsn, db) : lq_open(dsn, db);
+}
+
 lq_db *lqt_open(const char *dsn)
 {
 	lq_db *db = NULL;
-	lq_status st = lq_open(dsn, &db);
+	lq_status st = lqt_open_handle(dsn, &db);
 
 	if (st != LQ_OK) {
 		fprintf(stderr, "[pid %ld] lq_open: %s: %s\n", (long)getpid(), lq_status_str(st),
@@ -169,7 +192,7 @@ lq_db *lqt_open_fresh(const char *dsn)
 
 	if (lqt_main_pid == 0)
 		lqt_main_pid = getpid();
-	st = lq_open(dsn, &db);
+	st = lqt_open_handle(dsn, &db);
 	if (st != LQ_OK) {
 		lqt_fail_setup(db, "lq_open", st);
 		lq_close(db);

@@ -30,6 +30,8 @@ const char *lqt_backend_from_args(int argc, char **argv);
  * 1 if LEASEQ_REQUIRE_ALL_BACKENDS is set (a missing server fails CI).
  */
 const char *lqt_dsn(const char *backend);
+/* 1 when --retry-storm was given: handles go through tests/fault_backend.c. */
+int lqt_retry_storm(void);
 /* Remove the temporary SQLite directories now (also done at exit). */
 void lqt_cleanup(void);
 
