@@ -211,7 +211,10 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
  * as it is claimed, so a crash loses that run.  at-least-once: each is marked
  * with a claim that lasts claim_ttl_ms; finish it with lq_task_ack() or
  * lq_task_fail(), extend it with lq_task_heartbeat().  A recurring task is
- * claimed one occurrence at a time (its run_at moves to the next one).
+ * claimed one occurrence at a time (its run_at moves to the next one), and
+ * that claim is at-most-once in BOTH modes: a crash, a failed handler or a
+ * claim whose COMMIT was lost loses that one occurrence (a failure is kept
+ * in last_error); the next occurrence comes as scheduled.
  * tasks[0..*claimed) are filled; release each with lq_task_clear().
  * LQ_EMPTY when nothing is due; LQ_BUSY when every due candidate was taken
  * by another claimer first (another runner is active); LQ_EUNKNOWN when the
@@ -222,11 +225,16 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 				   int64_t claim_ttl_ms, lq_task *tasks, size_t n,
 				   size_t *claimed);
 /* The claimed task succeeded.  LQ_LOST when an at-least-once claim expired
- * and was taken (the task may run again elsewhere). */
+ * and was taken (the task may run again elsewhere).  Ack, fail, release and
+ * heartbeat ride out one lost connection (they reconnect and, where the lost
+ * attempt may have been applied, re-read the task before answering). */
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
 /* The claimed task failed with error (one line).  It is retried after an
  * exponential back-off with jitter, or moved to the dead tasks when out of
- * attempts.  A recurring task records the error and keeps its schedule. */
+ * attempts.  A recurring task records the error and keeps its schedule.
+ * At-most-once: if a newer task took the task's unique key meanwhile, the
+ * task is moved to the dead tasks with that reason (also by
+ * lq_task_release) instead of going back in. */
 LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error);
 /* Hand a claimed task back unrun (a worker stopping): it is due again at
  * once and the attempt does not count.  at-least-once: the claim is cleared

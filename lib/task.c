@@ -504,7 +504,8 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 }
 
 /* The COMMIT of an at-least-once claim was lost: re-read each task by (id,
- * claim owner) and keep exactly those whose claim is ours.  Never run on a
+ * claim owner) and keep exactly those whose claim is ours; occurrences of
+ * recurring tasks are dropped (their claim is at-most-once).  Never run on a
  * guess: if a re-read fails, nothing is kept. */
 static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc)
 {
@@ -514,7 +515,11 @@ static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc)
 	for (size_t i = 0; i < cc->got; i++) {
 		lq_task cur;
 		lq_status st = lq_task_get(db, cc->tasks[i].id, &cur);
-		int ours = st == LQ_OK && !cur.dead && strcmp(cur.claim_owner, cc->tasks[i].claim_owner) == 0;
+		/* An occurrence has no claim owner to recognise it by (both are
+		 * empty), and run_at may have been moved by another runner to
+		 * the same next slot: it is dropped, never run on a guess. */
+		int ours = st == LQ_OK && !cur.dead && !cc->tasks[i].recurring &&
+			   strcmp(cur.claim_owner, cc->tasks[i].claim_owner) == 0;
 		lq_task_clear(&cur);
 		if (st != LQ_OK && st != LQ_NOTFOUND) {
 			memcpy(db->errmsg, saved, sizeof(saved));
@@ -598,13 +603,49 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 
 /* ------------------------------------------------------ ack, fail, beat */
 
-LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
+/*
+ * Settling a claimed task (ack, fail, release, heartbeat) rides out one lost
+ * connection: a worker whose claim is still valid must finish it, not leave
+ * it to expire and run again elsewhere.  Each settle function runs once
+ * with again = 0 and, after LQ_ECONN or LQ_EUNKNOWN, once more with
+ * again = 1 (the next statement reconnects).  The lost attempt may have
+ * been applied, so with again set an unexpected affected count is decided
+ * by re-reading the task, never guessed.
+ */
+typedef lq_status (*settle_fn)(lq_db *db, const lq_task *t, void *arg, int again);
+
+static lq_status settle(lq_db *db, settle_fn fn, const lq_task *t, void *arg)
 {
-	lq__ok(db);
-	if (t->recurring || t->mode == LQ_AT_MOST_ONCE)
-		return LQ_OK; /* already settled by the claim itself */
-	if (!t->claim_owner[0])
-		return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
+	lq_status st = fn(db, t, arg, 0);
+	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+		st = fn(db, t, arg, 1);
+	return st;
+}
+
+/* How the task stands now, for a settle that must decide by re-reading. */
+enum task_state { TASK_GONE, TASK_DEAD, TASK_FREE, TASK_OURS, TASK_OTHERS, TASK_UNREAD };
+
+static enum task_state task_state(lq_db *db, const lq_task *t)
+{
+	char saved[sizeof(db->errmsg)];
+	memcpy(saved, db->errmsg, sizeof(saved));
+	lq_task cur;
+	lq_status st = lq_task_get(db, t->id, &cur);
+	enum task_state ts = TASK_UNREAD;
+	if (st == LQ_NOTFOUND)
+		ts = TASK_GONE;
+	else if (st == LQ_OK)
+		ts = cur.dead ? TASK_DEAD
+		   : !cur.claim_owner[0] ? TASK_FREE
+		   : strcmp(cur.claim_owner, t->claim_owner) == 0 ? TASK_OURS : TASK_OTHERS;
+	lq_task_clear(&cur);
+	memcpy(db->errmsg, saved, sizeof(saved));
+	return ts;
+}
+
+static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
+{
+	(void)arg;
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
@@ -612,29 +653,137 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
 	lq_status st = lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
-	if (n != 1)
+	if (n != 1 && !(again && task_state(db, t) == TASK_GONE))
 		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (it expired and the task may run again)",
 				(long long)t->id);
+	lq__ok(db);
 	return LQ_OK;
 }
 
+LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
+{
+	lq__ok(db);
+	if (t->recurring || t->mode == LQ_AT_MOST_ONCE)
+		return LQ_OK; /* already settled by the claim itself */
+	if (!t->claim_owner[0])
+		return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
+	return settle(db, ack_once, t, NULL);
+}
+
 struct fail_ctx {
-	const lq_task *t;
 	const char *error;
 	int64_t backoff;
 	int64_t n;
 };
 
-static lq_status bury_claimed_body(lq_db *db, void *arg)
+struct bury_ctx {
+	const lq_task *t;
+	const char *error;
+	int64_t n;
+};
+
+static lq_status bury_body(lq_db *db, void *arg)
+{
+	struct bury_ctx *b = arg;
+	char what[64];
+	task_what(what, sizeof(what), b->t->id);
+	lq_value p[3] = {lq_v_int(b->t->id), lq__v_text(b->t->claim_owner), lq__v_text(b->error)};
+	lq_status st = lq__exec(db, what, LQ_SQL_task_bury, p, 3, NULL, NULL, &b->n);
+	if (st != LQ_OK || b->n != 1)
+		return st;
+	return lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, NULL);
+}
+
+/* At-least-once failure: back off and retry, or bury when out of attempts. */
+static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, int again)
 {
 	struct fail_ctx *f = arg;
 	char what[64];
-	task_what(what, sizeof(what), f->t->id);
-	lq_value p[3] = {lq_v_int(f->t->id), lq__v_text(f->t->claim_owner), lq__v_text(f->error)};
-	lq_status st = lq__exec(db, what, LQ_SQL_task_bury, p, 3, NULL, NULL, &f->n);
-	if (st != LQ_OK || f->n != 1)
+	task_what(what, sizeof(what), t->id);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
 		return st;
-	return lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, NULL);
+	int64_t n = 0;
+	enum task_state done = TASK_FREE; /* what an applied lost attempt left */
+	if (t->attempts >= t->max_attempts) {
+		struct bury_ctx b = {t, f->error, 0};
+		st = lq__tx(db, 1, what, bury_body, &b);
+		n = b.n;
+		done = TASK_DEAD;
+	} else {
+		lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(f->backoff),
+				 lq__v_text(f->error)};
+		st = lq__exec(db, what, LQ_SQL_task_retry_later, p, 4, NULL, NULL, &n);
+	}
+	if (st != LQ_OK)
+		return st;
+	if (n != 1 && !(again && task_state(db, t) == done))
+		return lq__fail(db, LQ_LOST, "task %lld: claim was lost before the failure was recorded",
+				(long long)t->id);
+	lq__ok(db);
+	return LQ_OK;
+}
+
+/* At-most-once: the claim deleted the row; the task goes back in under its
+ * id (a retry) or to the dead tasks.  A unique key that a newer task has
+ * taken meanwhile keeps it out of the queue: it is recorded dead with the
+ * reason instead of vanishing. */
+struct requeue_ctx {
+	int attempts;      /* the attempts to store */
+	int64_t delay;     /* back-off before it is due again */
+	const char *error; /* last_error to store (NULL: none) */
+	int bury;          /* straight to the dead tasks */
+	const char *why;   /* "failed" or "handed back" */
+};
+
+static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char *error)
+{
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
+	lq_value p[9] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+			 lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
+			 lq__v_text(error), lq_v_int(t->created_at)};
+	return lq__exec(db, what, LQ_SQL_task_dead_insert, p, 9, NULL, NULL, NULL);
+}
+
+static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int again)
+{
+	struct requeue_ctx *r = arg;
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	enum task_state ts = again ? task_state(db, t) : TASK_GONE;
+	if (ts == TASK_UNREAD)
+		return lq__fail(db, LQ_ECONN, "%s: cannot re-read the task after a lost connection", what);
+	if (ts != TASK_GONE) {
+		lq__ok(db);
+		return LQ_OK; /* the lost attempt was applied */
+	}
+	if (r->bury)
+		return bury_amo(db, t, r->attempts, r->error);
+	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
+	lq_value p[10] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+			  lq_v_int(r->attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
+			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at)};
+	int64_t n = 0;
+	st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 10, NULL, NULL, &n);
+	if (st != LQ_OK || n == 1) {
+		if (st == LQ_OK)
+			lq__notify(db, LQ_CHANNEL_TASK);
+		return st;
+	}
+	if (task_state(db, t) != TASK_GONE) {
+		lq__ok(db);
+		return LQ_OK; /* already back under its id */
+	}
+	/* Its unique key belongs to a newer task now. */
+	char err[LQ_ERROR_MAX];
+	snprintf(err, sizeof(err), "%s%s%s; not queued again: unique key \"%s\" is held by a newer task",
+		 r->why, r->error ? ": " : "", r->error ? r->error : "", t->unique_key);
+	return bury_amo(db, t, r->attempts, err);
 }
 
 LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error)
@@ -644,84 +793,75 @@ LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error
 	clean_error(error, err, sizeof(err));
 	char what[64];
 	task_what(what, sizeof(what), t->id);
-	lq_status st = lq__ready(db);
-	if (st != LQ_OK)
-		return st;
-	int64_t n = 0;
 	if (t->recurring) {
+		lq_status st = lq__ready(db);
+		if (st != LQ_OK)
+			return st;
 		lq_value p[2] = {lq_v_int(t->id), lq__v_text(err)};
-		return lq__exec(db, what, LQ_SQL_task_record_error, p, 2, NULL, NULL, &n);
+		return lq__exec(db, what, LQ_SQL_task_record_error, p, 2, NULL, NULL, NULL);
 	}
-	int exhausted;
 	if (t->mode == LQ_AT_LEAST_ONCE) {
 		if (!t->claim_owner[0])
 			return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
-		exhausted = t->attempts >= t->max_attempts;
-		if (exhausted) {
-			struct fail_ctx f = {t, err, 0, 0};
-			st = lq__tx(db, 1, what, bury_claimed_body, &f);
-			n = f.n;
-		} else {
-			int64_t backoff = lq__backoff_ms(db, t->attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS);
-			lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(backoff),
-					 lq__v_text(err)};
-			st = lq__exec(db, what, LQ_SQL_task_retry_later, p, 4, NULL, NULL, &n);
-		}
-		if (st == LQ_OK && n != 1)
-			return lq__fail(db, LQ_LOST, "task %lld: claim was lost before the failure was recorded",
-					(long long)t->id);
-		return st;
+		struct fail_ctx f = {err, lq__backoff_ms(db, t->attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS), 0};
+		return settle(db, fail_alo_once, t, &f);
 	}
-	/* At-most-once: the row is gone; a retry goes back in under the same id. */
+	/* At-most-once: this attempt counts now (the claim did not count it). */
 	int attempts = t->attempts + 1;
-	exhausted = attempts >= t->max_attempts;
-	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	if (exhausted) {
-		lq_value p[9] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
-				 lq_v_int(attempts), lq_v_int(t->max_attempts),
-				 lq__v_opt_text(t->unique_key), lq__v_text(err), lq_v_int(t->created_at)};
-		return lq__exec(db, what, LQ_SQL_task_dead_insert, p, 9, NULL, NULL, &n);
-	}
-	int64_t backoff = lq__backoff_ms(db, attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS);
-	lq_value p[10] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
-			  lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
-			  lq_v_int(backoff), lq__v_text(err), lq_v_int(t->created_at)};
-	st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 10, NULL, NULL, &n);
-	if (st == LQ_OK && n == 1)
-		lq__notify(db, LQ_CHANNEL_TASK);
-	return st;
+	struct requeue_ctx r = {attempts, lq__backoff_ms(db, attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS),
+				err, attempts >= t->max_attempts, "failed"};
+	return settle(db, requeue_amo_once, t, &r);
 }
 
-LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
+static lq_status release_alo_once(lq_db *db, const lq_task *t, void *arg, int again)
 {
-	lq__ok(db);
+	(void)arg;
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	lq_status st = lq__ready(db);
 	if (st != LQ_OK)
 		return st;
+	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
 	int64_t n = 0;
+	st = lq__exec(db, what, LQ_SQL_task_release_claim, p, 2, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	if (n != 1 && !(again && task_state(db, t) == TASK_FREE))
+		return lq__fail(db, LQ_LOST, "task %lld: claim was lost before it was handed back",
+				(long long)t->id);
+	lq__ok(db);
+	lq__notify(db, LQ_CHANNEL_TASK);
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
+{
+	lq__ok(db);
 	if (t->recurring)
 		return LQ_OK; /* the row stays and its next occurrence comes anyway */
 	if (t->mode == LQ_AT_LEAST_ONCE) {
 		if (!t->claim_owner[0])
 			return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
-		lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
-		st = lq__exec(db, what, LQ_SQL_task_release_claim, p, 2, NULL, NULL, &n);
-		if (st == LQ_OK && n != 1)
-			return lq__fail(db, LQ_LOST, "task %lld: claim was lost before it was handed back",
-					(long long)t->id);
-	} else {
-		lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-		lq_value p[10] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
-				  lq_v_int(t->attempts), lq_v_int(t->max_attempts),
-				  lq__v_opt_text(t->unique_key), lq_v_int(0), lq__v_opt_text(t->last_error),
-				  lq_v_int(t->created_at)};
-		st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 10, NULL, NULL, &n);
+		return settle(db, release_alo_once, t, NULL);
 	}
-	if (st == LQ_OK)
-		lq__notify(db, LQ_CHANNEL_TASK);
-	return st;
+	struct requeue_ctx r = {t->attempts, 0, t->last_error, 0, "handed back unrun"};
+	return settle(db, requeue_amo_once, t, &r);
+}
+
+static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, int again)
+{
+	(void)again; /* extending a valid claim twice is harmless */
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_value p[3] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(*(const int64_t *)arg)};
+	int64_t n = 0;
+	lq_status st = lq__exec(db, what, LQ_SQL_task_heartbeat, p, 3, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	if (n != 1)
+		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (expired or taken)", (long long)t->id);
+	lq__ok(db);
+	return LQ_OK;
 }
 
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms)
@@ -736,14 +876,7 @@ LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_
 	lq_status st = lq__check_ttl(db, what, claim_ttl_ms);
 	if (st != LQ_OK)
 		return st;
-	lq_value p[3] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(claim_ttl_ms)};
-	int64_t n = 0;
-	st = lq__exec(db, what, LQ_SQL_task_heartbeat, p, 3, NULL, NULL, &n);
-	if (st != LQ_OK)
-		return st;
-	if (n != 1)
-		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (expired or taken)", (long long)t->id);
-	return LQ_OK;
+	return settle(db, heartbeat_once, t, &claim_ttl_ms);
 }
 
 /* ------------------------------------------------------ inspect, manage */

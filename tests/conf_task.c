@@ -945,6 +945,56 @@ static void task_release(void **state)
 	lq_close(db2);
 }
 
+/* Defect: an at-most-once task that failed (or was handed back) while a
+ * newer task had taken its unique key vanished without a trace.  It is now
+ * recorded dead with the reason. */
+static void task_unique_requeue(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	lq_task t, dead;
+	int64_t id1, id2, id3, id4;
+	int existed = -1;
+
+	o.unique_key = "nightly";
+	assert_lq_ok(db, lq_task_add(db, "report", &o, &id1, NULL));
+	claim_one(db, NULL, LQ_AT_MOST_ONCE, 30000, &t);
+	assert_int_equal(t.id, id1);
+	/* The claim deleted it: the key is free for a newer task. */
+	assert_lq_ok(db, lq_task_add(db, "report", &o, &id2, &existed));
+	assert_int_equal(existed, 0);
+	assert_true(id2 != id1);
+	assert_lq_ok(db, lq_task_fail(db, &t, "boom"));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, id1, &dead));
+	assert_true(dead.dead);
+	assert_int_equal(dead.attempts, 1);
+	assert_non_null(dead.last_error);
+	assert_non_null(strstr(dead.last_error, "boom"));
+	assert_non_null(strstr(dead.last_error, "unique key \"nightly\""));
+	lq_task_clear(&dead);
+	assert_int_equal(lqt_count_tasks(db, NULL, 0), 1);
+
+	/* The same for a task handed back unrun. */
+	o.unique_key = "hourly";
+	assert_lq_ok(db, lq_task_add(db, "report", &o, &id3, NULL));
+	claim_one(db, NULL, LQ_AT_MOST_ONCE, 30000, &t);
+	assert_int_equal(t.id, id2); /* older first */
+	lq_task_clear(&t);
+	claim_one(db, NULL, LQ_AT_MOST_ONCE, 30000, &t);
+	assert_int_equal(t.id, id3);
+	assert_lq_ok(db, lq_task_add(db, "report", &o, &id4, NULL));
+	assert_lq_ok(db, lq_task_release(db, &t));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, id3, &dead));
+	assert_true(dead.dead);
+	assert_int_equal(dead.attempts, 0);
+	assert_non_null(strstr(dead.last_error, "handed back unrun"));
+	lq_task_clear(&dead);
+	assert_int_equal(lqt_count_tasks(db, NULL, 0), 1);
+	assert_int_equal(lqt_count_tasks(db, NULL, LQ_LIST_DEAD), 2);
+}
+
 int lqt_conf_task(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -959,6 +1009,7 @@ int lqt_conf_task(void)
 		cmocka_unit_test_setup(task_ack_stale, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_heartbeat, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_release, lqt_conf_test_setup),
+		cmocka_unit_test_setup(task_unique_requeue, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_fail_retry_dead, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_fail_backoff, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_retry_rm, lqt_conf_test_setup),
