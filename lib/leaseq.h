@@ -211,10 +211,13 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
  * as it is claimed, so a crash loses that run.  at-least-once: each is marked
  * with a claim that lasts claim_ttl_ms; finish it with lq_task_ack() or
  * lq_task_fail(), extend it with lq_task_heartbeat().  A recurring task is
- * claimed one occurrence at a time (its run_at moves to the next one), and
- * that claim is at-most-once in BOTH modes: a crash, a failed handler or a
- * claim whose COMMIT was lost loses that one occurrence (a failure is kept
- * in last_error); the next occurrence comes as scheduled.
+ * claimed one occurrence at a time.  at-most-once: the claim moves run_at to
+ * the next occurrence, so a crash or a failure loses that occurrence (a
+ * failure is kept in last_error).  at-least-once: the occurrence is claimed
+ * like a one-off task (owner, lease, attempts; run_at stays its due time):
+ * a crash or a failure runs it again after a back-off, until max_attempts,
+ * after which that occurrence is given up (last_error says why); lq_task_ack
+ * moves run_at on.  The task itself never dies of its failures.
  * tasks[0..*claimed) are filled; release each with lq_task_clear().
  * LQ_EMPTY when nothing is due; LQ_BUSY when every due candidate was taken
  * by another claimer first (another runner is active); LQ_EUNKNOWN when the
@@ -231,7 +234,8 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
 /* The claimed task failed with error (one line).  It is retried after an
  * exponential back-off with jitter, or moved to the dead tasks when out of
- * attempts.  A recurring task records the error and keeps its schedule.
+ * attempts.  A recurring task records the error and keeps its schedule (an
+ * at-least-once occurrence is retried first, see lq_task_claim).
  * At-most-once: if a newer task took the task's unique key meanwhile, the
  * task is moved to the dead tasks with that reason (also by
  * lq_task_release) instead of going back in. */

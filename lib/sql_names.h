@@ -50,11 +50,16 @@
 	                            at-least-once; only where LQ_CAP_CLAIM_RETURNING */      \
 	X(task_claim_delete)    /* (?1 id) delete if one-off, still due and unclaimed */     \
 	X(task_claim_update)    /* (?1 id, ?2 owner, ?3 claim_ttl) claim + attempts+1 if due and unclaimed */ \
-	X(task_claim_occurrence) /* (?1 id, ?2 seen run_at, ?3 next run_at) if run_at = ?2 */ \
+	X(task_claim_occurrence) /* (?1 id, ?2 seen run_at, ?3 next run_at) if run_at = ?2   \
+	                            and not under a live claim; clears an expired one */      \
 	X(task_ack)             /* (?1 id, ?2 owner) delete if claimed by owner */            \
 	X(task_heartbeat)       /* (?1 id, ?2 owner, ?3 claim_ttl) if owner's claim not expired */ \
 	X(task_retry_later)     /* (?1 id, ?2 owner, ?3 backoff, ?4 error) unclaim, run_at NOW+backoff */ \
 	X(task_release_claim)   /* (?1 id, ?2 owner) unclaim, attempts-1: handed back unrun */ \
+	X(task_ack_occurrence)  /* (?1 id, ?2 owner, ?3 next run_at, ?4 error|NULL) recurring \
+	                            at-least-once: unclaim, attempts 0, run_at = ?3 */       \
+	X(task_retry_occurrence) /* (?1 id, ?2 owner, ?3 backoff, ?4 error) recurring        \
+	                            at-least-once: unclaim, held back until NOW+backoff */   \
 	X(task_reinsert)        /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,        \
 	                            ?6 max_attempts, ?7 unique_key, ?8 backoff, ?9 error,     \
 	                            ?10 created_at) at-most-once retry; conflict: nothing */  \
@@ -69,7 +74,7 @@
 	X(task_list_dead)       /* (?1 queue|NULL) -> TASK_COLS (payload NULL) by id */       \
 	X(task_dead_delete)     /* (?1 id) */                                                 \
 	X(task_revive)          /* (?1 id) dead -> live, attempts 0, due NOW; conflict: nothing */ \
-	X(task_run_now)         /* (?1 id) live task due NOW */                              \
+	X(task_run_now)         /* (?1 id) live task due NOW (a back-off without a claim ends) */                              \
 	X(task_set_paused)      /* (?1 id, ?2 paused) */                                      \
 	/* queues */                                                                          \
 	X(queue_set_paused)     /* (?1 queue, ?2 paused) upsert lq_queue */                   \

@@ -300,6 +300,58 @@ static lq_status next_occurrence(const lq_task *t, int64_t seen, int64_t now, in
 	return lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, now, next);
 }
 
+/* The at-least-once claim of a task or an occurrence: our owner, a lease of
+ * claim_ttl and one more attempt, if it is still due and unclaimed. */
+static lq_status claim_with_owner(lq_db *db, struct claim_ctx *cc, lq_task *t, int *claimed)
+{
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	int64_t n = 0;
+	char owner[LQ_OWNER_MAX + 1];
+	lq__make_owner(db, "claim", owner, sizeof(owner));
+	lq_value p[3] = {lq_v_int(t->id), lq__v_text(owner), lq_v_int(cc->claim_ttl)};
+	lq_status st = lq__exec(db, what, LQ_SQL_task_claim_update, p, 3, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	if (n != 1) {
+		cc->lost++;
+		return LQ_OK;
+	}
+	snprintf(t->claim_owner, sizeof(t->claim_owner), "%s", owner);
+	t->claim_until = t->now + cc->claim_ttl;
+	t->attempts++;
+	*claimed = 1;
+	return LQ_OK;
+}
+
+/* An occurrence claimed at-least-once: a claim with an owner, a lease and
+ * an attempt count, like a one-off task; run_at stays the occurrence's due
+ * time until the ack moves it to the next one. */
+static lq_status claim_occurrence_alo(lq_db *db, struct claim_ctx *cc, lq_task *t, int64_t next, int *claimed)
+{
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	int64_t n = 0;
+	lq_status st;
+	if (t->claim_owner[0] && t->attempts >= t->max_attempts) {
+		/* Its worker died holding the last attempt: give this occurrence
+		 * up and move on to the next one. */
+		char err[LQ_ERROR_MAX];
+		snprintf(err, sizeof(err), "occurrence %lld given up: claim expired after attempt %d of %d (worker lost?)",
+			 (long long)t->run_at, t->attempts, t->max_attempts);
+		lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(next), lq__v_text(err)};
+		st = lq__exec(db, what, LQ_SQL_task_ack_occurrence, p, 4, NULL, NULL, &n);
+		cc->dropped++;
+		return st;
+	}
+	st = claim_with_owner(db, cc, t, claimed);
+	if (st == LQ_OK && *claimed) {
+		t->recurring = 1;
+		t->next_run_at = next; /* as of the claim; the ack computes it again */
+	}
+	return st;
+}
+
 static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *claimed)
 {
 	char what[64];
@@ -320,6 +372,8 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 			cc->dropped++;
 			return st;
 		}
+		if (cc->mode == LQ_AT_LEAST_ONCE && !(stale && t->missed == LQ_MISSED_SKIP))
+			return claim_occurrence_alo(db, cc, t, next, claimed);
 		lq_value p[3] = {lq_v_int(t->id), lq_v_int(t->run_at), lq_v_int(next)};
 		st = lq__exec(db, what, LQ_SQL_task_claim_occurrence, p, 3, NULL, NULL, &n);
 		if (st != LQ_OK)
@@ -364,21 +418,7 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 		*claimed = 1;
 		return LQ_OK;
 	}
-	char owner[LQ_OWNER_MAX + 1];
-	lq__make_owner(db, "claim", owner, sizeof(owner));
-	lq_value p[3] = {lq_v_int(t->id), lq__v_text(owner), lq_v_int(cc->claim_ttl)};
-	st = lq__exec(db, what, LQ_SQL_task_claim_update, p, 3, NULL, NULL, &n);
-	if (st != LQ_OK)
-		return st;
-	if (n != 1) {
-		cc->lost++;
-		return LQ_OK;
-	}
-	snprintf(t->claim_owner, sizeof(t->claim_owner), "%s", owner);
-	t->claim_until = t->now + cc->claim_ttl;
-	t->attempts++;
-	*claimed = 1;
-	return LQ_OK;
+	return claim_with_owner(db, cc, t, claimed);
 }
 
 static void release_range(lq_task *tasks, size_t from, size_t to)
@@ -503,10 +543,9 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 	return LQ_OK;
 }
 
-/* The COMMIT of an at-least-once claim was lost: re-read each task by (id,
- * claim owner) and keep exactly those whose claim is ours; occurrences of
- * recurring tasks are dropped (their claim is at-most-once).  Never run on a
- * guess: if a re-read fails, nothing is kept. */
+/* The COMMIT of an at-least-once claim was lost: re-read each task (one-off
+ * or occurrence) by (id, claim owner) and keep exactly those whose claim is
+ * ours.  Never run on a guess: if a re-read fails, nothing is kept. */
 static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc)
 {
 	char saved[sizeof(db->errmsg)];
@@ -515,10 +554,9 @@ static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc)
 	for (size_t i = 0; i < cc->got; i++) {
 		lq_task cur;
 		lq_status st = lq_task_get(db, cc->tasks[i].id, &cur);
-		/* An occurrence has no claim owner to recognise it by (both are
-		 * empty), and run_at may have been moved by another runner to
-		 * the same next slot: it is dropped, never run on a guess. */
-		int ours = st == LQ_OK && !cur.dead && !cc->tasks[i].recurring &&
+		/* Ours only by our (random) claim owner: never compare two empty
+		 * owners, never run on a guess. */
+		int ours = st == LQ_OK && !cur.dead && cc->tasks[i].claim_owner[0] &&
 			   strcmp(cur.claim_owner, cc->tasks[i].claim_owner) == 0;
 		lq_task_clear(&cur);
 		if (st != LQ_OK && st != LQ_NOTFOUND) {
@@ -643,6 +681,32 @@ static enum task_state task_state(lq_db *db, const lq_task *t)
 	return ts;
 }
 
+/* An at-least-once occurrence is settled by moving on to the next one:
+ * error NULL for success, else the occurrence is given up with it. */
+static lq_status next_occurrence_of(lq_db *db, const lq_task *t, int64_t *next)
+{
+	int64_t now = 0;
+	int stale = 0;
+	lq_status st = lq_now(db, &now);
+	if (st != LQ_OK)
+		return st;
+	if (next_occurrence(t, t->run_at, now, next, &stale) != LQ_OK)
+		*next = t->next_run_at; /* the schedule stopped parsing: the claim's guess */
+	return LQ_OK;
+}
+
+static lq_status finish_occurrence(lq_db *db, const lq_task *t, const char *error, int64_t *n)
+{
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	int64_t next = 0;
+	lq_status st = next_occurrence_of(db, t, &next);
+	if (st != LQ_OK)
+		return st;
+	lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(next), lq__v_opt_text(error)};
+	return lq__exec(db, what, LQ_SQL_task_ack_occurrence, p, 4, NULL, NULL, n);
+}
+
 static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
 {
 	(void)arg;
@@ -650,10 +714,17 @@ static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
 	task_what(what, sizeof(what), t->id);
 	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
 	int64_t n = 0;
-	lq_status st = lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, &n);
+	lq_status st;
+	enum task_state done = TASK_GONE; /* what an applied lost attempt left */
+	if (t->recurring) {
+		st = finish_occurrence(db, t, NULL, &n);
+		done = TASK_FREE;
+	} else {
+		st = lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, &n);
+	}
 	if (st != LQ_OK)
 		return st;
-	if (n != 1 && !(again && task_state(db, t) == TASK_GONE))
+	if (n != 1 && !(again && task_state(db, t) == done))
 		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (it expired and the task may run again)",
 				(long long)t->id);
 	lq__ok(db);
@@ -663,7 +734,7 @@ static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
 {
 	lq__ok(db);
-	if (t->recurring || t->mode == LQ_AT_MOST_ONCE)
+	if (t->mode == LQ_AT_MOST_ONCE)
 		return LQ_OK; /* already settled by the claim itself */
 	if (!t->claim_owner[0])
 		return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
@@ -705,7 +776,13 @@ static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, int again
 		return st;
 	int64_t n = 0;
 	enum task_state done = TASK_FREE; /* what an applied lost attempt left */
-	if (t->attempts >= t->max_attempts) {
+	if (t->recurring && t->attempts >= t->max_attempts) {
+		st = finish_occurrence(db, t, f->error, &n); /* give it up, keep the schedule */
+	} else if (t->recurring) {
+		lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(f->backoff),
+				 lq__v_text(f->error)};
+		st = lq__exec(db, what, LQ_SQL_task_retry_occurrence, p, 4, NULL, NULL, &n);
+	} else if (t->attempts >= t->max_attempts) {
 		struct bury_ctx b = {t, f->error, 0};
 		st = lq__tx(db, 1, what, bury_body, &b);
 		n = b.n;
@@ -793,7 +870,7 @@ LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error
 	clean_error(error, err, sizeof(err));
 	char what[64];
 	task_what(what, sizeof(what), t->id);
-	if (t->recurring) {
+	if (t->recurring && t->mode == LQ_AT_MOST_ONCE) {
 		lq_status st = lq__ready(db);
 		if (st != LQ_OK)
 			return st;
@@ -837,7 +914,7 @@ static lq_status release_alo_once(lq_db *db, const lq_task *t, void *arg, int ag
 LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
 {
 	lq__ok(db);
-	if (t->recurring)
+	if (t->recurring && t->mode == LQ_AT_MOST_ONCE)
 		return LQ_OK; /* the row stays and its next occurrence comes anyway */
 	if (t->mode == LQ_AT_LEAST_ONCE) {
 		if (!t->claim_owner[0])
@@ -867,7 +944,7 @@ static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, int agai
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms)
 {
 	lq__ok(db);
-	if (t->recurring || t->mode == LQ_AT_MOST_ONCE)
+	if (t->mode == LQ_AT_MOST_ONCE)
 		return LQ_OK; /* nothing to keep alive */
 	char what[64];
 	task_what(what, sizeof(what), t->id);

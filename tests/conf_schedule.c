@@ -190,6 +190,8 @@ static void sched_ack_keeps_recurring(void **state)
 	lq_task_clear(&t);
 }
 
+/* at-most-once: a failed occurrence is over (error recorded), the
+ * schedule goes on; never dead. */
 static void sched_fail_keeps_schedule(void **state)
 {
 	lq_db *db = DB(state);
@@ -201,7 +203,7 @@ static void sched_fail_keeps_schedule(void **state)
 		/* Make it due again, fail it: never dead, error recorded. */
 		if (i > 0)
 			assert_lq_ok(db, lq_task_retry(db, id));
-		assert_lq_ok(db, claim_within(db, i % 2 ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE, &t, 0));
+		assert_lq_ok(db, claim_within(db, LQ_AT_MOST_ONCE, &t, 0));
 		assert_int_equal(t.id, id);
 		assert_lq_ok(db, lq_task_fail(db, &t, "oops"));
 		assert_lq_ok(db, lq_task_get(db, id, &g));
@@ -214,6 +216,100 @@ static void sched_fail_keeps_schedule(void **state)
 		lq_task_clear(&t);
 	}
 	assert_int_equal(lqt_count_tasks(db, NULL, LQ_LIST_DEAD), 0);
+}
+
+/* at-least-once: an occurrence is claimed like a one-off task (owner,
+ * lease, attempts), tried again after a failure or a crash, given up after
+ * max_attempts, and the schedule goes on.  (Issue 8, defect 4: before, the
+ * claim moved run_at and a crash or failure lost the occurrence.) */
+static void sched_alo_occurrence(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db), due = now - 30000;
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	lq_task t, g;
+	int64_t id = 0;
+	size_t n;
+
+	o.every_ms = 60000;
+	o.run_at = due;
+	o.max_attempts = 3;
+	assert_lq_ok(db, lq_task_add(db, "report", &o, &id, NULL));
+	assert_lq_ok(db, claim_within(db, LQ_AT_LEAST_ONCE, &t, 0));
+	assert_int_equal(t.id, id);
+	assert_int_equal(t.recurring, 1);
+	assert_int_equal(t.run_at, due);
+	assert_int_equal(t.attempts, 1);
+	assert_string_not_equal(t.claim_owner, "");
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_int_equal(g.run_at, due); /* still this occurrence, under our claim */
+	assert_string_equal(g.claim_owner, t.claim_owner);
+	lq_task_clear(&g);
+	/* Held: neither mode takes it from us. */
+	claim_none(db);
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 0, &g, 1, &n));
+	assert_lq_ok(db, lq_task_heartbeat(db, &t, 30000));
+
+	/* A failure: the same occurrence again after a back-off. */
+	assert_lq_ok(db, lq_task_fail(db, &t, "oops"));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_int_equal(g.run_at, due);
+	assert_string_equal(g.claim_owner, "");
+	assert_true(g.claim_until > g.now);
+	assert_int_equal(g.attempts, 1);
+	assert_string_equal(g.last_error, "oops");
+	lq_task_clear(&g);
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 0, &g, 1, &n));
+
+	/* retry = due now; a crash (the claim expires) runs it again. */
+	assert_lq_ok(db, lq_task_retry(db, id));
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 100, &t, 1, &n));
+	assert_int_equal(t.run_at, due);
+	assert_int_equal(t.attempts, 2);
+	lq_task_clear(&t);
+	assert_lq_ok(db, claim_within(db, LQ_AT_LEAST_ONCE, &t, 5000));
+	assert_int_equal(t.run_at, due);
+	assert_int_equal(t.attempts, 3);
+
+	/* The last attempt fails: this occurrence is given up, not the task. */
+	assert_lq_ok(db, lq_task_fail(db, &t, "still failing"));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_int_equal(g.dead, 0);
+	assert_true(g.run_at > g.now);
+	assert_int_equal(g.attempts, 0);
+	assert_string_equal(g.claim_owner, "");
+	assert_string_equal(g.last_error, "still failing");
+	lq_task_clear(&g);
+
+	/* Success moves on to the next occurrence too. */
+	assert_lq_ok(db, lq_task_retry(db, id));
+	assert_lq_ok(db, claim_within(db, LQ_AT_LEAST_ONCE, &t, 0));
+	assert_lq_ok(db, lq_task_ack(db, &t));
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_true(g.run_at > g.now);
+	assert_int_equal(g.attempts, 0);
+	assert_string_equal(g.claim_owner, "");
+	lq_task_clear(&g);
+	lq_task_clear(&t);
+	assert_int_equal(lqt_count_tasks(db, NULL, LQ_LIST_DEAD), 0);
+
+	/* A worker lost on the last attempt: the occurrence is given up with
+	 * that reason when the claim has expired. */
+	o.max_attempts = 1;
+	o.run_at = due;
+	assert_lq_ok(db, lq_task_add(db, "fragile", &o, &id, NULL));
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 100, &t, 1, &n));
+	assert_int_equal(t.id, id);
+	lq_task_clear(&t);
+	lqt_sleep_ms(250);
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 0, &t, 1, &n));
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_true(g.run_at > g.now);
+	assert_string_equal(g.claim_owner, "");
+	assert_non_null(strstr(g.last_error, "claim expired"));
+	lq_task_clear(&g);
 }
 
 static void sched_unique_recurring(void **state)
@@ -242,6 +338,7 @@ int lqt_conf_schedule(void)
 		cmocka_unit_test_setup(sched_cron_first_run, lqt_conf_test_setup),
 		cmocka_unit_test_setup(sched_ack_keeps_recurring, lqt_conf_test_setup),
 		cmocka_unit_test_setup(sched_fail_keeps_schedule, lqt_conf_test_setup),
+		cmocka_unit_test_setup(sched_alo_occurrence, lqt_conf_test_setup),
 		cmocka_unit_test_setup(sched_unique_recurring, lqt_conf_test_setup),
 	};
 	char name[64];

@@ -858,6 +858,19 @@ static void test_task_semantics(void **state)
 	assert_int_equal(r->c[0][5].i, 1); /* attempts */
 	assert_int_equal(r->c[0][8].type, LQ_V_NULL);
 	assert_string_equal(r->c[0][15].s, "boom");
+	/* An at-least-once occurrence: retried after a back-off, then done. */
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1);
+	lq_value pro[4] = {lq_v_int(t1), txt("w1"), lq_v_int(60000), txt("again")};
+	assert_int_equal(RUN(c, LQ_SQL_task_retry_occurrence, pro, 4, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 0); /* held back */
+	assert_int_equal(RUN(c, LQ_SQL_task_run_now, p1, 1, NULL), 1);   /* back-off ended */
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1);
+	lq_value pao[4] = {lq_v_int(t1), txt("w1"), lq_v_int(5), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_ack_occurrence, pao, 4, NULL), 1);
+	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][5].i, 0); /* attempts reset */
+	assert_string_equal(r->c[0][15].s, "again"); /* the last error kept */
 	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1);
 	lq_value pa[2] = {lq_v_int(t1), txt("w2")};
 	assert_int_equal(RUN(c, LQ_SQL_task_ack, pa, 2, NULL), 0);

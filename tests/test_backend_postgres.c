@@ -652,6 +652,18 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_retry_later, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(0),
 			     lq__v_text("boom")), 1);
 	DID(task_retry_later);
+	/* An at-least-once occurrence: retried after a back-off (0 here), then
+	 * done (run_at to a due time again, so the delete below can claim it). */
+	assert_int_equal(RUN(c, task_claim_update, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
+	assert_int_equal(RUN(c, task_retry_occurrence, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(0),
+			     lq__v_text("boom")), 1);
+	DID(task_retry_occurrence);
+	assert_int_equal(RUN(c, task_claim_update, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
+	assert_int_equal(RUN(c, task_ack_occurrence, NULL, lq_v_int(id), lq__v_text("x"), lq_v_int(now - 1),
+			     lq_v_null()), 0);
+	assert_int_equal(RUN(c, task_ack_occurrence, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(now - 1),
+			     lq_v_null()), 1);
+	DID(task_ack_occurrence);
 	assert_int_equal(RUN(c, task_claim_delete, NULL, lq_v_int(id)), 1);
 	DID(task_claim_delete);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),

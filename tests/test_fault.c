@@ -261,6 +261,61 @@ static void check_occurrence(struct fx *f, lq_status st, lqt_fault_kind kind)
 	lq_task_clear(&t);
 }
 
+/* At-least-once, an occurrence is claimed like a one-off task: by our
+ * owner, run_at staying its due time until the ack. */
+static void check_occurrence_alo(struct fx *f, lq_status st, lqt_fault_kind kind)
+{
+	lq_task t;
+	(void)kind;
+	CHECK(get_live(f, f->id, &t), "the recurring task is gone");
+	CHECK(t.run_at == f->run_at, "the claim moved run_at");
+	if (st == LQ_OK) {
+		CHECK(f->got == 1 && f->t[0].recurring, "claimed %zu", f->got);
+		CHECK(f->t[0].claim_owner[0] && strcmp(t.claim_owner, f->t[0].claim_owner) == 0,
+		      "occurrence returned as claimed by %s, the row says \"%s\"", f->t[0].claim_owner, t.claim_owner);
+	} else {
+		CHECK(f->got == 0, "%zu tasks returned with %s", f->got, lq_status_str(st));
+		if (st != LQ_EUNKNOWN)
+			CHECK(t.claim_owner[0] == '\0', "reported %s, yet claimed", lq_status_str(st));
+	}
+	lq_task_clear(&t);
+}
+
+static void setup_claimed_occurrence(struct fx *f)
+{
+	setup_recurring(f);
+	assert_lq_ok(f->check, lq_task_claim(f->check, NULL, LQ_AT_LEAST_ONCE, 0, f->t, 1, &f->got));
+	assert_true(f->got == 1 && f->t[0].recurring);
+}
+
+static void check_occurrence_acked(struct fx *f, lq_status st, lqt_fault_kind kind)
+{
+	lq_task t;
+	(void)kind;
+	CHECK(st == LQ_OK, "one lost connection failed the ack of an occurrence: %s: %s", lq_status_str(st),
+	      lq_errmsg(f->db));
+	CHECK(get_live(f, f->id, &t), "the recurring task is gone");
+	CHECK(t.run_at > t.now && t.claim_owner[0] == '\0' && t.attempts == 0,
+	      "not moved on: run_at %lld now %lld owner \"%s\" attempts %d", (long long)t.run_at, (long long)t.now,
+	      t.claim_owner, t.attempts);
+	lq_task_clear(&t);
+}
+
+static void check_occurrence_failed(struct fx *f, lq_status st, lqt_fault_kind kind)
+{
+	lq_task t;
+	(void)kind;
+	CHECK(st == LQ_OK, "one lost connection failed the failure of an occurrence: %s: %s", lq_status_str(st),
+	      lq_errmsg(f->db));
+	CHECK(get_live(f, f->id, &t), "the recurring task is gone");
+	/* Tried again after a back-off: same occurrence, held back, counted. */
+	CHECK(t.run_at == f->run_at && t.claim_owner[0] == '\0' && t.claim_until > t.now && t.attempts == 1,
+	      "run_at %lld (was %lld) owner \"%s\" claim_until %lld now %lld attempts %d", (long long)t.run_at,
+	      (long long)f->run_at, t.claim_owner, (long long)t.claim_until, (long long)t.now, t.attempts);
+	CHECK(t.last_error && strcmp(t.last_error, "boom") == 0, "last_error");
+	lq_task_clear(&t);
+}
+
 /* Three one-off tasks and a recurring one, claimed together. */
 static void setup_mixed(struct fx *f)
 {
@@ -284,11 +339,8 @@ static void check_mixed_alo(struct fx *f, lq_status st, lqt_fault_kind kind)
 	for (size_t i = 0; i < f->got; i++) {
 		lq_task t;
 		CHECK(get_live(f, f->t[i].id, &t), "task %lld gone", (long long)f->t[i].id);
-		if (f->t[i].recurring)
-			CHECK(t.run_at == f->t[i].next_run_at, "occurrence returned but run_at did not move");
-		else
-			CHECK(strcmp(t.claim_owner, f->t[i].claim_owner) == 0, "task %lld returned but not ours",
-			      (long long)f->t[i].id);
+		CHECK(f->t[i].claim_owner[0] && strcmp(t.claim_owner, f->t[i].claim_owner) == 0,
+		      "task %lld returned but not ours", (long long)f->t[i].id);
 		lq_task_clear(&t);
 	}
 }
@@ -564,7 +616,9 @@ static void t_add(void **s) { (void)s; sweep("task add", NULL, op_add, check_add
 static void t_add_unique(void **s) { (void)s; sweep("task add unique", setup_unique, op_add_unique, check_add_unique); }
 static void t_claim_amo(void **s) { (void)s; sweep("claim at-most-once", setup_one_task, op_claim_amo, check_claim_amo); }
 static void t_claim_alo(void **s) { (void)s; sweep("claim at-least-once", setup_one_task, op_claim_alo, check_claim_alo); }
-static void t_occ_alo(void **s) { (void)s; sweep("occurrence at-least-once", setup_recurring, op_claim_alo, check_occurrence); }
+static void t_occ_alo(void **s) { (void)s; sweep("occurrence at-least-once", setup_recurring, op_claim_alo, check_occurrence_alo); }
+static void t_occ_ack(void **s) { (void)s; sweep("ack occurrence", setup_claimed_occurrence, op_ack, check_occurrence_acked); }
+static void t_occ_fail(void **s) { (void)s; sweep("fail occurrence", setup_claimed_occurrence, op_fail, check_occurrence_failed); }
 static void t_occ_amo(void **s) { (void)s; sweep("occurrence at-most-once", setup_recurring, op_claim_amo, check_occurrence); }
 static void t_mixed_alo(void **s) { (void)s; sweep("batch at-least-once", setup_mixed, op_claim_mixed_alo, check_mixed_alo); }
 static void t_ack(void **s) { (void)s; sweep("ack", setup_claimed_alo, op_ack, check_ack); }
@@ -610,6 +664,7 @@ int main(void)
 		cmocka_unit_test(t_add),          cmocka_unit_test(t_add_unique),
 		cmocka_unit_test(t_claim_amo),    cmocka_unit_test(t_claim_alo),
 		cmocka_unit_test(t_occ_alo),      cmocka_unit_test(t_occ_amo),
+		cmocka_unit_test(t_occ_ack),      cmocka_unit_test(t_occ_fail),
 		cmocka_unit_test(t_mixed_alo),    cmocka_unit_test(t_ack),
 		cmocka_unit_test(t_fail_alo),     cmocka_unit_test(t_fail_amo),
 		cmocka_unit_test(t_bury_alo),     cmocka_unit_test(t_bury_amo),

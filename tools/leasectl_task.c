@@ -32,6 +32,8 @@ static const char *task_state(const lq_task *t)
 		return "paused";
 	if (t->claim_owner[0] && t->claim_until > t->now)
 		return "claimed";
+	if (!t->claim_owner[0] && t->claim_until > t->now)
+		return "backoff"; /* an at-least-once occurrence waiting to be tried again */
 	if (t->run_at <= t->now)
 		return "due";
 	return "waiting";

@@ -141,11 +141,14 @@ UPDATE lq_task
    AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk));
 
 -- name: task_claim_occurrence
--- Exactly one runner moves run_at off the occurrence it saw.
+-- Exactly one runner moves run_at off the occurrence it saw (at-most-once).
+-- An occurrence under an at-least-once claim is not taken from its holder; an
+-- expired one's claim is cleared with the move.
 UPDATE lq_task
-   SET run_at = $3::bigint
+   SET run_at = $3::bigint, claim_owner = NULL, claim_until = NULL, attempts = 0
  WHERE id = $1::bigint AND run_at = $2::bigint AND paused = 0
-   AND run_at <= (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+   AND run_at <= (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+   AND (claim_until IS NULL OR claim_until <= (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
 
 -- name: task_ack
 DELETE FROM lq_task WHERE id = $1::bigint AND claim_owner = $2::text;
@@ -169,6 +172,22 @@ UPDATE lq_task
 UPDATE lq_task
    SET claim_owner = NULL, claim_until = NULL,
        attempts = GREATEST(attempts - 1, 0)
+ WHERE id = $1::bigint AND claim_owner = $2::text;
+
+-- name: task_ack_occurrence
+-- An at-least-once occurrence is done (or given up, with an error): move on
+-- to the next one and clear the claim.
+UPDATE lq_task
+   SET run_at = $3::bigint, claim_owner = NULL, claim_until = NULL, attempts = 0,
+       last_error = COALESCE($4::text, last_error)
+ WHERE id = $1::bigint AND claim_owner = $2::text;
+
+-- name: task_retry_occurrence
+-- A failed at-least-once occurrence is tried again after a back-off: the
+-- claim is cleared but claim_until holds it back; run_at stays the
+-- occurrence's due time.
+UPDATE lq_task
+   SET claim_owner = NULL, claim_until = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3::bigint, last_error = $4::text
  WHERE id = $1::bigint AND claim_owner = $2::text;
 
 -- name: task_reinsert
@@ -254,7 +273,11 @@ SELECT id, queue, name, payload, (extract(epoch FROM clock_timestamp()) * 1000):
 ON CONFLICT DO NOTHING;
 
 -- name: task_run_now
-UPDATE lq_task SET run_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+-- Due now: a future run_at comes forward (a due one keeps its place, and a
+-- recurring task its occurrence), and a back-off without a claim ends.
+UPDATE lq_task
+   SET run_at = CASE WHEN run_at <= (extract(epoch FROM clock_timestamp()) * 1000)::bigint THEN run_at ELSE (extract(epoch FROM clock_timestamp()) * 1000)::bigint END,
+       claim_until = CASE WHEN claim_owner IS NULL THEN NULL ELSE claim_until END
  WHERE id = $1::bigint;
 
 -- name: task_set_paused

@@ -44,11 +44,14 @@ UPDATE lq_task
    AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
 
 -- name: task_claim_occurrence
--- Exactly one runner moves run_at off the occurrence it saw.
+-- Exactly one runner moves run_at off the occurrence it saw (at-most-once).
+-- An occurrence under an at-least-once claim is not taken from its holder; an
+-- expired one's claim is cleared with the move.
 UPDATE lq_task
-   SET run_at = ?3
+   SET run_at = ?3, claim_owner = NULL, claim_until = NULL, attempts = 0
  WHERE id = ?1 AND run_at = ?2 AND paused = 0
-   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER);
+   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
 
 -- name: task_ack
 DELETE FROM lq_task WHERE id = ?1 AND claim_owner = ?2;
@@ -70,6 +73,22 @@ UPDATE lq_task
 UPDATE lq_task
    SET claim_owner = NULL, claim_until = NULL,
        attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END
+ WHERE id = ?1 AND claim_owner = ?2;
+
+-- name: task_ack_occurrence
+-- An at-least-once occurrence is done (or given up, with an error): move on
+-- to the next one and clear the claim.
+UPDATE lq_task
+   SET run_at = ?3, claim_owner = NULL, claim_until = NULL, attempts = 0,
+       last_error = COALESCE(?4, last_error)
+ WHERE id = ?1 AND claim_owner = ?2;
+
+-- name: task_retry_occurrence
+-- A failed at-least-once occurrence is tried again after a back-off: the
+-- claim is cleared but claim_until holds it back; run_at stays the
+-- occurrence's due time.
+UPDATE lq_task
+   SET claim_owner = NULL, claim_until = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3, last_error = ?4
  WHERE id = ?1 AND claim_owner = ?2;
 
 -- name: task_reinsert
@@ -141,7 +160,12 @@ SELECT id, queue, name, payload, CAST(ROUND((julianday('now') - 2440587.5) * 864
 ON CONFLICT DO NOTHING;
 
 -- name: task_run_now
-UPDATE lq_task SET run_at = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) WHERE id = ?1;
+-- Due now: a future run_at comes forward (a due one keeps its place, and a
+-- recurring task its occurrence), and a back-off without a claim ends.
+UPDATE lq_task
+   SET run_at = CASE WHEN run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) THEN run_at ELSE CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) END,
+       claim_until = CASE WHEN claim_owner IS NULL THEN NULL ELSE claim_until END
+ WHERE id = ?1;
 
 -- name: task_set_paused
 UPDATE lq_task SET paused = ?2 WHERE id = ?1;
