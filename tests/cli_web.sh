@@ -380,14 +380,18 @@ QL="${Q}_long"
 run task add long --queue "$QL"
 run task add quick --queue "$QL"
 : >"$T/long.tally"
+# The long handler runs until the test opens its gate (bounded), so the
+# second tick is sure to come while it runs, however slow the machine.
+rm -f "$T/long.gate"
 bg longA tick --queue "$QL" \
-    --handler "long=echo start >> $(sq "$T/long.tally"); sleep 5; echo end >> $(sq "$T/long.tally")" \
+    --handler "long=echo start >> $(sq "$T/long.tally"); i=0; while [ ! -e $(sq "$T/long.gate") ] && [ \$i -lt 1200 ]; do sleep 0.1; i=\$((i+1)); done; echo end >> $(sq "$T/long.tally")" \
     --handler "quick=echo quick-A >> $(sq "$T/long.tally")"
 wait_for_line "$T/long.tally" start 120 || true
-sleep 3.5
+sleep 3.5 # past the runner lease's TTL: only the heartbeats keep it
 run tick --queue "$QL" --handler "long=echo again >> $(sq "$T/long.tally")" \
     --handler "quick=echo quick-B >> $(sq "$T/long.tally")"
 want_rc 75
+touch "$T/long.gate"
 wait "${bg_pid[longA]}" || true
 [[ "$(cat "$T/longA.rc" 2>/dev/null)" == 0 ]] || why+=("the first tick exited $(cat "$T/longA.rc" 2>/dev/null)")
 [[ "$(tr '\n' ' ' <"$T/long.tally")" == "start end quick-A " ]] ||
