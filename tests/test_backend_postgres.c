@@ -320,7 +320,7 @@ static void test_connect_bad_password(void **state)
 	char bad[1024];
 	struct lq_conn *c = NULL;
 	lq_err err = {{0}, 0};
-	size_t s, e;
+	size_t s = 0, e = 0;
 
 	if (!dsn_with_password(wrong, bad, sizeof(bad)))
 		skip(); /* the DSN has no password to get wrong */

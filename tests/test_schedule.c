@@ -382,7 +382,7 @@ static void write_tzif(const char *dir, const char *name, int version, const int
 		       const char *footer)
 {
 	unsigned char buf[1024];
-	char path[512];
+	char path[1200];
 	size_t n = 0;
 	int block, i, tsize;
 	FILE *f;
@@ -425,7 +425,7 @@ static void write_tzif(const char *dir, const char *name, int version, const int
 
 static void write_raw(const char *dir, const char *name, const void *data, size_t len)
 {
-	char path[512];
+	char path[1200];
 	FILE *f;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
