@@ -6,6 +6,7 @@
 #ifndef LEASEQ_BACKEND_H
 #define LEASEQ_BACKEND_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,31 @@ typedef struct lq_err {
 
 struct lq_conn; /* backend-private connection */
 
+/* Bounded waits.  A backend never waits for the server longer than the
+ * statement deadline (DSN option statement_timeout, default below) and, once
+ * a stop was requested (*stop non-zero), not longer than LQ_STOP_GRACE_MS
+ * more: then it cancels the statement.  A cancelled statement is
+ * LQ_ETIMEDOUT; a cancelled COMMIT (or a lone statement that commits by
+ * itself) whose result is not known to be durable is LQ_EUNKNOWN. */
+#define LQ_STATEMENT_TIMEOUT_MS 30000
+#define LQ_STOP_GRACE_MS 2000
+#define LQ_BACKEND_SLICE_MS 100 /* how often a waiting backend looks at *stop */
+
+/* One statement's wait: call lq__wait_init when it is sent, lq__wait_check
+ * every slice.  lq__wait_check returns 0 (go on waiting), LQ__WAIT_DEADLINE
+ * or LQ__WAIT_STOP (cancel now; it says so once). */
+typedef struct lq_wait_state {
+	int64_t start_ms, deadline_ms, stop_seen_ms;
+	const volatile sig_atomic_t *stop;
+} lq_wait_state;
+#define LQ__WAIT_DEADLINE 1
+#define LQ__WAIT_STOP 2
+void lq__wait_init(lq_wait_state *w, int64_t deadline_ms, const volatile sig_atomic_t *stop);
+int lq__wait_check(lq_wait_state *w);
+/* "timed out after 30 s" / "interrupted by a stop request" for messages. */
+const char *lq__wait_why(int why, const lq_wait_state *w, char *buf, size_t size);
+int64_t lq__mono_ms(void);
+
 struct lq_backend {
 	unsigned version;        /* LQ_BACKEND_VERSION */
 	const char *name;        /* "sqlite", "postgres", "mysql" */
@@ -89,6 +115,9 @@ struct lq_backend {
 	 * to timeout_ms for a notification; LQ_OK woken, LQ_ETIMEDOUT not. */
 	lq_status (*notify)(struct lq_conn *c, const char *channel, lq_err *err);
 	lq_status (*wait_notify)(struct lq_conn *c, const char *channel, int64_t timeout_ms, lq_err *err);
+	/* Optional.  The stop flag the backend's waits look at (NULL: none);
+	 * the core sets it after every connect and when it changes. */
+	void (*set_stop)(struct lq_conn *c, const volatile sig_atomic_t *stop);
 };
 
 struct lq_migration {

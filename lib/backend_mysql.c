@@ -16,13 +16,23 @@
  *   - Strict sql_mode, time_zone +00:00, READ COMMITTED, autocommit.
  */
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 #include <mysql.h>
+
+/* MariaDB Connector/C (Debian's default-libmysqlclient-dev) has a
+ * non-blocking API: every wait for the server is then our poll(), bounded
+ * by the deadline and the stop flag.  With MySQL's libmysqlclient the waits
+ * are bounded by the read timeout and the server's timeouts only. */
+#if defined(MARIADB_PACKAGE_VERSION_ID) && defined(MYSQL_WAIT_READ)
+#define MY_NONBLOCK 1
+#endif
 
 #include "backend.h"
 
@@ -49,6 +59,9 @@ enum {
 	MY_ER_DUP_ENTRY_WITH_KEY_NAME = 1586,
 	MY_ER_XA_RBDEADLOCK = 1614,
 	MY_ER_NEED_REPREPARE = 1615,
+	MY_ER_QUERY_INTERRUPTED = 1317,
+	MY_ER_STATEMENT_TIMEOUT = 1969, /* MariaDB max_statement_time */
+	MY_ER_QUERY_TIMEOUT = 3024,     /* MySQL max_execution_time */
 	MY_ER_CONNECTION_KILLED = 1927, /* MariaDB */
 	MY_ER_CLIENT_INTERACTION_TIMEOUT = 4031, /* MySQL 8 */
 	MY_CR_UNKNOWN_ERROR = 2000,
@@ -64,7 +77,10 @@ enum {
 #define MY_CONNECT_TIMEOUT 10
 #define MY_READ_TIMEOUT 90
 #define MY_WRITE_TIMEOUT 30
-#define MY_LOCK_WAIT_TIMEOUT "20"
+#define MY_LOCK_WAIT_TIMEOUT 20
+/* The server's max_statement_time ends a statement at the deadline with a
+ * clean error; the client gives it this long more before closing the socket. */
+#define MY_SERVER_GRACE_MS 5000
 
 /* Column buffers start small, grow to fit, and are given back after a
  * statement if a row made them big (payloads go up to 8 MiB). */
@@ -99,7 +115,142 @@ struct lq_conn {
 	MYSQL *my;
 	int skip_locked; /* server knows FOR UPDATE SKIP LOCKED */
 	struct my_stmt *stmt[LQ_SQL__COUNT];
+	int64_t deadline_ms; /* per statement, from ?statement_timeout= */
+	const volatile sig_atomic_t *stop;
+	int closed; /* a wait was given up and the socket shut: unusable */
 };
+
+/* One call to the server: its bounds and whether we gave up waiting. */
+struct my_call {
+	lq_wait_state w;
+	int why; /* LQ__WAIT_DEADLINE or LQ__WAIT_STOP: the socket was shut */
+};
+
+static void call_start(struct lq_conn *c, struct my_call *k)
+{
+	lq__wait_init(&k->w, c->deadline_ms + MY_SERVER_GRACE_MS, c->stop);
+	k->why = 0;
+}
+
+#ifdef MY_NONBLOCK
+/* Wait for what a non-blocking call asks for (status) and return what is
+ * ready.  Past the deadline, or a stop request's grace, shut the socket: the
+ * call then ends with a connection error, and the connection is spent. */
+static int my_wait(struct lq_conn *c, struct my_call *k, int status)
+{
+	int fd = (int)mysql_get_socket(c->my);
+	for (;;) {
+		struct pollfd p = {fd, 0, 0};
+		if (status & MYSQL_WAIT_READ)
+			p.events |= POLLIN;
+		if (status & MYSQL_WAIT_WRITE)
+			p.events |= POLLOUT;
+		if (status & MYSQL_WAIT_EXCEPT)
+			p.events |= POLLPRI;
+		if (fd < 0 || poll(&p, 1, LQ_BACKEND_SLICE_MS) > 0 || k->why) {
+			int r = 0;
+			if (p.revents & (POLLIN | POLLHUP | POLLERR))
+				r |= MYSQL_WAIT_READ;
+			if (p.revents & (POLLOUT | POLLHUP | POLLERR))
+				r |= MYSQL_WAIT_WRITE;
+			if (p.revents & POLLPRI)
+				r |= MYSQL_WAIT_EXCEPT;
+			r &= status;
+			if (r || fd < 0 || k->why)
+				return r ? r : status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE);
+			continue;
+		}
+		int why = lq__wait_check(&k->w);
+		if (why) {
+			k->why = why;
+			c->closed = 1;
+			(void)shutdown(fd, SHUT_RDWR);
+		}
+	}
+}
+
+/* Run a non-blocking call pair to its end: start_call returns the first
+ * status, cont_fn(retp, obj, ready) the next. */
+#define MY_DRIVE(c, k, start_call, cont_fn, retp, obj)                        \
+	do {                                                                  \
+		int s_ = (start_call);                                        \
+		while (s_)                                                    \
+			s_ = cont_fn(retp, obj, my_wait(c, k, s_));           \
+	} while (0)
+#endif
+
+static int x_stmt_prepare(struct lq_conn *c, struct my_call *k, MYSQL_STMT *st, const char *q, unsigned long n)
+{
+#ifdef MY_NONBLOCK
+	int ret = 1;
+	MY_DRIVE(c, k, mysql_stmt_prepare_start(&ret, st, q, n), mysql_stmt_prepare_cont, &ret, st);
+	return ret;
+#else
+	(void)c, (void)k;
+	return mysql_stmt_prepare(st, q, n);
+#endif
+}
+
+static int x_stmt_execute(struct lq_conn *c, struct my_call *k, MYSQL_STMT *st)
+{
+#ifdef MY_NONBLOCK
+	int ret = 1;
+	MY_DRIVE(c, k, mysql_stmt_execute_start(&ret, st), mysql_stmt_execute_cont, &ret, st);
+	return ret;
+#else
+	(void)c, (void)k;
+	return mysql_stmt_execute(st);
+#endif
+}
+
+static int x_stmt_store_result(struct lq_conn *c, struct my_call *k, MYSQL_STMT *st)
+{
+#ifdef MY_NONBLOCK
+	int ret = 1;
+	MY_DRIVE(c, k, mysql_stmt_store_result_start(&ret, st), mysql_stmt_store_result_cont, &ret, st);
+	return ret;
+#else
+	(void)c, (void)k;
+	return mysql_stmt_store_result(st);
+#endif
+}
+
+static int x_real_query(struct lq_conn *c, struct my_call *k, const char *q, unsigned long n)
+{
+#ifdef MY_NONBLOCK
+	int ret = 1;
+	MY_DRIVE(c, k, mysql_real_query_start(&ret, c->my, q, n), mysql_real_query_cont, &ret, c->my);
+	return ret;
+#else
+	(void)k;
+	return mysql_real_query(c->my, q, n);
+#endif
+}
+
+static MYSQL_RES *x_store_result(struct lq_conn *c, struct my_call *k)
+{
+#ifdef MY_NONBLOCK
+	MYSQL_RES *ret = NULL;
+	MY_DRIVE(c, k, mysql_store_result_start(&ret, c->my), mysql_store_result_cont, &ret, c->my);
+	return ret;
+#else
+	(void)k;
+	return mysql_store_result(c->my);
+#endif
+}
+
+/* After a failed call: when we shut the socket, say why instead of "lost
+ * connection".  Returns the status to use. */
+static lq_status gave_up(struct my_call *k, lq_status st, int in_commit, lq_err *err)
+{
+	char why[64], text[sizeof(err->msg)];
+	if (!k->why)
+		return st;
+	snprintf(text, sizeof(text), "%s", err->msg);
+	lq__err_set(err, "%s: connection closed%s (%s)", lq__wait_why(k->why, &k->w, why, sizeof(why)),
+		    in_commit ? ", outcome of COMMIT unknown" : "", text);
+	return in_commit ? LQ_EUNKNOWN : LQ_ECONN;
+}
 
 /* ------------------------------------------------------------- errors */
 
@@ -140,6 +291,10 @@ static lq_status map_error(unsigned e, int in_commit)
 		return LQ__RETRY;
 	case MY_CR_OUT_OF_MEMORY:
 		return LQ_ENOMEM;
+	case MY_ER_STATEMENT_TIMEOUT:
+	case MY_ER_QUERY_TIMEOUT:
+	case MY_ER_QUERY_INTERRUPTED:
+		return LQ_ETIMEDOUT;
 	}
 	if (is_conn_error(e))
 		return in_commit ? LQ_EUNKNOWN : LQ_ECONN;
@@ -297,8 +452,11 @@ static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **
 		lq__err_set(err, "out of memory preparing statement %s", lq__sql_name(id));
 		return LQ_ENOMEM;
 	}
-	if (mysql_stmt_prepare(s->st, text, (unsigned long)strlen(text)) != 0) {
+	struct my_call k;
+	call_start(c, &k);
+	if (x_stmt_prepare(c, &k, s->st, text, (unsigned long)strlen(text)) != 0) {
 		lq_status st = set_error(err, mysql_stmt_errno(s->st), mysql_stmt_error(s->st), lq__sql_name(id), 0);
+		st = gave_up(&k, st, 0, err);
 		free(text);
 		stmt_free(s);
 		return st;
@@ -522,6 +680,10 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		lq__err_set(err, "unknown statement %d", (int)id);
 		return LQ_ERROR;
 	}
+	if (c->closed) {
+		lq__err_set(err, "connection closed after a timed-out wait");
+		return LQ_ECONN;
+	}
 	for (int attempt = 0;; attempt++) {
 		struct my_stmt *s = c->stmt[id];
 		lq_status st;
@@ -537,7 +699,9 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		bind_params(s, params);
 		if (s->npos > 0 && mysql_stmt_bind_param(s->st, s->pbind) != 0)
 			return set_error(err, mysql_stmt_errno(s->st), mysql_stmt_error(s->st), lq__sql_name(id), 0);
-		if (mysql_stmt_execute(s->st) != 0) {
+		struct my_call k;
+		call_start(c, &k);
+		if (x_stmt_execute(c, &k, s->st) != 0) {
 			unsigned e = mysql_stmt_errno(s->st);
 			if (e == MY_ER_DUP_ENTRY || e == MY_ER_DUP_ENTRY_WITH_KEY_NAME)
 				return LQ_OK; /* "ON CONFLICT DO NOTHING": 0 rows */
@@ -545,7 +709,7 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 				stmt_drop(c, id);
 				continue;
 			}
-			st = set_error(err, e, mysql_stmt_error(s->st), lq__sql_name(id), 0);
+			st = gave_up(&k, set_error(err, e, mysql_stmt_error(s->st), lq__sql_name(id), 0), 0, err);
 			if (st == LQ_ECONN)
 				stmt_drop(c, id);
 			return st;
@@ -560,8 +724,9 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		/* Store the whole result client side: the connection is free
 		 * again while fn runs. */
 		unsigned ncols = 0;
-		if (mysql_stmt_store_result(s->st) != 0) {
+		if (x_stmt_store_result(c, &k, s->st) != 0) {
 			st = set_error(err, mysql_stmt_errno(s->st), mysql_stmt_error(s->st), lq__sql_name(id), 0);
+			st = gave_up(&k, st, 0, err);
 			mysql_stmt_free_result(s->st);
 			return st;
 		}
@@ -580,13 +745,19 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 
 static lq_status run_query(struct lq_conn *c, const char *sql, size_t len, int in_commit, lq_err *err)
 {
-	if (mysql_real_query(c->my, sql, (unsigned long)len) != 0)
-		return conn_error(c, err, in_commit);
+	if (c->closed) {
+		lq__err_set(err, "connection closed after a timed-out wait");
+		return LQ_ECONN;
+	}
+	struct my_call k;
+	call_start(c, &k);
+	if (x_real_query(c, &k, sql, (unsigned long)len) != 0)
+		return gave_up(&k, conn_error(c, err, in_commit), in_commit, err);
 	/* A script may hold a SELECT: read and drop its rows. */
 	if (mysql_field_count(c->my) > 0) {
-		MYSQL_RES *res = mysql_store_result(c->my);
+		MYSQL_RES *res = x_store_result(c, &k);
 		if (!res)
-			return conn_error(c, err, in_commit);
+			return gave_up(&k, conn_error(c, err, in_commit), in_commit, err);
 		mysql_free_result(res);
 	}
 	return LQ_OK;
@@ -659,6 +830,13 @@ static lq_status my_rollback(struct lq_conn *c, lq_err *err)
 
 /* --------------------------------------------------- connection */
 
+/* The server is MariaDB (max_statement_time), not MySQL. */
+static int server_is_mariadb(MYSQL *my)
+{
+	const char *v = mysql_get_server_info(my);
+	return v && (strstr(v, "MariaDB") != NULL || strncmp(v, "5.5.5-", 6) == 0);
+}
+
 /* FOR UPDATE SKIP LOCKED: MariaDB 10.6+, MySQL 8.0+. */
 static int server_skip_locked(MYSQL *my)
 {
@@ -692,14 +870,17 @@ static void redact(char *s, const char *secret)
 	}
 }
 
-/* Only ?socket= is known; a typo is an error, not a silent default. */
+/* Only ?socket= and ?statement_timeout= are known; a typo is an error, not
+ * a silent default. */
 static lq_status check_options(const char *query, lq_err *err)
 {
 	const char *p = query;
 	while (*p) {
 		size_t kl = strcspn(p, "=&");
-		if (kl > 0 && !(kl == 6 && strncmp(p, "socket", 6) == 0)) {
-			lq__err_set(err, "unknown MySQL DSN option '%.*s' (known: socket)", (int)(kl > 64 ? 64 : kl), p);
+		if (kl > 0 && !(kl == 6 && strncmp(p, "socket", 6) == 0) &&
+		    !(kl == 17 && strncmp(p, "statement_timeout", 17) == 0)) {
+			lq__err_set(err, "unknown MySQL DSN option '%.*s' (known: socket, statement_timeout)",
+				    (int)(kl > 64 ? 64 : kl), p);
 			return LQ_EINVAL;
 		}
 		p += strcspn(p, "&");
@@ -744,14 +925,28 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 		return LQ_EINVAL;
 	}
 
+	int64_t deadline = LQ_STATEMENT_TIMEOUT_MS;
+	char tmo[32];
+	if (lq__dsn_query_get(u.query, "statement_timeout", tmo, sizeof tmo) &&
+	    (lq_parse_duration(tmo, &deadline) != LQ_OK || deadline <= 0 || deadline > 86400000)) {
+		lq__err_set(err, "invalid statement_timeout \"%.32s\" in the DSN: want a duration such as 10s or 500ms", tmo);
+		return LQ_EINVAL;
+	}
+
 	struct lq_conn *c = calloc(1, sizeof *c);
 	if (!c || !(c->my = mysql_init(NULL))) {
 		free(c);
 		lq__err_set(err, "out of memory connecting to MySQL");
 		return LQ_ENOMEM;
 	}
-	unsigned int connect_timeout = MY_CONNECT_TIMEOUT, read_timeout = MY_READ_TIMEOUT,
+	c->deadline_ms = deadline;
+	/* Blocking calls (connect, and every call without the non-blocking
+	 * API) still end on the read timeout, past the deadline. */
+	unsigned int connect_timeout = MY_CONNECT_TIMEOUT,
+		     read_timeout = (unsigned)((deadline + MY_SERVER_GRACE_MS) / 1000 + 1),
 		     write_timeout = MY_WRITE_TIMEOUT, no_infile = 0;
+	if (read_timeout < MY_READ_TIMEOUT && deadline >= LQ_STATEMENT_TIMEOUT_MS)
+		read_timeout = MY_READ_TIMEOUT;
 	mysql_options(c->my, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
 	mysql_options(c->my, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
 	mysql_options(c->my, MYSQL_OPT_WRITE_TIMEOUT, &write_timeout);
@@ -763,6 +958,9 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	 * MySQL 8, which warns when the option is set.) */
 	lq_mybool no_reconnect = 0;
 	mysql_options(c->my, MYSQL_OPT_RECONNECT, &no_reconnect);
+#endif
+#ifdef MY_NONBLOCK
+	mysql_options(c->my, MYSQL_OPT_NONBLOCK, 0);
 #endif
 	if (has_sock) {
 		unsigned int proto = MYSQL_PROTOCOL_SOCKET;
@@ -790,15 +988,27 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	c->skip_locked = server_skip_locked(c->my);
 
 	/* Strict: no silent truncation.  UTC: NOW(3) and UNIX_TIMESTAMP agree
-	 * with no DST gaps.  A bounded row-lock wait ends as a retryable
-	 * error long before the client read timeout. */
-	static const char *const setup[] = {
+	 * with no DST gaps.  Bounded waits: a row-lock wait ends as a
+	 * retryable error, a table (metadata) lock wait and, on MariaDB, any
+	 * statement end at the deadline, before the client gives up. */
+	int64_t dl_s = (deadline + 999) / 1000;
+	char waits[200], maxtime[80] = "";
+	snprintf(waits, sizeof waits,
+		 "SET SESSION innodb_lock_wait_timeout = %lld, lock_wait_timeout = %lld",
+		 (long long)(dl_s < MY_LOCK_WAIT_TIMEOUT ? dl_s : MY_LOCK_WAIT_TIMEOUT), (long long)dl_s + 1);
+	if (server_is_mariadb(c->my))
+		snprintf(maxtime, sizeof maxtime, "SET SESSION max_statement_time = %lld.%03lld",
+			 (long long)(deadline / 1000), (long long)(deadline % 1000));
+	const char *const setup[] = {
 		"SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,"
-		"ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', "
-		"innodb_lock_wait_timeout = " MY_LOCK_WAIT_TIMEOUT ", autocommit = 1",
+		"ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', autocommit = 1",
 		"SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+		waits,
+		maxtime,
 	};
 	for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++) {
+		if (!setup[i][0])
+			continue;
 		if ((st = run_query(c, setup[i], strlen(setup[i]), 0, err)) != LQ_OK) {
 			char text[sizeof err->msg];
 			snprintf(text, sizeof text, "%s", err->msg);
@@ -809,6 +1019,11 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	}
 	*out = c;
 	return LQ_OK;
+}
+
+static void my_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
+{
+	c->stop = stop;
 }
 
 const struct lq_backend lq__backend_mysql = {
@@ -827,4 +1042,5 @@ const struct lq_backend lq__backend_mysql = {
 	.rollback = my_rollback,
 	.notify = NULL,
 	.wait_notify = NULL,
+	.set_stop = my_set_stop,
 };

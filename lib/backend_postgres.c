@@ -42,6 +42,9 @@
 
 /* The server default connect_timeout is "wait forever". */
 #define PG_CONNECT_TIMEOUT "10"
+/* After a cancel request, how long the server has to answer before the
+ * connection is given up. */
+#define PG_CANCEL_GRACE_MS 5000
 
 struct pg_channel {
 	char name[PG_CHANNEL_MAX + 1];
@@ -55,6 +58,12 @@ struct lq_conn {
 	struct pg_channel channels[PG_MAX_CHANNELS];
 	int farewell; /* the server sent FATAL or PANIC outside a query: it is closing */
 	char farewell_msg[256];
+	PGcancel *cancel;  /* for statements past their deadline or a stop */
+	int64_t deadline_ms; /* per statement, from ?statement_timeout= */
+	const volatile sig_atomic_t *stop;
+	int warned;  /* a WARNING came with the current statement (a cancelled
+	              * wait for synchronous replication says so) */
+	int broken;  /* a wait was given up mid-statement: unusable */
 };
 
 /* ------------------------------------------------------------ messages */
@@ -169,6 +178,8 @@ static lq_status pg_fail(struct lq_conn *c, const PGresult *r, int in_commit, lq
 	else if (sqlstate_is(state, "40001") || sqlstate_is(state, "40P01") ||
 		 sqlstate_is(state, "55P03"))
 		st = LQ__RETRY;
+	else if (sqlstate_is(state, "57014")) /* query_canceled: statement_timeout */
+		st = LQ_ETIMEDOUT;
 	else if (!r && !*PQerrorMessage(c->pg))
 		st = LQ_ENOMEM;
 	else
@@ -190,16 +201,168 @@ static lq_status pg_fail(struct lq_conn *c, const PGresult *r, int in_commit, lq
 	return st;
 }
 
-/* Run a parameterless command that returns no rows. */
-static lq_status pg_command(struct lq_conn *c, const char *sql, int in_commit, lq_err *err)
-{
-	PGresult *r = PQexec(c->pg, sql);
-	lq_status st = LQ_OK;
+/* ------------------------------------------------------------ bounded waits */
 
-	if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
-		st = pg_fail(c, r, in_commit, err);
-	PQclear(r);
+/* The connection can take a statement: libpq's view, and no wait was
+ * given up on it. */
+static int conn_ok(const struct lq_conn *c)
+{
+	return PQstatus(c->pg) == CONNECTION_OK && !c->broken;
+}
+
+/* One command in flight: its wait bounds and what became of them.  The
+ * connection is non-blocking: every wait is a poll() in short slices that
+ * looks at the deadline and the stop flag. */
+struct pg_call {
+	lq_wait_state w;
+	int cancelled;  /* LQ__WAIT_DEADLINE or LQ__WAIT_STOP: a cancel request went out */
+	int64_t cancel_ms;
+	int gave_up;    /* no answer after the cancel request: connection abandoned */
+	int lost;       /* the connection failed while waiting */
+	int in_commit;  /* COMMIT: a lost or cancelled one has an unknown outcome */
+	int autocommit; /* the command is its own transaction (it commits too) */
+};
+
+static void call_start(struct lq_conn *c, struct pg_call *k, int in_commit)
+{
+	memset(k, 0, sizeof(*k));
+	lq__wait_init(&k->w, c->deadline_ms, c->stop);
+	k->in_commit = in_commit;
+	k->autocommit = PQtransactionStatus(c->pg) == PQTRANS_IDLE;
+	c->warned = 0;
+}
+
+/* Wait until a result can be read without blocking: 1; 0 when the wait
+ * ended otherwise (k->lost, k->gave_up). */
+static int await_result(struct lq_conn *c, struct pg_call *k)
+{
+	for (;;) {
+		int pending = PQflush(c->pg);
+		if (pending < 0 || !PQconsumeInput(c->pg)) {
+			k->lost = 1;
+			return 0;
+		}
+		if (!pending && !PQisBusy(c->pg))
+			return 1;
+		if (!k->cancelled) {
+			int why = lq__wait_check(&k->w);
+			if (why) {
+				char buf[256];
+				k->cancelled = why;
+				k->cancel_ms = lq__mono_ms();
+				/* The server's answer, or its silence, decides below. */
+				if (c->cancel)
+					(void)PQcancel(c->cancel, buf, sizeof(buf));
+			}
+		} else if (lq__mono_ms() - k->cancel_ms >= PG_CANCEL_GRACE_MS) {
+			k->gave_up = 1;
+			c->broken = 1;
+			return 0;
+		}
+		struct pollfd p = {PQsocket(c->pg), (short)(POLLIN | (pending ? POLLOUT : 0)), 0};
+		if (p.fd < 0) {
+			k->lost = 1;
+			return 0;
+		}
+		(void)poll(&p, 1, LQ_BACKEND_SLICE_MS); /* EINTR: look at the flags again */
+	}
+}
+
+/* The next result of the command, or NULL at its end or when the wait ended. */
+static PGresult *next_result(struct lq_conn *c, struct pg_call *k)
+{
+	if (k->lost || k->gave_up || !await_result(c, k))
+		return NULL;
+	return PQgetResult(c->pg);
+}
+
+/* The status of a command whose results were read, given st from them. */
+static lq_status call_end(struct lq_conn *c, struct pg_call *k, lq_status st, lq_err *err)
+{
+	char why[64];
+	int commits = k->in_commit || k->autocommit;
+
+	if (k->lost) {
+		c->broken = 1;
+		st = pg_fail(c, NULL, k->in_commit, err);
+		return st == LQ_EUNKNOWN || st == LQ_ENOMEM ? st : k->in_commit ? LQ_EUNKNOWN : LQ_ECONN;
+	}
+	if (k->gave_up) {
+		lq__err_set(err, "%s; no answer to the cancel request: connection abandoned%s",
+			    lq__wait_why(k->cancelled, &k->w, why, sizeof(why)),
+			    k->in_commit ? ", outcome of COMMIT unknown" : "");
+		return k->in_commit ? LQ_EUNKNOWN : LQ_ECONN;
+	}
+	if (k->cancelled) {
+		lq__wait_why(k->cancelled, &k->w, why, sizeof(why));
+		/* PostgreSQL ends a cancelled wait for synchronous replication
+		 * with a WARNING and a successful COMMIT: committed here, not
+		 * confirmed by the standby.  The caller re-reads before acting,
+		 * as after a lost COMMIT. */
+		if (commits && (st == LQ_OK || k->in_commit)) {
+			lq__err_set(err, "%s %s: %s", k->in_commit ? "COMMIT" : "statement", why,
+				    st == LQ_OK ? "committed locally but not confirmed (a synchronous "
+						  "standby did not answer?), outcome unknown"
+						: "outcome unknown");
+			return LQ_EUNKNOWN;
+		}
+		if (st != LQ_OK) {
+			char text[sizeof(err->msg)];
+			snprintf(text, sizeof(text), "%s", err->msg);
+			lq__err_set(err, "%s, statement cancelled (%s)", why, text);
+			return LQ_ETIMEDOUT;
+		}
+		return LQ_OK; /* it finished before the cancel took effect */
+	}
+	if (st == LQ_OK && commits && c->warned) {
+		/* Someone else cancelled the wait (pg_cancel_backend). */
+		lq__err_set(err, "the server warned while committing (synchronous replication "
+			    "wait cancelled?), outcome unknown");
+		return LQ_EUNKNOWN;
+	}
 	return st;
+}
+
+/* Read every result of a command sent (sent != 0) without rows for us; the
+ * first failure decides.  sqlstate (6 bytes) gets that failure's code and
+ * cmd (16 bytes) the last command tag; either may be NULL. */
+static lq_status finish_call(struct lq_conn *c, struct pg_call *k, int sent, char *sqlstate,
+			     char *cmd, lq_err *err)
+{
+	PGresult *r;
+	lq_status st = LQ_OK;
+	int failed = 0;
+
+	if (!sent) {
+		st = pg_fail(c, NULL, 0, err);
+		return st == LQ_ERROR ? LQ_ECONN : st;
+	}
+	while ((r = next_result(c, k)) != NULL) {
+		ExecStatusType t = PQresultStatus(r);
+		if (t == PGRES_COMMAND_OK || t == PGRES_TUPLES_OK) {
+			if (cmd)
+				snprintf(cmd, 16, "%s", PQcmdStatus(r));
+		} else if (!failed) {
+			const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+			failed = 1;
+			if (sqlstate)
+				snprintf(sqlstate, 6, "%s", state ? state : "");
+			st = pg_fail(c, r, k->in_commit, err);
+		}
+		PQclear(r);
+	}
+	if (!failed && !k->lost && !k->gave_up && PQstatus(c->pg) == CONNECTION_BAD)
+		st = pg_fail(c, NULL, k->in_commit, err);
+	return call_end(c, k, st, err);
+}
+
+/* Run a parameterless command (or script) that returns no rows we read. */
+static lq_status pg_command(struct lq_conn *c, const char *sql, int in_commit, char *cmd, lq_err *err)
+{
+	struct pg_call k;
+
+	call_start(c, &k, in_commit);
+	return finish_call(c, &k, PQsendQuery(c->pg, sql), NULL, cmd, err);
 }
 
 /* ------------------------------------------------------------ connect */
@@ -266,7 +429,29 @@ static const char *uri_query(const char *dsn)
 struct pg_opts {
 	char statement_timeout[32];
 	char lock_timeout[32];
+	int64_t deadline_ms; /* statement_timeout in ms, else the default */
 };
+
+/* A valid_timeout() value in milliseconds (a bare number is ms, as for SET). */
+static int64_t timeout_ms(const char *v)
+{
+	static const struct {
+		const char *unit;
+		int64_t mul, div;
+	} units[] = {{"", 1, 1}, {"us", 1, 1000}, {"ms", 1, 1}, {"s", 1000, 1},
+		     {"min", 60000, 1}, {"h", 3600000, 1}, {"d", 86400000, 1}};
+	char *end;
+	long long n = strtoll(v, &end, 10);
+
+	if (n <= 0) /* 0: no server-side timeout; ours stays */
+		return LQ_STATEMENT_TIMEOUT_MS;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0) {
+			int64_t ms = (int64_t)n * units[i].mul / units[i].div;
+			return ms > 0 ? ms : 1;
+		}
+	return LQ_STATEMENT_TIMEOUT_MS;
+}
 
 /*
  * Copy dsn into *out without leaseq's own query options (libpq would refuse
@@ -284,6 +469,7 @@ static lq_status strip_options(const char *dsn, char **out, struct pg_opts *o, l
 	}
 	*out = buf;
 	memset(o, 0, sizeof(*o));
+	o->deadline_ms = LQ_STATEMENT_TIMEOUT_MS;
 	if (strncmp(dsn, "postgresql://", 13) == 0 || strncmp(dsn, "postgres://", 11) == 0)
 		q = uri_query(dsn);
 	if (!q) {
@@ -320,6 +506,8 @@ static lq_status strip_options(const char *dsn, char **out, struct pg_opts *o, l
 				return LQ_EINVAL;
 			}
 			strcpy(dst, val);
+			if (dst == o->statement_timeout)
+				o->deadline_ms = timeout_ms(val);
 		} else if (n > 0) {
 			buf[o_len++] = first ? '?' : '&';
 			memcpy(buf + o_len, p, n);
@@ -390,6 +578,8 @@ static void quiet_notices(void *arg, const PGresult *r)
 {
 	struct lq_conn *c = arg;
 	const char *sev = PQresultErrorField(r, PG_DIAG_SEVERITY_NONLOCALIZED);
+	if (sev && strcmp(sev, "WARNING") == 0)
+		c->warned = 1;
 	if (sev && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0)) {
 		const char *prim = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
 		c->farewell = 1;
@@ -400,19 +590,20 @@ static void quiet_notices(void *arg, const PGresult *r)
 static lq_status set_option(struct lq_conn *c, const char *name, const char *value, lq_err *err)
 {
 	const char *vals[2] = {name, value};
-	PGresult *r = PQexecParams(c->pg, "SELECT set_config($1, $2, false)", 2, NULL, vals, NULL,
-				   NULL, 0);
-	lq_status st = LQ_OK;
+	struct pg_call k;
+	lq_status st;
 
-	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+	call_start(c, &k, 0);
+	st = finish_call(c, &k, PQsendQueryParams(c->pg, "SELECT set_config($1, $2, false)", 2, NULL, vals,
+						   NULL, NULL, 0),
+			 NULL, NULL, err);
+	if (st != LQ_OK) {
 		char prefix[64];
-		st = pg_fail(c, r, 0, err);
 		snprintf(prefix, sizeof(prefix), "%s from the DSN: ", name);
 		err_prefix(err, prefix);
 		if (st == LQ_ERROR)
 			st = LQ_EINVAL; /* e.g. out of range: a bad DSN */
 	}
-	PQclear(r);
 	return st;
 }
 
@@ -429,6 +620,8 @@ static void pg_disconnect(struct lq_conn *c)
 {
 	if (!c)
 		return;
+	if (c->cancel)
+		PQfreeCancel(c->cancel);
 	PQfinish(c->pg);
 	free(c);
 }
@@ -503,6 +696,14 @@ static lq_status pg_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	}
 	free_secret(uri);
 	PQsetNoticeReceiver(c->pg, quiet_notices, c);
+	/* Every wait is ours to bound: non-blocking, with a cancel handle. */
+	c->deadline_ms = opts.deadline_ms;
+	c->cancel = PQgetCancel(c->pg);
+	if (!c->cancel || PQsetnonblocking(c->pg, 1) != 0) {
+		lq__err_set(err, "out of memory");
+		pg_disconnect(c);
+		return LQ_ENOMEM;
+	}
 
 	st = LQ_OK;
 	if (opts.statement_timeout[0])
@@ -614,31 +815,30 @@ static void stmt_name(lq_sql_id id, char *buf, size_t size)
 
 static lq_status prepare(struct lq_conn *c, lq_sql_id id, lq_err *err)
 {
-	char name[16];
-	PGresult *r;
-	lq_status st = LQ_OK;
+	char name[16], state[6] = "";
+	struct pg_call k;
+	lq_status st;
 
 	stmt_name(id, name, sizeof(name));
-	r = PQprepare(c->pg, name, lq__sql_postgres[id], 0, NULL);
-	if (PQresultStatus(r) == PGRES_COMMAND_OK) {
+	call_start(c, &k, 0);
+	k.autocommit = 0; /* PREPARE commits nothing */
+	st = finish_call(c, &k, PQsendPrepare(c->pg, name, lq__sql_postgres[id], 0, NULL), state, NULL, err);
+	if (st == LQ_OK) {
 		c->prepared[id] = 1;
-	} else if (sqlstate_is(PQresultErrorField(r, PG_DIAG_SQLSTATE), "42P05")) {
+	} else if (sqlstate_is(state, "42P05")) {
 		/* Already there (we lost track): use it.  Inside a transaction the
 		 * error aborted it, so have the core run it again. */
 		c->prepared[id] = 1;
+		st = LQ_OK;
 		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE) {
 			lq__err_set(err, "statement %s was already prepared", lq__sql_name(id));
 			st = LQ__RETRY;
 		}
-	} else {
-		st = pg_fail(c, r, 0, err);
-		if (st == LQ_ERROR) {
-			char prefix[80];
-			snprintf(prefix, sizeof(prefix), "statement %s: ", lq__sql_name(id));
-			err_prefix(err, prefix);
-		}
+	} else if (st == LQ_ERROR) {
+		char prefix[80];
+		snprintf(prefix, sizeof(prefix), "statement %s: ", lq__sql_name(id));
+		err_prefix(err, prefix);
 	}
-	PQclear(r);
 	return st;
 }
 
@@ -651,16 +851,20 @@ static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
 	PGresult *r;
 	lq_status st = LQ_OK;
 	int stopped = 0, failed = 0;
+	struct pg_call k;
 
 	*gone = 0;
 	stmt_name(id, name, sizeof(name));
+	call_start(c, &k, 0);
 	err->sent = 1;
-	if (!PQsendQueryPrepared(c->pg, name, nparams, values, lengths, formats, 1))
-		return pg_fail(c, NULL, 0, err);
+	if (!PQsendQueryPrepared(c->pg, name, nparams, values, lengths, formats, 1)) {
+		st = pg_fail(c, NULL, 0, err);
+		return st == LQ_ERROR ? LQ_ECONN : st;
+	}
 	PQsetSingleRowMode(c->pg);
 	/* Read to the end even after fn stopped or a column failed: the
 	 * connection must be idle for the next statement. */
-	while ((r = PQgetResult(c->pg)) != NULL) {
+	while ((r = next_result(c, &k)) != NULL) {
 		switch (PQresultStatus(r)) {
 		case PGRES_SINGLE_TUPLE:
 		case PGRES_TUPLES_OK:
@@ -690,9 +894,9 @@ static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
 		}
 		PQclear(r);
 	}
-	if (!failed && PQstatus(c->pg) == CONNECTION_BAD)
+	if (!failed && !k.lost && !k.gave_up && PQstatus(c->pg) == CONNECTION_BAD)
 		st = pg_fail(c, NULL, 0, err);
-	return st;
+	return call_end(c, &k, st, err);
 }
 
 /* Between transactions, a connection the server has ended
@@ -742,7 +946,7 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		return LQ_ERROR;
 	}
 	err->sent = 0;
-	if (PQstatus(c->pg) != CONNECTION_OK || idle_conn_dead(c)) {
+	if (!conn_ok(c) || idle_conn_dead(c)) {
 		one_line(err->msg, sizeof(err->msg),
 			 c->farewell ? c->farewell_msg
 				     : *PQerrorMessage(c->pg) ? PQerrorMessage(c->pg) : "connection lost");
@@ -798,13 +1002,13 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 
 static lq_status pg_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
 {
-	if (PQstatus(c->pg) != CONNECTION_OK) {
+	if (!conn_ok(c)) {
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
-	/* PQexec runs every statement of the string, stopping at the first
-	 * error, which it returns; without BEGIN they form one transaction. */
-	return pg_command(c, sql, 0, err);
+	/* The simple protocol runs every statement of the string, stopping at
+	 * the first error; without BEGIN they form one transaction. */
+	return pg_command(c, sql, 0, NULL, err);
 }
 
 /* ------------------------------------------------------------ transactions */
@@ -812,42 +1016,39 @@ static lq_status pg_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
 static lq_status pg_begin(struct lq_conn *c, int write, lq_err *err)
 {
 	(void)write; /* READ COMMITTED; row locks and conditional writes do the rest */
-	if (PQstatus(c->pg) != CONNECTION_OK) {
+	if (!conn_ok(c)) {
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
-	return pg_command(c, "BEGIN", 0, err);
+	return pg_command(c, "BEGIN", 0, NULL, err);
 }
 
 static lq_status pg_commit(struct lq_conn *c, lq_err *err)
 {
-	PGresult *r;
-	lq_status st = LQ_OK;
+	char cmd[16] = "";
+	lq_status st;
 
-	if (PQstatus(c->pg) != CONNECTION_OK) {
+	if (!conn_ok(c)) {
 		/* COMMIT never left: the server rolls the transaction back. */
 		lq__err_set(err, "connection lost before COMMIT");
 		return LQ_ECONN;
 	}
-	r = PQexec(c->pg, "COMMIT");
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-		st = pg_fail(c, r, 1, err);
-	} else if (strcmp(PQcmdStatus(r), "ROLLBACK") == 0) {
+	st = pg_command(c, "COMMIT", 1, cmd, err);
+	if (st == LQ_OK && strcmp(cmd, "ROLLBACK") == 0) {
 		/* COMMIT of a failed transaction answers ROLLBACK, not an error. */
 		lq__err_set(err, "COMMIT rolled back: the transaction had failed");
 		st = LQ_ERROR;
 	}
-	PQclear(r);
 	return st;
 }
 
 static lq_status pg_rollback(struct lq_conn *c, lq_err *err)
 {
-	if (PQstatus(c->pg) != CONNECTION_OK) {
+	if (!conn_ok(c)) {
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
-	return pg_command(c, "ROLLBACK", 0, err);
+	return pg_command(c, "ROLLBACK", 0, NULL, err);
 }
 
 /* ------------------------------------------------------------ LISTEN/NOTIFY */
@@ -866,20 +1067,19 @@ static lq_status check_channel(const char *channel, lq_err *err)
 static lq_status pg_notify(struct lq_conn *c, const char *channel, lq_err *err)
 {
 	const char *vals[1] = {channel};
-	PGresult *r;
 	lq_status st = check_channel(channel, err);
 
 	if (st != LQ_OK)
 		return st;
-	if (PQstatus(c->pg) != CONNECTION_OK) {
+	if (!conn_ok(c)) {
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
-	r = PQexecParams(c->pg, "SELECT pg_notify($1, '')", 1, NULL, vals, NULL, NULL, 0);
-	if (PQresultStatus(r) != PGRES_TUPLES_OK)
-		st = pg_fail(c, r, 0, err);
-	PQclear(r);
-	return st;
+	struct pg_call k;
+	call_start(c, &k, 0);
+	k.autocommit = 0; /* a notification is best effort: nothing to re-read */
+	return finish_call(c, &k, PQsendQueryParams(c->pg, "SELECT pg_notify($1, '')", 1, NULL, vals, NULL, NULL, 0),
+			   NULL, NULL, err);
 }
 
 /* Move notifications libpq has read into the channels' pending flags. */
@@ -923,7 +1123,7 @@ static lq_status listen_on(struct lq_conn *c, const char *channel, struct pg_cha
 	}
 	snprintf(sql, n, "LISTEN %s", ident);
 	PQfreemem(ident);
-	st = pg_command(c, sql, 0, err);
+	st = pg_command(c, sql, 0, NULL, err);
 	free(sql);
 	if (st != LQ_OK)
 		return st;
@@ -935,14 +1135,6 @@ static lq_status listen_on(struct lq_conn *c, const char *channel, struct pg_cha
 	return LQ_OK;
 }
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t timeout_ms,
 				lq_err *err)
 {
@@ -951,7 +1143,7 @@ static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t 
 
 	if (st != LQ_OK)
 		return st;
-	if (PQstatus(c->pg) != CONNECTION_OK) {
+	if (!conn_ok(c)) {
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
@@ -959,7 +1151,7 @@ static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t 
 	if (st != LQ_OK)
 		return st;
 
-	int64_t deadline = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	int64_t deadline = lq__mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	for (;;) {
 		/* Notifications read with earlier results are already queued. */
 		if (!PQconsumeInput(c->pg) || PQstatus(c->pg) == CONNECTION_BAD)
@@ -969,7 +1161,7 @@ static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t 
 			ch->pending = 0;
 			return LQ_OK;
 		}
-		int64_t left = deadline - mono_ms();
+		int64_t left = deadline - lq__mono_ms();
 		if (left <= 0)
 			return LQ_ETIMEDOUT;
 
@@ -984,6 +1176,11 @@ static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t 
 			return LQ_ERROR;
 		}
 	}
+}
+
+static void pg_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
+{
+	c->stop = stop;
 }
 
 /* ------------------------------------------------------------ the vtable */
@@ -1004,4 +1201,5 @@ const struct lq_backend lq__backend_postgres = {
 	.rollback = pg_rollback,
 	.notify = pg_notify,
 	.wait_notify = pg_wait_notify,
+	.set_stop = pg_set_stop,
 };

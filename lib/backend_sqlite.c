@@ -20,7 +20,31 @@
 struct lq_conn {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[LQ_SQL__COUNT];
+	const volatile sig_atomic_t *stop;
+	lq_wait_state busy; /* the current lock wait */
 };
+
+/* SQLite's own busy timeout, except that a stop request ends the wait
+ * (after the grace every backend gives): SQLITE_BUSY, retried by the core
+ * only while no stop is pending. */
+static int busy_wait(void *arg, int count)
+{
+	static const int delay_ms[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
+	struct lq_conn *c = arg;
+	int n = (int)(sizeof(delay_ms) / sizeof(delay_ms[0]));
+
+	if (count == 0)
+		lq__wait_init(&c->busy, LQ_SQLITE_BUSY_MS, c->stop);
+	if (lq__wait_check(&c->busy))
+		return 0;
+	usleep(1000 * (useconds_t)delay_ms[count < n ? count : n - 1]);
+	return 1;
+}
+
+static void sqlite_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
+{
+	c->stop = stop;
+}
 
 static lq_status map_rc(sqlite3 *db, int rc, lq_err *err, const char *what)
 {
@@ -116,7 +140,7 @@ static lq_status sqlite_connect(const char *dsn, struct lq_conn **out, lq_err *e
 		return st == LQ__RETRY ? LQ_ECONN : (st == LQ_ERROR ? LQ_ECONN : st);
 	}
 	sqlite3_extended_result_codes(c->db, 1);
-	sqlite3_busy_timeout(c->db, LQ_SQLITE_BUSY_MS);
+	sqlite3_busy_handler(c->db, busy_wait, c);
 	char pragma[64];
 	snprintf(pragma, sizeof(pragma), "PRAGMA synchronous=%s", sync);
 	if ((rc = exec_busy(c->db, "PRAGMA journal_mode=WAL")) != SQLITE_OK ||
@@ -269,4 +293,5 @@ const struct lq_backend lq__backend_sqlite = {
 	.begin = sqlite_begin,
 	.commit = sqlite_commit,
 	.rollback = sqlite_rollback,
+	.set_stop = sqlite_set_stop,
 };

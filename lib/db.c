@@ -13,6 +13,9 @@
 
 #define LQ_DEFAULT_DSN "sqlite:leaseq.db"
 #define LQ_TX_TRIES 10
+/* Conflict retries stop after this long, however few they were: each may
+ * have waited for a lock up to its own timeout. */
+#define LQ_RETRY_BUDGET_MS LQ_STATEMENT_TIMEOUT_MS
 
 /* The dialects built in, chosen by DSN scheme. */
 static const struct {
@@ -159,6 +162,24 @@ LQ_EXTERN(void) lq_close(lq_db *db)
 	free(db);
 }
 
+/* Statuses after which the connection is not reused: lost, or a wait was
+ * cancelled (what the server still does with it is not ours to wait for). */
+static int conn_spent(lq_status st)
+{
+	return st == LQ_ECONN || st == LQ_EUNKNOWN || st == LQ_ETIMEDOUT;
+}
+
+/* Whether another try of a conflicting statement or transaction is worth
+ * it: not past the retry budget, and not once a stop was requested and the
+ * last try had to wait (a lock held elsewhere, not a quick conflict). */
+static int may_retry(lq_db *db, int attempt, int64_t first_ms, int64_t try_ms)
+{
+	int64_t now = lq__mono_ms();
+	if (attempt >= LQ_TX_TRIES || now - first_ms >= LQ_RETRY_BUDGET_MS)
+		return 0;
+	return !(db->interrupt && *db->interrupt && now - try_ms >= LQ_STOP_GRACE_MS);
+}
+
 static void drop_conn(lq_db *db)
 {
 	if (db->conn)
@@ -180,7 +201,16 @@ lq_status lq__connect(lq_db *db)
 		db->conn = NULL;
 		return lq__fail(db, st, "cannot open %s: %s", db->dsn_redacted, db->err.msg);
 	}
+	if (db->be->set_stop)
+		db->be->set_stop(db->conn, db->interrupt);
 	return LQ_OK;
+}
+
+void lq__set_interrupt(lq_db *db, const volatile sig_atomic_t *flag)
+{
+	db->interrupt = flag;
+	if (db->conn && db->be->set_stop)
+		db->be->set_stop(db->conn, flag);
 }
 
 lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,
@@ -192,7 +222,8 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 	if (!db->be->sql[id])
 		return lq__fail(db, LQ_ERROR, "%s: statement %s is missing for %s", what,
 				lq__sql_name(id), db->be->name);
-	for (int attempt = 1;; attempt++) {
+	int attempt = 1;
+	for (int64_t first = lq__mono_ms(), try_ms = first;; attempt++, try_ms = lq__mono_ms()) {
 		if (affected)
 			*affected = 0;
 		db->err.msg[0] = '\0';
@@ -200,7 +231,7 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 		st = db->be->exec(db->conn, id, params, n, fn, ctx, affected, &db->err);
 		/* Inside a transaction the whole transaction retries (lq__tx);
 		 * a lone statement retries here. */
-		if (st != LQ__RETRY || db->in_tx || attempt >= LQ_TX_TRIES)
+		if (st != LQ__RETRY || db->in_tx || !may_retry(db, attempt, first, try_ms))
 			break;
 		lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
 	}
@@ -209,8 +240,8 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 	if (st == LQ__RETRY)
 		return db->in_tx ? st
 				 : lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts: %s", what,
-					    LQ_TX_TRIES, db->err.msg);
-	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+					    attempt, db->err.msg);
+	if (conn_spent(st))
 		drop_conn(db);
 	return lq__fail(db, st, "%s: %s", what, db->err.msg[0] ? db->err.msg : lq_status_str(st));
 }
@@ -236,7 +267,7 @@ lq_status lq__exec_script(lq_db *db, const char *what, const char *sql)
 	st = db->be->exec_script(db->conn, sql, &db->err);
 	if (st == LQ_OK)
 		return LQ_OK;
-	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+	if (conn_spent(st))
 		drop_conn(db);
 	return lq__fail(db, st, "%s: %s", what, db->err.msg[0] ? db->err.msg : lq_status_str(st));
 }
@@ -248,7 +279,7 @@ static lq_status tx_call(lq_db *db, lq_status (*op)(struct lq_conn *, lq_err *),
 	lq_status st = op(db->conn, &db->err);
 	if (st == LQ_OK)
 		return LQ_OK;
-	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+	if (conn_spent(st))
 		drop_conn(db);
 	return lq__fail(db, st, "%s: %s failed: %s", what, verb,
 			db->err.msg[0] ? db->err.msg : lq_status_str(st));
@@ -262,16 +293,19 @@ static lq_status tx_begin(struct lq_conn *c, lq_err *err, const struct lq_backen
 lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *ctx)
 {
 	lq_status st = LQ_ERROR;
-	for (int attempt = 1; attempt <= LQ_TX_TRIES; attempt++) {
+	int attempt = 1;
+	for (int64_t first = lq__mono_ms(), try_ms = first;; attempt++, try_ms = lq__mono_ms()) {
 		st = lq__connect(db);
 		if (st != LQ_OK)
 			return st;
 		db->err.msg[0] = '\0';
 		st = tx_begin(db->conn, &db->err, db->be, write);
 		if (st != LQ_OK) {
-			if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+			if (conn_spent(st))
 				drop_conn(db);
 			if (st == LQ__RETRY) {
+				if (!may_retry(db, attempt, first, try_ms))
+					break;
 				lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
 				continue;
 			}
@@ -301,10 +335,48 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 				return st;
 		}
 		/* Deadlock, serialization failure, lock wait or SQLITE_BUSY. */
+		if (!may_retry(db, attempt, first, try_ms))
+			break;
 		lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
 	}
 	return lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts (%s)", what,
-			LQ_TX_TRIES, db->errmsg);
+			attempt, db->errmsg[0] ? db->errmsg : db->err.msg);
+}
+
+/* ------------------------------------------------------------ bounded waits */
+
+void lq__wait_init(lq_wait_state *w, int64_t deadline_ms, const volatile sig_atomic_t *stop)
+{
+	w->start_ms = lq__mono_ms();
+	w->deadline_ms = deadline_ms > 0 ? deadline_ms : LQ_STATEMENT_TIMEOUT_MS;
+	w->stop_seen_ms = 0;
+	w->stop = stop;
+}
+
+int lq__wait_check(lq_wait_state *w)
+{
+	int64_t now = lq__mono_ms();
+	if (now - w->start_ms >= w->deadline_ms)
+		return LQ__WAIT_DEADLINE;
+	/* A graceful stop still lets a quick claim or ack finish. */
+	if (w->stop && *w->stop) {
+		if (!w->stop_seen_ms)
+			w->stop_seen_ms = now;
+		else if (now - w->stop_seen_ms >= LQ_STOP_GRACE_MS)
+			return LQ__WAIT_STOP;
+	}
+	return 0;
+}
+
+const char *lq__wait_why(int why, const lq_wait_state *w, char *buf, size_t size)
+{
+	if (why == LQ__WAIT_STOP)
+		snprintf(buf, size, "interrupted by a stop request");
+	else if (w->deadline_ms % 1000 == 0)
+		snprintf(buf, size, "timed out after %lld s", (long long)(w->deadline_ms / 1000));
+	else
+		snprintf(buf, size, "timed out after %lld ms", (long long)w->deadline_ms);
+	return buf;
 }
 
 /* ----------------------------------------------------------- schema check */

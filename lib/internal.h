@@ -22,7 +22,12 @@ struct lq_db {
 	uint64_t rng;         /* per-handle jitter and nonce source */
 	char errmsg[1024];
 	lq_err err;           /* scratch for backends */
+	/* A stop request that interrupts waits (the runner's flag), or NULL. */
+	const volatile sig_atomic_t *interrupt;
 };
+
+/* Point the backend's waits at flag (NULL: none). */
+void lq__set_interrupt(lq_db *db, const volatile sig_atomic_t *flag);
 
 /* Set db->errmsg (printf style) and return st. */
 lq_status lq__fail(lq_db *db, lq_status st, const char *fmt, ...)
@@ -67,7 +72,6 @@ uint64_t lq__rand(lq_db *db);
 void lq__make_owner(lq_db *db, const char *base, char *buf, size_t size);
 /* Sleep ms milliseconds (monotonic). */
 void lq__sleep_ms(int64_t ms);
-int64_t lq__mono_ms(void);
 
 /* Copy a column into a fixed buffer ("" for NULL), truncating. */
 void lq__col_str(const lq_value *v, char *buf, size_t size);

@@ -328,7 +328,9 @@ LQ_EXTERN(void) lq_runner_free(lq_runner *r);
  * Registering a name again replaces its handler. */
 LQ_EXTERN(lq_status) lq_runner_handle(lq_runner *r, const char *name, lq_handler_fn fn, void *ctx);
 /* Ask a running lq_runner_work / lq_runner_tick to stop after the current
- * task.  Async-signal-safe. */
+ * task.  Async-signal-safe.  A statement of the runner's handle still waiting
+ * for the database 2 s after the request is cancelled (LQ_ETIMEDOUT, or
+ * LQ_EUNKNOWN for a COMMIT); lq_runner_work then returns that status. */
 LQ_EXTERN(void) lq_runner_stop(lq_runner *r);
 
 typedef enum lq_stop_reason {

@@ -75,6 +75,8 @@ LQ_EXTERN(void) lq_runner_free(lq_runner *r)
 {
 	if (!r)
 		return;
+	if (r->db && r->db->interrupt == &r->stop)
+		lq__set_interrupt(r->db, NULL);
 	for (size_t i = 0; i < r->nq; i++)
 		free(r->queues[i]);
 	free(r->queues);
@@ -117,6 +119,8 @@ LQ_EXTERN(lq_status) lq_runner_new(lq_db *db, const lq_runner_opts *opts, lq_run
 		return lq__fail(db, LQ_ENOMEM, "runner: out of memory");
 	}
 	r->db = db;
+	/* A stop request also ends a wait on the database (after a grace). */
+	lq__set_interrupt(db, &r->stop);
 	r->mode = opts->mode;
 	r->claim_ttl = opts->claim_ttl_ms ? opts->claim_ttl_ms : 30000;
 	r->lease_ttl = opts->lease_ttl_ms ? opts->lease_ttl_ms : LQ_RUNNER_LEASE_TTL_MS;
@@ -293,6 +297,7 @@ LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *repo
 		return st;
 	}
 	int idle = 0, errors = 0;
+	lq_status last = LQ_OK; /* the last pass's error, reported when a stop ends it */
 	while (!r->stop) {
 		int busy = 0;
 		lq_status err = LQ_OK;
@@ -309,10 +314,12 @@ LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *repo
 				rep->stopped = LQ_STOP_ERROR;
 				return err;
 			}
+			last = err;
 			lq__sleep_ms(lq__backoff_ms(r->db, ++errors, 100, LQ_IDLE_MAX_MS));
 			continue;
 		}
 		errors = 0;
+		last = LQ_OK;
 		if (busy) {
 			idle = 0;
 			continue;
@@ -335,6 +342,10 @@ LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *repo
 				break;
 	}
 	rep->stopped = LQ_STOP_SIGNAL;
+	/* Stopped while the database failed (an interrupted COMMIT, say): the
+	 * caller should hear why, in the words already in errmsg. */
+	if (last != LQ_OK)
+		return last;
 	lq__ok(r->db);
 	return LQ_OK;
 }

@@ -376,7 +376,9 @@ static void test_connect_refused(void **state)
 	assert_null(strchr(err.msg, '\n'));
 }
 
-/* statement_timeout and lock_timeout are leaseq's options, applied with SET. */
+/* statement_timeout and lock_timeout are leaseq's options, applied with SET;
+ * statement_timeout is the client's deadline too: a cancelled statement is
+ * LQ_ETIMEDOUT. */
 static void test_dsn_timeouts(void **state)
 {
 	(void)state;
@@ -387,7 +389,7 @@ static void test_dsn_timeouts(void **state)
 	struct lq_conn *c = connect_to(d);
 	int64_t t0 = mono_ms();
 	lq_status st = be->exec_script(c, "SELECT pg_sleep(3)", &err);
-	assert_int_equal(st, LQ_ERROR);
+	assert_int_equal(st, LQ_ETIMEDOUT);
 	assert_true(mono_ms() - t0 < 2000);
 	assert_non_null(strstr(err.msg, "(57014)"));
 	done(c);
