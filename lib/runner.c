@@ -274,10 +274,17 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 	*any = 1;
 	rep->claimed += (int64_t)got;
 	lq_status first = LQ_OK;
-	/* Claimed tasks run even when a stop arrives: at-most-once ones are
-	 * already off the queue. */
+	/* A stop hands back what has not started yet (lq_task_release: due
+	 * again, the attempt not counted); a handler once started settles as
+	 * it ends. */
 	for (size_t i = 0; i < got; i++) {
-		st = run_task(r, &tasks[i], rep);
+		if (r->stop) {
+			st = lq_task_release(r->db, &tasks[i]);
+			if (st == LQ_LOST)
+				st = LQ_OK; /* someone else's now */
+		} else {
+			st = run_task(r, &tasks[i], rep);
+		}
 		if (st != LQ_OK && first == LQ_OK)
 			first = st;
 		lq_task_clear(&tasks[i]);

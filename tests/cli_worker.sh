@@ -98,7 +98,6 @@ for mode in at-most-once at-least-once; do
         tb=$(ms_now)
         want_rc 0
         grep -q -x "end $sid" "$tally" || why+=("the running handler did not finish: $(excerpt "$tally")")
-        want "$([[ $((tb - ta)) -lt 15000 ]] && echo 1)" "the worker took $((tb - ta)) ms to stop"
         grep -q -E '^worker: ran 1, failed 0, stopped: ' "$T/err" || why+=("no 'worker: ran 1, failed 0' report")
     else
         why+=("the handler did not start")
@@ -114,35 +113,57 @@ for mode in at-most-once at-least-once; do
     end "$mode worker, SIGTERM while a handler runs (sleep 3): the handler finishes, exit 0 in $((tb - ta)) ms, no claim left, not run twice"
 done
 
-# A second SIGTERM does not wait for the handler; at-least-once hands the
-# task back (claim cleared, the attempt not counted, due again at once).
-begin
-newq stop2
-tally="$T/stop2.tally"
-add_task "$q" stuck
-sid=$ID
-start_worker stop2 worker --queue "$q" --at-least-once --claim-ttl 2s \
-    --handler "stuck=echo \"start \$LEASEQ_TASK_ID\" >> $(sq "$tally"); sleep 30; echo end >> $(sq "$tally")"
-if wait_for_line "$tally" '^start ' 20; then
-    ta=$(ms_now)
-    kill -TERM "${wpid[stop2]}"
-    sleep 0.3
-    kill -TERM "${wpid[stop2]}" 2>/dev/null || true
-    wait_worker stop2 20
-    tb=$(ms_now)
-    want_rc 0
-    want "$([[ $((tb - ta)) -lt 8000 ]] && echo 1)" "the worker took $((tb - ta)) ms to stop after two signals"
-    ! grep -q '^end' "$tally" || why+=("the handler was not stopped")
-else
-    why+=("the handler did not start")
-fi
-no_claim "$q"
-run --json task show "$sid"
-[[ $RC == 0 ]] || why+=("the task is gone (task show exited $RC)")
-[[ "$(json_get "$T/out" dead)" == false ]] || why+=("the task is dead")
-# Handed back unrun (lq_task_release): the interrupted attempt does not count.
-[[ "$(json_get "$T/out" attempts)" == 0 ]] || why+=("attempts is '$(json_get "$T/out" attempts)', not 0: the interrupted run was counted")
-end "at-least-once worker, SIGTERM twice: stops at once ($((tb - ta)) ms), exit 0, the task handed back (unclaimed, live)"
+# A second SIGTERM does not wait for the handler.  A handler that started and
+# was stopped by the shutdown is a FAILED attempt: counted, backed off, and
+# dead when out of attempts; never handed back as unrun (issue 8, defect 1:
+# it was re-queued with attempts unchanged, so a redeploy re-ran it uncounted,
+# forever for a handler that always outlives the grace period).
+for mode in at-most-once at-least-once; do
+    for max in 3 1; do
+        begin
+        newq "stop2_${mode}_$max"
+        tally="$T/stop2_${mode}_$max.tally"
+        flags=()
+        [[ $mode == at-least-once ]] && flags=(--at-least-once --claim-ttl 2s)
+        run --json task add stuck --queue "$q" --max-attempts "$max"
+        sid=$(json_get "$T/out" id)
+        start_worker "stop2_${mode}_$max" worker --queue "$q" "${flags[@]}" \
+            --handler "stuck=echo \"start \$LEASEQ_TASK_ATTEMPT\" >> $(sq "$tally"); sleep 30; echo end >> $(sq "$tally")"
+        if wait_for_line "$tally" '^start ' 60; then
+            ta=$(ms_now)
+            kill -TERM "${wpid[stop2_${mode}_$max]}"
+            sleep 0.3
+            kill -TERM "${wpid[stop2_${mode}_$max]}" 2>/dev/null || true
+            wait_worker "stop2_${mode}_$max" 60
+            tb=$(ms_now)
+            want_rc 0
+            ! grep -q '^end' "$tally" || why+=("the handler was not stopped")
+            grep -q -E '^worker: ran 0, failed 1, stopped: ' "$T/err" || why+=("no 'worker: ran 0, failed 1' report: $(excerpt "$T/err")")
+        else
+            why+=("the handler did not start")
+        fi
+        no_claim "$q"
+        run --json task show "$sid"
+        [[ $RC == 0 ]] || why+=("the task is gone (task show exited $RC)")
+        [[ "$(json_get "$T/out" attempts)" == 1 ]] || why+=("attempts is '$(json_get "$T/out" attempts)', not 1: the interrupted run was not counted")
+        grep -q 'interrupted by shutdown' "$T/out" || why+=("last_error does not say 'interrupted by shutdown': $(excerpt "$T/out")")
+        if [[ $max == 1 ]]; then
+            [[ "$(json_get "$T/out" dead)" == true ]] || why+=("out of attempts, yet not dead")
+            what="dead, out of attempts"
+        else
+            [[ "$(json_get "$T/out" dead)" == false ]] || why+=("dead after 1 of 3 attempts")
+            # Its retry (after the back-off) is attempt 2.
+            deadline=$((SECONDS + 120))
+            while ! grep -q '^again ' "$tally" && [[ $SECONDS -lt $deadline ]]; do
+                run worker --queue "$q" --drain "${flags[@]}" --handler "stuck=echo \"again \$LEASEQ_TASK_ATTEMPT\" >> $(sq "$tally")"
+                sleep 0.2
+            done
+            grep -q -x 'again 2' "$tally" || why+=("the retry was not attempt 2: $(excerpt "$tally")")
+            what="retried as attempt 2"
+        fi
+        end "$mode worker, --max-attempts $max, SIGTERM twice while the handler runs: stopped ($((tb - ta)) ms), exit 0, a failed attempt 'interrupted by shutdown', $what"
+    done
+done
 
 # ================================================================== 2. -j 3
 begin

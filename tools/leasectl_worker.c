@@ -37,7 +37,8 @@ static void stop_runner(int sig)
 	lq_runner *r = g_runner;
 
 	(void)sig;
-	g_stops++;
+	/* Handlers of different signals may nest: an atomic add, not ++. */
+	__atomic_add_fetch(&g_stops, 1, __ATOMIC_SEQ_CST);
 	if (r)
 		lq_runner_stop(r);
 }
@@ -281,12 +282,13 @@ static int handler_fn(lq_job *job, void *arg)
 		free(v_queue);
 		return 0;
 	}
-	if (termed) {
-		/* Stopped by our own shutdown: hand the task back unrun rather
-		 * than spend one of its attempts. */
-		lq_job_hand_back(job);
-	}
-	snprintf(err, sizeof(err), "handler %s%s", why, termed ? " (stopped by the worker's shutdown)" : "");
+	/* A handler that started and was then stopped by our shutdown may have
+	 * done part of its work: that is a failed attempt (counted, backed
+	 * off, dead when out of attempts), never a task handed back unrun. */
+	if (termed)
+		snprintf(err, sizeof(err), "interrupted by shutdown: the handler was stopped (%s)", why);
+	else
+		snprintf(err, sizeof(err), "handler %s", why);
 fail:
 	lq_job_set_error(job, err);
 	/* A long-running worker's log is where operators look first. */
@@ -529,7 +531,8 @@ static const struct lc_opt worker_opts[] = {
 	LC_FLAG(struct worker_args, at_least_once, "at-least-once", 0,
 		"claim tasks with a renewable claim instead of deleting them: a crash\n"
 		"runs the task again; failures are retried with back-off up to\n"
-		"max_attempts, then the task is dead (default: at-most-once)"),
+		"max_attempts, then the task is dead (a recurring task's occurrence is\n"
+		"given up instead, and the schedule goes on) (default: at-most-once)"),
 	LC_VALUE(struct worker_args, claim_ttl, "claim-ttl", 0, "DUR", 0,
 		 "with --at-least-once: the claim's lease, renewed every DUR/3 while the\n"
 		 "handler runs (default 30s)"),
@@ -544,7 +547,10 @@ const struct lc_usage lc_worker_usage = {
 		"An idle worker backs off but never sleeps past the next known due time,\n"
 		"so recurring tasks run on time.  SIGTERM or SIGINT stop it gracefully: the\n"
 		"running handler may finish for up to 10s, then gets SIGTERM (SIGKILL 5s\n"
-		"later); a second signal stops it at once.  The handler runs in its own\n"
+		"later); a second signal stops it at once.  A handler stopped that way is\n"
+		"a failed attempt (\"interrupted by shutdown\": counted, retried after a\n"
+		"back-off, dead when out of attempts); claimed tasks whose handler had not\n"
+		"started go back unrun.  The handler runs in its own\n"
 		"process group, without LEASEQ_DSN or other database secrets.  A handler\n"
 		"whose claim is lost (at-least-once) gets SIGTERM and the run counts as\n"
 		"failed.  Each failure is logged on standard error.  At the end prints\n"
