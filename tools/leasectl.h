@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "leaseq.h"
 
@@ -260,6 +261,23 @@ int lc_sig_catch(int sig, void (*extra)(int sig));
 int lc_sig_next(int *byte);
 /* Restore default dispositions and an empty mask (in a child before exec). */
 void lc_sig_reset_child(void);
+
+/* ---- commands run for the user (leasectl_child.c): own process group,
+ * stopped as a group, descendants that escaped it reaped and stopped too. */
+/* Make this process the reaper of its orphaned descendants. */
+void lc_child_subreaper(void);
+/* Fork a child in a process group of its own (pgid = its pid) with default
+ * signal dispositions and PR_SET_PDEATHSIG; it calls run(arg), which execs
+ * or _exits.  The pid, or -1 with errno. */
+pid_t lc_child_spawn(void (*run)(void *arg), void *arg);
+/* Send sig to the child's process group (to the child if the group is gone). */
+void lc_child_signal(pid_t pid, int sig);
+/* 1 and *wstatus once pid has exited (reaped), 0 while it runs. */
+int lc_child_poll(pid_t pid, int *wstatus);
+/* After the child was reaped: SIGTERM what it left running (the rest of its
+ * group, descendants reparented to us), SIGKILL after grace_ms, reap them.
+ * Returns how many processes there were to stop (0: none). */
+int lc_child_stop_rest(pid_t pgid, int64_t grace_ms);
 /* Describe a wait() status: "exited with status 3", "killed by signal 15". */
 void lc_fmt_wait(char *buf, size_t size, int wstatus);
 /* The exit status a wrapper passes on: the code, or 128 + signal. */

@@ -6,7 +6,8 @@
  * acquires the lease, forks, renews every TTL/3 while the child runs and
  * hands the lease back when it exits.  The child only execs the command (no
  * shell) with the handle in its environment and no database secrets.  If
- * the lease is lost the child is stopped: SIGTERM, then SIGKILL.
+ * the lease is lost the child is stopped with everything it started
+ * (leasectl_child.c): SIGTERM, then SIGKILL.
  */
 #include <errno.h>
 #include <poll.h>
@@ -62,13 +63,18 @@ const struct lc_usage lc_exec_usage = {
 		"lease renew/release' accept it) and LEASEQ_FENCING_TOKEN (pass it to\n"
 		"whatever COMMAND writes, so that a stale holder's writes can be refused).\n"
 		"\n"
-		"While COMMAND runs the lease is renewed every TTL/3; SIGTERM, SIGINT,\n"
-		"SIGHUP and SIGQUIT sent to leasectl are passed on to COMMAND.  If the lease\n"
-		"is lost (it was broken, or could not be renewed before it expired),\n"
-		"COMMAND gets SIGTERM, then SIGKILL after min(TTL/3, 10s), and leasectl\n"
-		"exits 3.  COMMAND dies with leasectl (PR_SET_PDEATHSIG).  When COMMAND\n"
-		"ends, the lease is released (or kept until --min-hold) and leasectl exits\n"
-		"with COMMAND's status (128+N if it was killed by signal N).",
+		"While COMMAND runs the lease is renewed every TTL/3.  COMMAND runs in its\n"
+		"own process group; SIGTERM, SIGINT, SIGHUP and SIGQUIT sent to leasectl\n"
+		"are passed on to that group (one that comes before COMMAND started\n"
+		"releases the lease and exits 128+N).  If the lease is lost (it was\n"
+		"broken, or could not be renewed before it expired), COMMAND's group gets\n"
+		"SIGTERM, then SIGKILL after min(TTL/3, 10s), and leasectl exits 3.\n"
+		"Descendants that left the group (setsid, double fork) come back to\n"
+		"leasectl (a child subreaper) and are stopped with it, also when COMMAND\n"
+		"ends: nothing it started outlives the lease.  COMMAND dies with leasectl\n"
+		"(PR_SET_PDEATHSIG).  When COMMAND ends, the lease is released (or kept\n"
+		"until --min-hold) and leasectl exits with COMMAND's status (128+N if it\n"
+		"was killed by signal N).",
 	.opts = exec_opts,
 	.examples = "# crontab on every host: the report runs once per night, on one host\n"
 		    "0 3 * * * leasectl exec --ttl 2m --min-hold 10m --conflict-exit 0 nightly -- /usr/local/bin/report\n"
@@ -95,30 +101,35 @@ struct run {
 
 static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 
-static void block_signals(int how, sigset_t *old)
-{
-	sigset_t set;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaddset(&set, forwarded[i]);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(how, &set, old);
-}
+struct exec_child {
+	char **argv;
+	char **env;
+};
 
-static void run_child(char **argv, char **env, pid_t parent)
+/* In the child (its own process group, see lc_child_spawn): run COMMAND. */
+static void run_child(void *arg)
 {
+	const struct exec_child *c = arg;
 	int err;
 
-	lc_sig_reset_child();
-	/* The command must not outlive us: our renewals are what make it the
-	 * lease holder.  Check the parent after arming, in case it died first. */
-	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
-		_exit(LC_EXIT_FAIL);
-	execvpe(argv[0], argv, env);
+	execvpe(c->argv[0], c->argv, c->env);
 	err = errno;
-	dprintf(STDERR_FILENO, "%s: exec: cannot run %s: %s\n", LC_PROG, argv[0], strerror(err));
+	dprintf(STDERR_FILENO, "%s: exec: cannot run %s: %s\n", LC_PROG, c->argv[0], strerror(err));
 	_exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
+}
+
+/* The first stop signal (TERM, INT, HUP, QUIT) reported so far, or 0. */
+static int stop_requested(void)
+{
+	int b;
+
+	while (lc_sig_next(&b)) {
+		int sig = b & 0x7f;
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT)
+			return sig;
+	}
+	return 0;
 }
 
 /* Handle what the signal handlers reported: pass signals on, reap. */
@@ -128,12 +139,13 @@ static void pump(struct run *r)
 
 	while (lc_sig_next(&b)) {
 		int sig = b & 0x7f;
-		/* A terminal's ^C already reached the child (same process group). */
+		/* COMMAND has a process group of its own: a terminal's ^C (and
+		 * every other stop signal) reaches it only through us. */
 		int fwd = sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
-		if (fwd && !(b & LC_SIG_KERNEL) && !r->exited)
-			kill(r->pid, sig);
+		if (fwd && !r->exited)
+			lc_child_signal(r->pid, sig);
 	}
-	if (!r->exited && waitpid(r->pid, &r->wstatus, WNOHANG) == r->pid)
+	if (!r->exited && lc_child_poll(r->pid, &r->wstatus))
 		r->exited = 1;
 }
 
@@ -160,7 +172,7 @@ static void watchdog(int sig)
 {
 	(void)sig;
 	if (g_watch_pid > 0)
-		kill((pid_t)g_watch_pid, SIGTERM);
+		kill(-(pid_t)g_watch_pid, SIGTERM); /* the command's whole group */
 	g_watch_fired = 1;
 }
 
@@ -190,16 +202,19 @@ static int stop_child(struct run *r, const char *why)
 	lc_errorf("lease \"%s\" lost (token %lld%s%s): stopping %s", r->name, (long long)r->lease.token,
 		  *why ? "; " : "", why, lc_pr(cmd, sizeof(cmd), r->argv[0]));
 	if (!r->exited)
-		kill(r->pid, SIGTERM);
+		lc_child_signal(r->pid, SIGTERM);
 	deadline = lc_mono_ms() + grace;
 	while (!r->exited && lc_mono_ms() < deadline)
 		wait_until(r, deadline);
 	if (!r->exited) {
-		kill(r->pid, SIGKILL);
+		lc_child_signal(r->pid, SIGKILL);
 		while (waitpid(r->pid, &r->wstatus, 0) < 0 && errno == EINTR)
 			;
 		r->exited = 1;
 	}
+	/* Whatever it started, in its group or escaped from it, stops too:
+	 * another host holds the lease now. */
+	lc_child_stop_rest(r->pid, grace);
 	return LC_EXIT_LOST;
 }
 
@@ -294,9 +309,8 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	char handle[LQ_HANDLE_MAX + 16], tokenvar[64], nb[600], cb[300];
 	const char *set[2];
 	char **env = NULL;
-	sigset_t old;
+	int stop_sig;
 	lq_status st;
-	pid_t parent;
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
@@ -317,10 +331,37 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	r.name = lc_pr(nb, sizeof(nb), a.name);
 	r.argv = a.cmd.argv;
 	r.ttl = ttl;
+	/* The stop signals are ours from here on, before the lease is: a
+	 * SIGTERM that lands between the acquisition and the command's start
+	 * must release the lease, not leave it held with nothing running until
+	 * its TTL (issue 8, defect 7). */
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		lc_sig_catch(forwarded[i], NULL);
+	lc_sig_catch(SIGCHLD, NULL);
+	lc_child_subreaper();
 	if ((rc = lc_open(ctx, &r.db)))
 		return rc;
-	before = lc_mono_ms(); /* before the acquisition: a conservative expiry */
-	st = lq_lease_acquire(r.db, a.name, ttl, NULL, wait, &r.lease);
+	/* --wait in slices, so that a stop signal ends the wait too. */
+	{
+		int64_t wait_end = lc_mono_ms() + wait;
+		for (;;) {
+			int64_t left = wait_end - lc_mono_ms();
+			before = lc_mono_ms(); /* before the acquisition: a conservative expiry */
+			st = lq_lease_acquire(r.db, a.name, ttl, NULL, left > 250 ? 250 : left > 0 ? left : 0,
+					      &r.lease);
+			if ((stop_sig = stop_requested()) != 0) {
+				if (st == LQ_OK)
+					lq_lease_release(r.db, &r.lease);
+				lc_errorf("exec: %s arrived before %s started; lease \"%s\" %s", strsignal(stop_sig),
+					  lc_pr(cb, sizeof(cb), a.cmd.argv[0]), r.name,
+					  st == LQ_OK ? "released" : "not taken");
+				rc = 128 + stop_sig;
+				goto out;
+			}
+			if ((st != LQ_BUSY && st != LQ_ETIMEDOUT) || lc_mono_ms() >= wait_end)
+				break;
+		}
+	}
 	acquired = lc_mono_ms();
 	if (st == LQ_BUSY || st == LQ_ETIMEDOUT) {
 		rc = lc_held_error(a.name, &r.lease, (int)conflict);
@@ -358,19 +399,11 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 
-	/* Signals are blocked across fork so the child starts with default
-	 * dispositions before any can arrive; the parent's are queued. */
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		lc_sig_catch(forwarded[i], NULL);
-	lc_sig_catch(SIGCHLD, NULL);
 	lc_cloexec_new_fds(ctx);
-	fflush(NULL);
-	parent = getpid();
-	block_signals(SIG_BLOCK, &old);
-	r.pid = fork();
-	if (r.pid == 0)
-		run_child(a.cmd.argv, env, parent);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	{
+		struct exec_child child = {a.cmd.argv, env};
+		r.pid = lc_child_spawn(run_child, &child);
+	}
 	if (r.pid < 0) {
 		lc_errorf("cannot fork: %s", strerror(errno));
 		lq_lease_release(r.db, &r.lease);
@@ -382,6 +415,10 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	g_watch_pid = 0;
 	if (rc == LC_EXIT_LOST)
 		goto out;
+	/* What COMMAND left running must not go on without the lease. */
+	if (lc_child_stop_rest(r.pid, EXEC_MAX_GRACE_MS) > 0)
+		lc_errorf("exec: %s left processes running; they were stopped before lease \"%s\" was handed back",
+			  lc_pr(cb, sizeof(cb), a.cmd.argv[0]), r.name);
 	hand_back(&r, min_hold, acquired);
 	rc = lc_wait_exit(r.wstatus);
 out:

@@ -132,25 +132,22 @@ static int payload_fd(const lq_task *t)
 	return fd;
 }
 
-static void run_sh(const char *cmd, int in, char **env, pid_t parent)
+struct sh_child {
+	const char *cmd;
+	int in;
+	char **env;
+};
+
+/* In the child (its own process group, see lc_child_spawn). */
+static void run_sh(void *arg)
 {
-	lc_sig_reset_child();
-	setpgid(0, 0); /* our own group: a terminal's ^C is for the worker */
-	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
-		_exit(LC_EXIT_FAIL);
-	if (dup2(in, STDIN_FILENO) < 0)
+	const struct sh_child *c = arg;
+
+	if (dup2(c->in, STDIN_FILENO) < 0)
 		_exit(126);
-	execve("/bin/sh", (char *[]){(char *)"sh", (char *)"-c", (char *)cmd, NULL}, env);
+	execve("/bin/sh", (char *[]){(char *)"sh", (char *)"-c", (char *)c->cmd, NULL}, c->env);
 	dprintf(STDERR_FILENO, "%s: cannot run /bin/sh: %s\n", LC_PROG, strerror(errno));
 	_exit(127);
-}
-
-/* Signal the handler's whole process group (sh and what it started); the
- * handler is not reaped yet, so pid is still ours. */
-static void signal_handler_group(pid_t pid, int sig)
-{
-	if (kill(-pid, sig) < 0)
-		kill(pid, sig);
 }
 
 static int handler_fn(lq_job *job, void *arg)
@@ -163,8 +160,7 @@ static int handler_fn(lq_job *job, void *arg)
 	int64_t interval = 0, next_hb = 0, expiry = 0, stop_at = 0, kill_at = 0, now;
 	int fd, wstatus = 0, termed = 0, killed = 0, lost = 0, stopped = 0;
 	char **env;
-	sigset_t block, old;
-	pid_t pid, parent = getpid();
+	pid_t pid;
 
 	/* at-least-once claims count this attempt; at-most-once ones do not. */
 	snprintf(v_id, sizeof(v_id), "LEASEQ_TASK_ID=%lld", (long long)t->id);
@@ -188,18 +184,10 @@ static int handler_fn(lq_job *job, void *arg)
 	}
 
 	lc_cloexec_new_fds(c->ctx);
-	fflush(NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	pid = fork();
-	if (pid == 0)
-		run_sh(h->cmd, fd, env, parent);
-	if (pid > 0)
-		setpgid(pid, pid); /* also here, so kill(-pid) works at once */
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	{
+		struct sh_child sc = {h->cmd, fd, env};
+		pid = lc_child_spawn(run_sh, &sc);
+	}
 	close(fd);
 	if (pid < 0) {
 		snprintf(err, sizeof(err), "leasectl could not start the handler: %s", strerror(errno));
@@ -231,7 +219,7 @@ static int handler_fn(lq_job *job, void *arg)
 			poll(&pfd, 1, (int)(wake - now));
 		while (lc_sig_next(&b))
 			;
-		if (waitpid(pid, &wstatus, WNOHANG) == pid)
+		if (lc_child_poll(pid, &wstatus))
 			break;
 		now = lc_mono_ms();
 		if (!stopped && lq_job_stopping(job)) {
@@ -260,17 +248,18 @@ static int handler_fn(lq_job *job, void *arg)
 			}
 		}
 		if (stop_at && !termed && now >= stop_at) {
-			signal_handler_group(pid, SIGTERM);
+			lc_child_signal(pid, SIGTERM);
 			termed = 1;
 			kill_at = now + (lost ? (interval < KILL_GRACE_MS ? interval : KILL_GRACE_MS) : KILL_GRACE_MS);
 		}
 		if (kill_at && !killed && now >= kill_at) {
-			signal_handler_group(pid, SIGKILL);
+			lc_child_signal(pid, SIGKILL);
 			killed = 1;
 		}
 	}
-	if (killed || termed)
-		kill(-pid, SIGKILL); /* leftovers of the group (never the reaped pid itself) */
+	/* What the handler left running (its group, descendants that escaped
+	 * it) stops with it: the claim it worked under is settled next. */
+	lc_child_stop_rest(pid, killed || termed || lost ? 0 : KILL_GRACE_MS);
 	lc_fmt_wait(why, sizeof(why), wstatus);
 	if (lost) {
 		snprintf(err, sizeof(err), "claim lost while the handler ran; handler stopped (%s)", why);
@@ -339,6 +328,7 @@ static int run_runner(struct wconf *c, lq_run_report *rep, char *msg, size_t msg
 		goto out;
 	}
 	g_runner = r;
+	lc_child_subreaper(); /* handlers' escaped descendants come back to us */
 	lc_sig_catch(SIGTERM, stop_runner);
 	lc_sig_catch(SIGINT, stop_runner);
 	lc_sig_catch(SIGCHLD, NULL);
