@@ -1,0 +1,434 @@
+#!/usr/bin/env bash
+# tests/cli_fault.sh BACKEND - the process-level fault suite: real
+# `leasectl worker` / `leasectl exec` processes under kill -9, SIGTERM,
+# SIGSTOP, connection kills, server crashes and mass contention, with a
+# ledger (every handler start and end) and a fenced resource, read at the end
+# by a checker (tests/fault/fault_tool check).  Run by ctest as
+# `bash tests/cli_fault.sh <backend>` with LEASECTL and FAULT_TOOL set.
+#
+# What it asserts (outcomes only, never a time):
+#   at-least-once: no task lost (every enqueued task completed or is dead
+#                  with a reason); duplicates are counted and explained
+#   at-most-once:  no (task, occurrence) started twice
+#   leases:        no stale fenced write accepted, one holder per token,
+#                  no two epochs writing at once
+# Recovery times are printed, never asserted.
+#
+# Environment:
+#   LEASEQ_FAULT_SEED=N   the seed of every random choice (default $RANDOM;
+#                         printed first, so a failure can be replayed)
+#   LEASEQ_FAULT_LONG=1   each scenario runs for minutes instead of seconds
+#   LEASEQ_FAULT_ONLY=a,b only these scenarios (a kill9, b sigterm,
+#                         d connkill, c sigstop, h exec, e crash)
+#   LEASEQ_FAULT_FIGURES=FILE  append the figure lines there too
+# The server-crash scenario starts a private server (tests/servers/) so the
+# shared ones are never restarted; the others use the test DSN, under queue
+# and lease names unique to this run.
+set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/cli.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cli.sh"
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+cli_args "$@"
+cli_setup fault
+if [[ -z "${FAULT_TOOL:-}" || ! -x "$FAULT_TOOL" ]]; then
+    echo "not ok - FAULT_TOOL must name the fault_tool binary (got '${FAULT_TOOL:-}')"
+    exit 1
+fi
+
+SEED=${LEASEQ_FAULT_SEED:-$RANDOM}
+RANDOM=$SEED
+LONG=${LEASEQ_FAULT_LONG:-0}
+ONLY=${LEASEQ_FAULT_ONLY:-a,b,d,c,h,e}
+echo "# fault suite: backend $backend, seed $SEED (LEASEQ_FAULT_SEED=$SEED replays it), long=$LONG"
+export FAULT_SEED=$SEED
+
+# The DSN reaches fault_tool through a file: leasectl drops any variable that
+# holds the password from a handler's environment.
+umask 077
+use_dsn() { # DSN: the database of the following scenarios
+    DSN=$1
+    printf '%s\n' "$DSN" >"$T/dsn"
+    export FAULT_DSN_FILE=$T/dsn
+}
+use_dsn "$DSN"
+main_dsn=$DSN
+
+want_scenario() { [[ ",$ONLY," == *",$1,"* ]]; }
+rnd() { # LO HI -> a random integer in [LO, HI]
+    echo $(($1 + RANDOM % ($2 - $1 + 1)))
+}
+ms_sleep() { # MS
+    sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"
+}
+new_run() { # a run number: every ledger row of a scenario carries it
+    RUN=$(((RANDOM << 15 | RANDOM) * 1000 + $$ % 1000))
+    export FAULT_RUN=$RUN
+}
+ft() { timeout -k 5 120 "$FAULT_TOOL" "$@"; }
+
+figures=()
+record() { # SCENARIO MODE KILLS: the checker's FIGURES line, tagged
+    local line
+    line=$(grep '^FIGURES' "$T/check.out" || true)
+    line="FIGURES backend=$backend scenario=$1 ${line#FIGURES } faults_injected=$3"
+    figures+=("$line")
+    echo "# $line"
+    if [[ -n "${LEASEQ_FAULT_FIGURES:-}" ]]; then
+        echo "$line" >>"$LEASEQ_FAULT_FIGURES"
+    fi
+}
+check() { # SCENARIO MODE KILLS [FENCE-NAME]: run the checker; a failed invariant fails the check
+    local rc=0
+    ft check "$Q" "$2" "${4:-0}" >"$T/check.out" 2>&1 || rc=$?
+    grep -E '^(duplicate|lost|stale|overlap|FAIL|seed)' "$T/check.out" | head -n 40 | sed 's/^/# /' || true
+    record "$1" "$2" "$3"
+    begin
+    want "$((rc == 0))" "checker exit $rc: $(grep -E '^FAIL' "$T/check.out" | tr '\n' ' ') (seed $SEED)"
+    end "$1: checker invariants hold ($2, seed $SEED)"
+}
+
+# ------------------------------------------------------------------ workers
+declare -A wpid=()
+start_worker() { # INDEX MODE(alo|amo) [EXTRA ARGS...]
+    local i=$1 mode=$2
+    shift 2
+    local args=(worker --queue "$Q" --handler "job=$(sq "$FAULT_TOOL") handler")
+    [[ $mode == alo ]] && args+=(--at-least-once --claim-ttl "${CLAIM_TTL:-2s}")
+    FAULT_WORKER=$i PGAPPNAME=fw$i "$LEASECTL" --db "$DSN" "${args[@]}" "$@" \
+        </dev/null >>"$T/w$i.out" 2>>"$T/w$i.err" &
+    wpid[$i]=$!
+    bg_pids+=("$!")
+}
+# kill9_worker INDEX: the worker and its handler's process group, like a
+# machine that dies.
+kill9_worker() {
+    local pid=${wpid[$1]} c
+    for c in $(pgrep -P "$pid" 2>/dev/null || true); do
+        kill -KILL -- "-$c" 2>/dev/null || kill -KILL "$c" 2>/dev/null || true
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+stop_workers() {
+    local i
+    for i in "${!wpid[@]}"; do
+        kill -TERM "${wpid[$i]}" 2>/dev/null || true
+    done
+    for i in "${!wpid[@]}"; do
+        wait "${wpid[$i]}" 2>/dev/null || true
+    done
+    wpid=()
+}
+# wait_drained SECONDS: until no live task is left in $Q (bounded).
+wait_drained() {
+    local i n
+    for i in $(seq 1 $(($1 * 2))); do
+        n=$(ft live "$Q" 2>/dev/null || echo x)
+        [[ "$n" == 0 ]] && return 0
+        sleep 0.5
+    done
+    echo "# $Q still has $n live task(s) after $1 s"
+    return 1
+}
+# drain: a final at-least-once or at-most-once `worker --drain` until empty
+drain() { # MODE
+    local i
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        [[ "$(ft live "$Q" 2>/dev/null || echo x)" == 0 ]] && return 0
+        local args=(worker --drain --queue "$Q" --handler "job=$(sq "$FAULT_TOOL") handler")
+        [[ $1 == alo ]] && args+=(--at-least-once --claim-ttl 2s)
+        FAULT_WORKER=99 timeout -k 5 120 "$LEASECTL" --db "$DSN" "${args[@]}" </dev/null >>"$T/drain.out" 2>&1 || true
+        sleep 1 # claims of killed workers expire (claim TTL 2 s)
+    done
+}
+
+begin; run migrate; want_rc 0
+end "migrate: exit 0"
+begin; ft setup >"$T/out" 2>"$T/err" && RC=0 || RC=$?; want_rc 0
+end "ledger tables created"
+
+scale=1
+[[ $LONG == 1 ]] && scale=10
+
+# ------------------------------------------------------------------ a. kill -9
+# Workers killed at random points (claiming, mid-handler, acking: the random
+# delays land everywhere), restarted, then a drain; both modes.
+scenario_kill9() {
+    local mode=$1 ntasks=$((120 * scale)) nworkers=3 kills=$((6 * scale)) k i
+    new_run
+    Q="fa_${mode}_$RUN"
+    ft enqueue "$Q" "$ntasks" "$mode"
+    export FAULT_WORK_MS=40
+    for i in $(seq 1 $nworkers); do start_worker "$i" "$mode"; done
+    for k in $(seq 1 $kills); do
+        ms_sleep "$(rnd 100 700)"
+        i=$(rnd 1 $nworkers)
+        kill9_worker "$i"
+        ft event 1
+        start_worker "$i" "$mode"
+    done
+    wait_drained $((60 * scale)) || true
+    stop_workers
+    drain "$mode"
+    check "kill9-$mode" "$mode" "$kills"
+}
+if want_scenario a; then
+    scenario_kill9 alo
+    scenario_kill9 amo
+fi
+
+# ------------------------------------------------------------------ b. SIGTERM restarts
+# A worker stopped by SIGTERM (twice) while its at-most-once handler runs,
+# then a new worker: the task must not start again (defect 1 of issue 8
+# makes this fail until it is fixed).
+if want_scenario b; then
+    new_run
+    Q="fb_$RUN"
+    rounds=$((3 * scale))
+    ft enqueue "$Q" "$rounds" amo
+    for k in $(seq 1 "$rounds"); do
+        before=$(ft started)
+        FAULT_WORK_MS=20000 start_worker 1 amo
+        for i in $(seq 1 200); do # until its handler started (bounded)
+            [[ "$(ft started)" -gt "$before" ]] && break
+            sleep 0.1
+        done
+        ft event 2
+        kill -TERM "${wpid[1]}" 2>/dev/null || true
+        sleep 0.2
+        kill -TERM "${wpid[1]}" 2>/dev/null || true
+        wait "${wpid[1]}" 2>/dev/null || true
+        wpid=()
+    done
+    FAULT_WORK_MS=10 drain amo
+    check "sigterm-amo" amo "$rounds"
+fi
+
+# ------------------------------------------------------------------ d. connection kills
+# Every connection of the test database killed at random moments (any
+# statement, COMMIT included) under at-least-once workers.  The killer logs
+# what each victim was running; duplicates are printed with their workers.
+# SQLite has no connections to kill: a writer is killed inside a write
+# transaction instead, workers are killed too, then PRAGMA integrity_check.
+if want_scenario d; then
+    new_run
+    Q="fd_$RUN"
+    ntasks=$((200 * scale))
+    ft enqueue "$Q" "$ntasks" alo
+    export FAULT_WORK_MS=20
+    CLAIM_TTL=3s
+    for i in 1 2 3 4; do start_worker "$i" alo; done
+    kills=0
+    if [[ $backend == sqlite ]]; then
+        db=${DSN#sqlite:}
+        for k in $(seq 1 $((3 * scale))); do
+            # a writer holding the write lock, killed mid-transaction
+            (
+                echo "BEGIN IMMEDIATE; UPDATE lq_task SET attempts = attempts WHERE queue = 'none';"
+                echo "INSERT INTO fault_event (run, kind, at) VALUES (0, 0, 0);"
+                sleep 5
+            ) | sqlite3 "$db" >/dev/null 2>&1 &
+            wr=$!
+            ms_sleep "$(rnd 200 600)"
+            kill -KILL "$wr" 2>/dev/null || true
+            pkill -KILL -P "$wr" 2>/dev/null || true
+            wait "$wr" 2>/dev/null || true
+            ft event 3
+            i=$(rnd 1 4)
+            kill9_worker "$i"
+            start_worker "$i" alo
+            kills=$((kills + 2))
+        done
+    else
+        end_at=$((SECONDS + 15 * scale))
+        while [[ $SECONDS -lt $end_at ]]; do
+            ms_sleep "$(rnd 50 300)"
+            n=$(ft killconns "$T/kills.log" 2>/dev/null || echo 0)
+            ft event 3
+            kills=$((kills + 1))
+            [[ "$(ft live "$Q" 2>/dev/null || echo x)" == 0 ]] && break
+        done
+    fi
+    wait_drained $((60 * scale)) || true
+    stop_workers
+    drain alo
+    check "connkill-alo" alo "$kills"
+    if [[ $backend == sqlite ]]; then
+        begin
+        ic=$(sqlite3 "${DSN#sqlite:}" 'PRAGMA integrity_check;' 2>&1 || true)
+        want "$([[ "$ic" == ok ]] && echo 1 || echo 0)" "integrity_check: $ic"
+        end "connkill: PRAGMA integrity_check is ok after writers were killed mid-transaction"
+    elif [[ -s "$T/kills.log" ]]; then
+        # what the victims were doing: one line per statement kind
+        echo "# connection kills by statement (victims):"
+        sed -E 's/.*state=([^ ]*) stmt=(.{0,50}).*/\1 \2/' "$T/kills.log" | sort | uniq -c | sort -rn | head -n 12 | sed 's/^/#   /'
+        grep -h -E 'failed|lost' "$T"/w*.err 2>/dev/null | sed -E 's/task [0-9]+/task N/' | sort | uniq -c | sort -rn | head -n 8 | sed 's/^/#   worker: /' || true
+        cp "$T/kills.log" "$T/kills.$RUN.log"
+    fi
+    unset CLAIM_TTL
+fi
+
+# ------------------------------------------------------------------ c. SIGSTOP of a lease holder
+# exec A holds the lease (TTL 2 s) and its child writes to the fenced
+# resource; A is stopped for ~2.5 TTL; B takes the lease with a larger token
+# and writes; A's child keeps writing with the old token (refused); on
+# SIGCONT A finds the lease lost, stops its child and exits non-zero.
+exec_fence() { # TAG NAME FENCE HOLDER WRITES MS [EXEC ARGS...]
+    local tag=$1 name=$2 fence=$3 holder=$4 writes=$5 ms=$6
+    shift 6
+    FAULT_PIDFILE=$T/$tag.child "$LEASECTL" --db "$DSN" exec "$@" "$name" -- \
+        "$FAULT_TOOL" fence "$fence" "$holder" "$writes" "$ms" </dev/null >"$T/$tag.out" 2>"$T/$tag.err" &
+    epid[$tag]=$!
+    bg_pids+=("$!")
+}
+declare -A epid=()
+wait_rc() { # TAG SECONDS -> RC (or "timeout", then killed)
+    local pid=${epid[$1]} i
+    for i in $(seq 1 $(($2 * 10))); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -KILL "$pid" 2>/dev/null || true
+        RC=timeout
+    fi
+    RC=0
+    wait "$pid" 2>/dev/null || RC=$?
+}
+child_gone() { # TAG SECONDS: the exec child of TAG has exited (bounded wait)
+    local c i
+    c=$(cat "$T/$1.child" 2>/dev/null || echo "")
+    [[ -n "$c" ]] || return 0
+    for i in $(seq 1 $(($2 * 10))); do
+        kill -0 "$c" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    kill -KILL "$c" 2>/dev/null || true
+    return 1
+}
+if want_scenario c; then
+    new_run
+    Q=none
+    L="fc_$RUN"
+    ft fence-init 1
+    exec_fence A "$L" 1 1 600 50 --ttl 2s
+    wait_for_line "$T/A.out" '^accepted' 30 || true
+    kill -STOP "${epid[A]}"
+    ft event 4
+    exec_fence B "$L" 1 2 20 50 --ttl 2s --wait 30s
+    wait_rc B 60
+    rc_b=$RC
+    ms_sleep 500
+    kill -CONT "${epid[A]}"
+    wait_rc A 30
+    rc_a=$RC
+    begin
+    want "$((rc_b == 0))" "exec B exited $rc_b, expected 0 (it takes the lease after A's expires)"
+    want "$([[ $rc_a != 0 && $rc_a != timeout ]] && echo 1 || echo 0)" "exec A exited $rc_a, expected non-zero (lease lost)"
+    end "sigstop: the paused holder finds its lease lost; the next holder ran"
+    begin
+    want "$(child_gone A 15 && echo 1 || echo 0)" "exec A's child still runs after A exited"
+    end "sigstop: the paused holder's child is stopped"
+    begin
+    want "$(grep -c '^refused' "$T/A.out" | awk '{print ($1 > 0)}')" "A's child never saw a refused write (B's token must fence it)"
+    end "sigstop: the old holder's fenced writes are refused"
+    check "sigstop-exec" fence 1 1
+fi
+
+# ------------------------------------------------------------------ h. 50 concurrent exec, exec SIGKILL
+if want_scenario h; then
+    new_run
+    Q=none
+    L="fh_$RUN"
+    ft fence-init 2
+    nexec=50
+    for k in $(seq 1 $nexec); do
+        exec_fence "h$k" "$L" 2 "$k" 3 10 --ttl 5s --wait 300s
+    done
+    ok=0
+    for k in $(seq 1 $nexec); do
+        wait_rc "h$k" 400
+        [[ $RC == 0 ]] && ok=$((ok + 1))
+    done
+    begin
+    want "$((ok == nexec))" "$ok of $nexec exec runs exited 0"
+    end "exec x$nexec: every run took the lease in turn and exited 0"
+    check "exec-50" fence 0 2
+
+    new_run
+    L="fk_$RUN"
+    ft fence-init 3
+    exec_fence K "$L" 3 1 1000 50 --ttl 2s
+    wait_for_line "$T/K.out" '^accepted' 30 || true
+    kill -KILL "${epid[K]}"
+    ft event 5
+    wait "${epid[K]}" 2>/dev/null || true
+    begin
+    want "$(child_gone K 15 && echo 1 || echo 0)" "the child of a SIGKILLed exec still runs"
+    end "exec SIGKILL: its child dies with it"
+    exec_fence N "$L" 3 2 5 10 --ttl 2s --wait 30s
+    wait_rc N 60
+    begin
+    want "$((RC == 0))" "the next exec exited $RC"
+    end "exec SIGKILL: the lease expires and the next exec takes it"
+    check "exec-sigkill" fence 1 3
+fi
+
+# ------------------------------------------------------------------ e. server crash
+# A private server (never the shared one) crashed and restarted while
+# at-least-once workers run; they ride through it; then drain and check.
+crash_dir=""
+crash_stop() {
+    [[ -n "$crash_dir" ]] || return 0
+    bash "$HERE/servers/$crash_script" stop "$crash_dir" >/dev/null 2>&1 || true
+    rm -rf -- "$crash_dir"
+}
+cleanup_hooks+=(crash_stop)
+if want_scenario e && [[ $backend != sqlite ]]; then
+    crash_script=$([[ $backend == postgres ]] && echo postgres.sh || echo mariadb.sh)
+    crash_dir=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-fault-srv.XXXXXX")
+    chmod 755 "$crash_dir"
+    line=$(bash "$HERE/servers/$crash_script" start "$crash_dir" 2>"$T/srv.err" | tail -n 1 || true)
+    pdsn=${line#*=}
+    begin
+    want "$([[ "$pdsn" == *://* ]] && echo 1 || echo 0)" "private server did not start: $(excerpt "$T/srv.err")"
+    end "crash: a private $backend server started"
+    if [[ "$pdsn" == *://* ]]; then
+        use_dsn "$pdsn"
+        run migrate
+        ft setup
+        new_run
+        Q="fe_$RUN"
+        ntasks=$((150 * scale))
+        ft enqueue "$Q" "$ntasks" alo
+        export FAULT_WORK_MS=30
+        for i in 1 2 3; do start_worker "$i" alo; done
+        crashes=$((2 * scale))
+        for k in $(seq 1 $crashes); do
+            ms_sleep "$(rnd 500 1500)"
+            if [[ $backend == postgres ]]; then
+                # stop -m immediate + start with the same options
+                pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -t/ -k5,5 -n -r | head -n 1)
+                as=()
+                [[ $(id -u) == 0 ]] && as=(runuser -u postgres --)
+                "${as[@]}" "$pgbin/pg_ctl" restart -D "$crash_dir/data" -m immediate -w -t 60 >/dev/null 2>&1 || true
+            else
+                mpid=$(tr -dc '0-9' <"$crash_dir/mysqld.pid" 2>/dev/null || true)
+                [[ -n "$mpid" ]] && kill -KILL "$mpid" 2>/dev/null || true
+                sleep 0.5
+                bash "$HERE/servers/mariadb.sh" start "$crash_dir" >/dev/null 2>>"$T/srv.err" || true
+            fi
+            ft event 6
+        done
+        wait_drained $((90 * scale)) || true
+        stop_workers
+        drain alo
+        check "crash-alo" alo "$crashes"
+        use_dsn "$main_dsn"
+    fi
+fi
+
+echo "# figures (backend $backend, seed $SEED):"
+for f in "${figures[@]}"; do echo "# $f"; done
+finish
