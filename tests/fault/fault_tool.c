@@ -603,8 +603,6 @@ static int cmp_lrow(const void *a, const void *b)
 	const struct lrow *x = a, *y = b;
 	if (x->task != y->task)
 		return x->task < y->task ? -1 : 1;
-	if (x->occ != y->occ)
-		return x->occ < y->occ ? -1 : 1;
 	return x->started < y->started ? -1 : x->started > y->started;
 }
 
@@ -701,7 +699,9 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 			size_t j = i;
 			while (j < l.n && l.v[j].task == id) {
 				size_t k = j, starts = 0;
-				while (k < l.n && l.v[k].task == id && l.v[k].occ == l.v[j].occ) {
+				/* one-off tasks only here: a hand-back or retry moves run_at,
+				 * so the task id alone is the occurrence */
+				while (k < l.n && l.v[k].task == id) {
 					starts++;
 					ended += l.v[k].ended >= 0;
 					k++;
@@ -709,12 +709,11 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 				if (starts > 1) {
 					dup_tasks++;
 					extra_starts += (int64_t)starts - 1;
-					printf("duplicate: task %" PRId64 " occurrence %" PRId64 " started %zu times:", id,
-					       l.v[j].occ, starts);
+					printf("duplicate: task %" PRId64 " started %zu times:", id, starts);
 					for (size_t m = j; m < k; m++)
-						printf(" [worker %" PRId64 " attempt %" PRId64 " started %" PRId64
+						printf(" [worker %" PRId64 " attempt %" PRId64 " run_at %" PRId64 " started %" PRId64
 						       " ended %" PRId64 "]",
-						       l.v[m].worker, l.v[m].token, l.v[m].started, l.v[m].ended);
+						       l.v[m].worker, l.v[m].token, l.v[m].occ, l.v[m].started, l.v[m].ended);
 					printf("\n");
 				}
 				j = k;
