@@ -414,10 +414,14 @@ if want_scenario e && [[ $backend != sqlite ]]; then
                 [[ $(id -u) == 0 ]] && as=(runuser -u postgres --)
                 "${as[@]}" "$pgbin/pg_ctl" restart -D "$crash_dir/data" -m immediate -w -t 60 >/dev/null 2>&1 || true
             else
+                # kill -9, then the same command line again (mariadb.sh
+                # start would make a new, empty server)
                 mpid=$(tr -dc '0-9' <"$crash_dir/mysqld.pid" 2>/dev/null || true)
-                [[ -n "$mpid" ]] && kill -KILL "$mpid" 2>/dev/null || true
-                sleep 0.5
-                bash "$HERE/servers/mariadb.sh" start "$crash_dir" >/dev/null 2>>"$T/srv.err" || true
+                if [[ -n "$mpid" ]] && mapfile -d '' margs <"/proc/$mpid/cmdline"; then
+                    kill -KILL "$mpid" 2>/dev/null || true
+                    for i in $(seq 1 100); do kill -0 "$mpid" 2>/dev/null || break; sleep 0.1; done
+                    setsid "${margs[@]}" </dev/null >>"$crash_dir/mysqld.out" 2>&1 &
+                fi
             fi
             ft event 6
         done
