@@ -211,6 +211,61 @@ fi
 # what each victim was running; duplicates are printed with their workers.
 # SQLite has no connections to kill: a writer is killed inside a write
 # transaction instead, workers are killed too, then PRAGMA integrity_check.
+# kill_conns_until SECONDS: kill every connection of the test database at
+# random moments until the queue is empty or SECONDS passed; sets $kills.
+kill_conns_until() {
+    local end_at=$((SECONDS + $1))
+    kills=0
+    while [[ $SECONDS -lt $end_at ]]; do
+        ms_sleep "$(rnd 50 300)"
+        ft killconns "$T/kills.log" >/dev/null 2>&1 || true
+        ft event 3
+        kills=$((kills + 1))
+        [[ "$(ft live "$Q" 2>/dev/null || echo x)" == 0 ]] && break
+    done
+    return 0
+}
+# explain_duplicates: for each duplicate of the last check, what the driver
+# that ran it first saw (its failed / unknown operations on that task).
+explain_duplicates() {
+    local id
+    : >"$T/why.txt"
+    for id in $(sed -n -E 's/^duplicate: task ([0-9]+) .*/\1/p' "$T/check.out"); do
+        grep -h -E "\"task\":$id,\"phase\":\"(fail|unknown)\"" "$T"/drive*.log 2>/dev/null |
+            sed -E 's/.*"op":"([a-z]+)".*"phase":"([a-z]+)","status":"([^"]*)".*/\1 \2 (\3)/' |
+            sort -u | tr '\n' ';' >>"$T/why.txt" || true
+        echo >>"$T/why.txt"
+    done
+    echo "# what the first runner of each duplicate saw (operation, outcome):"
+    sed -E 's/;$//; s/^$/nothing failed (a kill between the handler and the ack reply)/' "$T/why.txt" | sort | uniq -c | sort -rn | sed 's/^/#   /'
+    echo "# all failed / unknown operations of the drivers:"
+    grep -h -E '"phase":"(fail|unknown)"' "$T"/drive*.log 2>/dev/null |
+        sed -E 's/.*"op":"([a-z]+)".*"phase":"([a-z]+)","status":"([^"]*)".*/\1 \2 (\3)/' | sort | uniq -c | sort -rn | sed 's/^/#   /' || true
+}
+# connkill_drive RETRY: the same fault under fault_tool drive (the public
+# API's claim / heartbeat / ack, every outcome logged); RETRY=1 retries an
+# ack that failed with LQ_ECONN on the reconnected handle.
+connkill_drive() {
+    local retry=$1 i
+    new_run
+    Q="fd${retry}_$RUN"
+    ft enqueue "$Q" $((150 * scale)) alo
+    rm -f "$T"/drive*.log
+    local dp=()
+    for i in 1 2 3 4; do
+        FAULT_WORKER=$i FAULT_ACK_RETRY=$retry FAULT_WORK_MS=20 PGAPPNAME=fd$i \
+            "$FAULT_TOOL" drive "$Q" alo "$T/drive$i.log" </dev/null >/dev/null 2>>"$T/drive.err" &
+        dp+=("$!")
+        bg_pids+=("$!")
+    done
+    kill_conns_until $((10 * scale))
+    wait_drained $((60 * scale)) || true
+    kill -TERM "${dp[@]}" 2>/dev/null || true
+    wait "${dp[@]}" 2>/dev/null || true
+    drain alo
+    check "connkill-drive-retry$retry" alo "$kills"
+    explain_duplicates
+}
 if want_scenario d; then
     new_run
     Q="fd_$RUN"
@@ -241,14 +296,7 @@ if want_scenario d; then
             kills=$((kills + 2))
         done
     else
-        end_at=$((SECONDS + 15 * scale))
-        while [[ $SECONDS -lt $end_at ]]; do
-            ms_sleep "$(rnd 50 300)"
-            n=$(ft killconns "$T/kills.log" 2>/dev/null || echo 0)
-            ft event 3
-            kills=$((kills + 1))
-            [[ "$(ft live "$Q" 2>/dev/null || echo x)" == 0 ]] && break
-        done
+        kill_conns_until $((15 * scale))
     fi
     wait_drained $((60 * scale)) || true
     stop_workers
@@ -259,12 +307,15 @@ if want_scenario d; then
         ic=$(sqlite3 "${DSN#sqlite:}" 'PRAGMA integrity_check;' 2>&1 || true)
         want "$([[ "$ic" == ok ]] && echo 1 || echo 0)" "integrity_check: $ic"
         end "connkill: PRAGMA integrity_check is ok after writers were killed mid-transaction"
-    elif [[ -s "$T/kills.log" ]]; then
-        # what the victims were doing: one line per statement kind
-        echo "# connection kills by statement (victims):"
-        sed -E 's/.*state=([^ ]*) stmt=(.{0,50}).*/\1 \2/' "$T/kills.log" | sort | uniq -c | sort -rn | head -n 12 | sed 's/^/#   /'
-        grep -h -E 'failed|lost' "$T"/w*.err 2>/dev/null | sed -E 's/task [0-9]+/task N/' | sort | uniq -c | sort -rn | head -n 8 | sed 's/^/#   worker: /' || true
-        cp "$T/kills.log" "$T/kills.$RUN.log"
+    else
+        if [[ -s "$T/kills.log" ]]; then
+            # what the victims were doing: one line per state and statement
+            echo "# connection kills by victim state and statement:"
+            sed -E 's/.*state=([^ ]*) stmt=(.{0,40}).*/\1 \2/' "$T/kills.log" | sort | uniq -c | sort -rn | head -n 12 | sed 's/^/#   /'
+            : >"$T/kills.log"
+        fi
+        connkill_drive 0
+        connkill_drive 1
     fi
     unset CLAIM_TTL
 fi

@@ -14,6 +14,8 @@
  *   fault_tool killconns LOGFILE     kill every other connection of this
  *                                    database (PostgreSQL, MariaDB), log them
  *   fault_tool started            print the number of ledger rows of this run
+ *   fault_tool drive QUEUE alo|amo LOG   a worker loop on the public API that
+ *                                    logs every operation (JSON lines)
  *   fault_tool live QUEUE            print the number of live tasks of QUEUE
  *   fault_tool check QUEUE MODE      the checker (MODE alo | amo | fence)
  *
@@ -534,6 +536,116 @@ static int cmd_killconns(struct fdb *d, const char *logpath)
 	return 0;
 }
 
+/* ------------------------------------------------------------ driver */
+
+/* One JSON line per operation outcome: what a worker saw. */
+static void oplog(FILE *log, int64_t worker, const char *op, int64_t task, const char *phase, lq_status st,
+		  lq_db *db)
+{
+	char msg[300] = "";
+	if (st != LQ_OK && db) {
+		/* one line, no quotes or backslashes (the message is our library's) */
+		snprintf(msg, sizeof msg, "%s", lq_errmsg(db));
+		for (char *c = msg; *c; c++)
+			if (*c == '"' || *c == '\\' || *c == '\n' || (unsigned char)*c < 32)
+				*c = ' ';
+	}
+	fprintf(log, "{\"worker\":%" PRId64 ",\"op\":\"%s\",\"task\":%" PRId64 ",\"phase\":\"%s\",\"status\":\"%s\","
+		     "\"msg\":\"%s\"}\n",
+		worker, op, task, phase, st == LQ_OK ? "ok" : lq_status_str(st), msg);
+	fflush(log);
+}
+
+static const char *phase_of(lq_status st)
+{
+	return st == LQ_OK ? "ok" : st == LQ_EUNKNOWN ? "unknown" : "fail";
+}
+
+/*
+ * fault_tool drive QUEUE alo|amo LOG: a worker loop on the public API that
+ * does what lq_runner does (claim one, run, ack or fail) and logs every
+ * operation as invoke / ok / fail / unknown.  The handler is in-process:
+ * ledger start, FAULT_WORK_MS of work with a heartbeat every TTL/3, ledger
+ * end.  FAULT_ACK_RETRY=1: an ack that fails with LQ_ECONN is tried again on
+ * the reconnected handle (the ack is conditional on the claim, so this can
+ * never acknowledge someone else's run).  Runs until killed.
+ */
+static int cmd_drive(const char *dsn, const char *queue, const char *mode, const char *logpath)
+{
+	int alo = !strcmp(mode, "alo"), retry = (int)env_i64("FAULT_ACK_RETRY", 0);
+	int64_t worker = env_i64("FAULT_WORKER", 0), work = env_i64("FAULT_WORK_MS", 20), ttl = 3000;
+	int64_t run = env_i64("FAULT_RUN", 0);
+	FILE *log = fopen(logpath, "a");
+	lq_db *db = NULL;
+	struct fdb d;
+
+	if (!log)
+		die("drive: cannot open %s", logpath);
+	open_env(&d);
+	while (lq_open(dsn, &db) != LQ_OK) {
+		lq_close(db);
+		db = NULL;
+		sleep_ms(100);
+	}
+	for (;;) {
+		lq_task t;
+		size_t got = 0;
+		lq_status st;
+
+		memset(&t, 0, sizeof t);
+		oplog(log, worker, "claim", 0, "invoke", LQ_OK, NULL);
+		st = lq_task_claim(db, queue, alo ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE, ttl, &t, 1, &got);
+		if (st == LQ_EMPTY || st == LQ_BUSY || (st == LQ_OK && !got)) {
+			sleep_ms(50);
+			continue;
+		}
+		oplog(log, worker, "claim", got ? t.id : 0, phase_of(st), st, db);
+		if (st != LQ_OK) {
+			sleep_ms(50);
+			continue;
+		}
+		/* the handler */
+		{
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			int64_t nonce = ((int64_t)getpid() << 32) ^ (int64_t)ts.tv_nsec ^ ((int64_t)ts.tv_sec << 20);
+			int64_t p[6] = {run, nonce, t.id, t.run_at, worker, t.attempts};
+			const char *ins = d.kind == K_SQLITE ? "INSERT OR IGNORE" : d.kind == K_PG ? "INSERT" : "INSERT IGNORE";
+			char sql[400];
+			snprintf(sql, sizeof sql,
+				 "%s INTO fault_ledger (run, nonce, task_id, occurrence, worker, token, started)"
+				 " VALUES (?, ?, ?, ?, ?, ?, @NOW)%s",
+				 ins, d.kind == K_PG ? " ON CONFLICT DO NOTHING" : "");
+			fq_must(&d, sql, p, 6);
+			int lost = 0;
+			for (int64_t done = 0; done < work && !lost; done += ttl / 3) {
+				int64_t slice = work - done < ttl / 3 ? work - done : ttl / 3;
+				sleep_ms(slice);
+				if (alo && done + slice < work) {
+					oplog(log, worker, "heartbeat", t.id, "invoke", LQ_OK, NULL);
+					st = lq_task_heartbeat(db, &t, ttl);
+					oplog(log, worker, "heartbeat", t.id, phase_of(st), st, db);
+					lost = st == LQ_LOST;
+				}
+			}
+			int64_t q[2] = {run, nonce};
+			fq_must(&d, "UPDATE fault_ledger SET ended = @NOW WHERE run = ? AND nonce = ?", q, 2);
+		}
+		if (alo) {
+			for (int tries = 0;; tries++) {
+				oplog(log, worker, "ack", t.id, "invoke", LQ_OK, NULL);
+				st = lq_task_ack(db, &t);
+				oplog(log, worker, "ack", t.id, phase_of(st), st, db);
+				if (!(retry && st == LQ_ECONN && tries < 20))
+					break;
+				sleep_ms(50);
+			}
+		}
+		lq_task_clear(&t);
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ checker */
 
 struct idset {
@@ -875,11 +987,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "killconns") && argc == 3)
 		return cmd_killconns(&d, argv[2]);
+	if (!strcmp(cmd, "drive") && argc == 5)
+		return cmd_drive(d.dsn, argv[2], argv[3], argv[4]);
 	if (!strcmp(cmd, "live") && argc == 3)
 		return cmd_live(d.dsn, argv[2]);
 	if (!strcmp(cmd, "check") && argc >= 4)
 		return cmd_check(&d, d.dsn, argv[2], argv[3], argc > 4 ? strtoll(argv[4], NULL, 10) : 0);
 	fprintf(stderr, "usage: fault_tool setup | enqueue QUEUE N alo|amo | handler | fence NAME HOLDER N MS |"
-			" fence-init NAME | event KIND | killconns LOG | live QUEUE | check QUEUE alo|amo|fence [NAME]\n");
+			" fence-init NAME | event KIND | killconns LOG | drive QUEUE alo|amo LOG | live QUEUE | check QUEUE alo|amo|fence [NAME]\n");
 	return 64;
 }
