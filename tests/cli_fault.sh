@@ -19,7 +19,8 @@
 #                         printed first, so a failure can be replayed)
 #   LEASEQ_FAULT_LONG=1   each scenario runs for minutes instead of seconds
 #   LEASEQ_FAULT_ONLY=a,b only these scenarios (a kill9, b sigterm,
-#                         d connkill, c sigstop, h exec, e crash)
+#                         d connkill, c sigstop, h exec, e crash,
+#                         f lock storms, g clock skew)
 #   LEASEQ_FAULT_FIGURES=FILE  append the figure lines there too
 # The server-crash scenario starts a private server (tests/servers/) so the
 # shared ones are never restarted; the others use the test DSN, under queue
@@ -39,7 +40,7 @@ fi
 SEED=${LEASEQ_FAULT_SEED:-$RANDOM}
 RANDOM=$SEED
 LONG=${LEASEQ_FAULT_LONG:-0}
-ONLY=${LEASEQ_FAULT_ONLY:-a,b,d,c,h,e}
+ONLY=${LEASEQ_FAULT_ONLY:-a,b,d,c,h,e,f,g}
 echo "# fault suite: backend $backend, seed $SEED (LEASEQ_FAULT_SEED=$SEED replays it), long=$LONG"
 export FAULT_SEED=$SEED
 
@@ -95,7 +96,14 @@ start_worker() { # INDEX MODE(alo|amo) [EXTRA ARGS...]
     shift 2
     local args=(worker --queue "$Q" --handler "job=$(sq "$FAULT_TOOL") handler")
     [[ $mode == alo ]] && args+=(--at-least-once --claim-ttl "${CLAIM_TTL:-2s}")
-    FAULT_WORKER=$i PGAPPNAME=fw$i "$LEASECTL" --db "$DSN" "${args[@]}" "$@" \
+    local pre=()
+    if [[ $skew == 1 && $((i % 2)) == 1 ]]; then
+        # half the workers on a wrong clock, a new one at every restart
+        local offs=("+10m" "-10m" "+10m x2" "-10m x0.5")
+        pre=(env LD_PRELOAD="$faketime_lib" FAKETIME="${offs[$((RANDOM % 4))]}"
+            ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+    fi
+    FAULT_WORKER=$i PGAPPNAME=fw$i "${pre[@]}" "$LEASECTL" --db "$DSN" "${args[@]}" "$@" \
         </dev/null >>"$T/w$i.out" 2>>"$T/w$i.err" &
     wpid[$i]=$!
     bg_pids+=("$!")
@@ -150,12 +158,14 @@ end "ledger tables created"
 
 scale=1
 [[ $LONG == 1 ]] && scale=10
+skew=0
+faketime_lib=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1 || true)
 
 # ------------------------------------------------------------------ a. kill -9
 # Workers killed at random points (claiming, mid-handler, acking: the random
 # delays land everywhere), restarted, then a drain; both modes.
-scenario_kill9() {
-    local mode=$1 ntasks=$((120 * scale)) nworkers=3 kills=$((6 * scale)) k i
+scenario_kill9() { # MODE [TAG]
+    local mode=$1 tag=${2:-kill9} ntasks=$((120 * scale)) nworkers=4 kills=$((6 * scale)) k i
     new_run
     Q="fa_${mode}_$RUN"
     ft enqueue "$Q" "$ntasks" "$mode"
@@ -171,11 +181,28 @@ scenario_kill9() {
     wait_drained $((60 * scale)) || true
     stop_workers
     drain "$mode"
-    check "kill9-$mode" "$mode" "$kills"
+    check "$tag-$mode" "$mode" "$kills"
 }
 if want_scenario a; then
     scenario_kill9 alo
     scenario_kill9 amo
+fi
+
+# ------------------------------------------------------------------ g. client clock skew
+# The kill -9 scenario again with half the workers under libfaketime
+# (+-10 min, running fast or slow, a new offset at every restart): the
+# database clock decides, so no figure may change.
+if want_scenario g; then
+    if [[ -z "$faketime_lib" ]]; then
+        begin
+        want "$([[ -z "${LEASEQ_REQUIRE_ALL_BACKENDS+x}" ]] && echo 1 || echo 0)" "libfaketime is not installed (apt-get install faketime)"
+        end "skew: libfaketime is there (or the scenario is skipped outside CI)"
+    else
+        skew=1
+        scenario_kill9 alo skew
+        scenario_kill9 amo skew
+        skew=0
+    fi
 fi
 
 # ------------------------------------------------------------------ b. SIGTERM restarts
