@@ -453,6 +453,56 @@ if want_scenario h; then
     check "exec-sigkill" fence 1 3
 fi
 
+# ------------------------------------------------------------------ f. lock and busy storms
+# Many at-least-once claimers while `task rm` deletes random tasks and a
+# session holds the claimers' locks (rows FOR UPDATE on a server, the write
+# lock on SQLite) for up to 1.5 s at a time; on SQLite also a long reader
+# and WAL checkpoints (SQLITE_BUSY storm).  16 claimers on MariaDB (deadlock
+# storm), 8 elsewhere.
+if want_scenario f; then
+    new_run
+    Q="ff_$RUN"
+    ft enqueue "$Q" $((200 * scale)) alo
+    export FAULT_WORK_MS=10
+    CLAIM_TTL=3s
+    nw=8
+    [[ $backend == mysql ]] && nw=16
+    for i in $(seq 1 $nw); do start_worker "$i" alo; done
+    storms=0
+    readers=()
+    end_at=$((SECONDS + 10 * scale))
+    while [[ $SECONDS -lt $end_at ]]; do
+        if [[ $backend == sqlite ]]; then
+            (
+                echo "BEGIN; SELECT count(*) FROM lq_task;"
+                sleep 2
+                echo "COMMIT;"
+            ) | sqlite3 "${DSN#sqlite:}" >/dev/null 2>&1 &
+            readers+=("$!")
+            sqlite3 "${DSN#sqlite:}" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null 2>&1 || true
+        fi
+        ft rm 2 >/dev/null || true
+        ft lockhold "$(rnd 200 1500)" || true
+        ft event 7
+        storms=$((storms + 1))
+        [[ "$(ft live "$Q" 2>/dev/null || echo x)" == 0 ]] && break
+        ms_sleep "$(rnd 100 400)"
+    done
+    for i in "${readers[@]}"; do wait "$i" 2>/dev/null || true; done
+    wait_drained $((60 * scale)) || true
+    stop_workers
+    drain alo
+    check "storm-alo" alo "$storms"
+    grep -h -i -E 'deadlock|busy|lock wait' "$T"/w*.err 2>/dev/null | sed -E 's/task [0-9]+/task N/' | sort | uniq -c | sort -rn | head -n 5 | sed 's/^/#   worker: /' || true
+    if [[ $backend == sqlite ]]; then
+        begin
+        ic=$(sqlite3 "${DSN#sqlite:}" 'PRAGMA integrity_check;' 2>&1 || true)
+        want "$([[ "$ic" == ok ]] && echo 1 || echo 0)" "integrity_check: $ic"
+        end "storm: PRAGMA integrity_check is ok"
+    fi
+    unset CLAIM_TTL
+fi
+
 # ------------------------------------------------------------------ e. server crash
 # A private server (never the shared one) crashed and restarted while
 # at-least-once workers run; they ride through it; then drain and check.

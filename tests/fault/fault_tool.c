@@ -16,6 +16,8 @@
  *   fault_tool started            print the number of ledger rows of this run
  *   fault_tool drive QUEUE alo|amo LOG   a worker loop on the public API that
  *                                    logs every operation (JSON lines)
+ *   fault_tool rm N                remove up to N random live tasks (recorded)
+ *   fault_tool lockhold MS         hold the claimers' locks for MS, roll back
  *   fault_tool live QUEUE            print the number of live tasks of QUEUE
  *   fault_tool check QUEUE MODE      the checker (MODE alo | amo | fence)
  *
@@ -359,6 +361,8 @@ static int cmd_setup(struct fdb *d)
 		"CREATE TABLE IF NOT EXISTS fault_fence_log (id @AUTO, run BIGINT NOT NULL, name BIGINT NOT NULL,"
 		" holder BIGINT NOT NULL, token BIGINT NOT NULL, accepted INT NOT NULL, at BIGINT NOT NULL)",
 		"CREATE TABLE IF NOT EXISTS fault_enqueued (run BIGINT NOT NULL, task_id BIGINT NOT NULL,"
+		" PRIMARY KEY (run, task_id))",
+		"CREATE TABLE IF NOT EXISTS fault_removed (run BIGINT NOT NULL, task_id BIGINT NOT NULL,"
 		" PRIMARY KEY (run, task_id))",
 		"CREATE TABLE IF NOT EXISTS fault_event (id @AUTO, run BIGINT NOT NULL, kind BIGINT NOT NULL,"
 		" at BIGINT NOT NULL)",
@@ -771,7 +775,7 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 {
 	int64_t run = env_i64("FAULT_RUN", 0);
 	int64_t p[2] = {run, fence_name};
-	struct idset enq = {0}, live = {0}, dead = {0}, events = {0}, done = {0};
+	struct idset enq = {0}, live = {0}, dead = {0}, events = {0}, done = {0}, removed = {0};
 	struct ledger l = {0};
 	struct fence f = {0};
 	int alo = !strcmp(mode, "alo"), amo = !strcmp(mode, "amo"), fencing = !strcmp(mode, "fence");
@@ -793,6 +797,8 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 		if (fq(d, "SELECT task_id FROM fault_enqueued WHERE run = ? ORDER BY task_id", p, 1, idset_row, &enq) != 0 ||
 		    fq(d, "SELECT task_id, occurrence, worker, token, started, ended FROM fault_ledger WHERE run = ?", p, 1,
 		       ledger_row, &l) != 0)
+			die("check: %s", d->err);
+		if (fq(d, "SELECT task_id FROM fault_removed WHERE run = ? ORDER BY task_id", p, 1, idset_row, &removed) != 0)
 			die("check: %s", d->err);
 		qsort(live.v, live.n, sizeof *live.v, cmp_i64);
 		qsort(dead.v, dead.n, sizeof *dead.v, cmp_i64);
@@ -830,7 +836,7 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 				}
 				j = k;
 			}
-			if (idset_has(&live, id) || idset_has(&dead, id))
+			if (idset_has(&live, id) || idset_has(&dead, id) || idset_has(&removed, id))
 				continue;
 			if (ended) {
 				completed++;
@@ -844,10 +850,10 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 		recovery(&events, done.v, done.n, &rmax, &rmed, &unrec);
 		printf("FIGURES mode=%s seed=%s tasks=%zu completed=%" PRId64 " lost=%" PRId64 " live=%zu dead=%zu"
 		       " dup_tasks=%" PRId64 " extra_starts=%" PRId64 " started_not_ended=%" PRId64
-		       " amo_not_run=%" PRId64 " faults=%zu recovery_median_ms=%" PRId64 " recovery_max_ms=%" PRId64
+		       " amo_not_run=%" PRId64 " removed=%zu faults=%zu recovery_median_ms=%" PRId64 " recovery_max_ms=%" PRId64
 		       " unrecovered=%" PRId64 "\n",
 		       mode, seed ? seed : "?", enq.n, completed, lost, live.n, dead.n, dup_tasks, extra_starts,
-		       open_rows, not_run, events.n, rmed, rmax, unrec);
+		       open_rows, not_run, removed.n, events.n, rmed, rmax, unrec);
 		if (alo && lost) {
 			printf("FAIL: %" PRId64 " task(s) lost in at-least-once mode\n", lost);
 			bad = 1;
@@ -928,6 +934,7 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 	free(dead.v);
 	free(events.v);
 	free(done.v);
+	free(removed.v);
 	free(l.v);
 	free(f.v);
 	return bad;
@@ -949,6 +956,53 @@ static int cmd_live(const char *dsn, const char *queue)
 	printf("%zu\n", live.n);
 	lq_close(db);
 	free(live.v);
+	return 0;
+}
+
+/* fault_tool rm N: remove up to N live tasks of this run, chosen at random
+ * (`task rm` racing the claimers); each removal that succeeded is recorded,
+ * so the checker does not count it as lost. */
+static int cmd_rm(struct fdb *d, const char *dsn, int64_t n)
+{
+	int64_t run = env_i64("FAULT_RUN", 0), p[1] = {run};
+	struct idset enq = {0};
+	lq_db *db;
+	int64_t removed = 0;
+
+	if (fq(d, "SELECT task_id FROM fault_enqueued WHERE run = ?", p, 1, idset_row, &enq) != 0)
+		die("rm: %s", d->err);
+	if (lq_open(dsn, &db) != LQ_OK)
+		die("rm: cannot open the queue");
+	srand((unsigned)getpid());
+	for (int64_t i = 0; i < n * 4 && removed < n && enq.n; i++) {
+		int64_t id = enq.v[(size_t)rand() % enq.n];
+		if (lq_task_rm(db, id) == LQ_OK) {
+			int64_t q[2] = {run, id};
+			fq_must(d, "INSERT INTO fault_removed (run, task_id) VALUES (?, ?)", q, 2);
+			removed++;
+		}
+	}
+	lq_close(db);
+	free(enq.v);
+	printf("%" PRId64 "\n", removed);
+	return 0;
+}
+
+/* fault_tool lockhold MS: hold locks the claimers need for MS, then roll
+ * back: the rows of this run's tasks FOR UPDATE on a server, the write lock
+ * (BEGIN IMMEDIATE) on SQLite. */
+static int cmd_lockhold(struct fdb *d, int64_t ms)
+{
+	int64_t p[1] = {env_i64("FAULT_RUN", 0)};
+
+	if (fq(d, d->kind == K_SQLITE ? "BEGIN IMMEDIATE" : "BEGIN", NULL, 0, NULL, NULL) != 0)
+		die("lockhold: %s", d->err);
+	if (d->kind != K_SQLITE &&
+	    fq(d, "SELECT id FROM lq_task WHERE id IN (SELECT task_id FROM fault_enqueued WHERE run = ?) FOR UPDATE", p, 1,
+	       NULL, NULL) != 0)
+		die("lockhold: %s", d->err);
+	sleep_ms(ms);
+	fq(d, "ROLLBACK", NULL, 0, NULL, NULL);
 	return 0;
 }
 
@@ -989,11 +1043,15 @@ int main(int argc, char **argv)
 		return cmd_killconns(&d, argv[2]);
 	if (!strcmp(cmd, "drive") && argc == 5)
 		return cmd_drive(d.dsn, argv[2], argv[3], argv[4]);
+	if (!strcmp(cmd, "rm") && argc == 3)
+		return cmd_rm(&d, d.dsn, strtoll(argv[2], NULL, 10));
+	if (!strcmp(cmd, "lockhold") && argc == 3)
+		return cmd_lockhold(&d, strtoll(argv[2], NULL, 10));
 	if (!strcmp(cmd, "live") && argc == 3)
 		return cmd_live(d.dsn, argv[2]);
 	if (!strcmp(cmd, "check") && argc >= 4)
 		return cmd_check(&d, d.dsn, argv[2], argv[3], argc > 4 ? strtoll(argv[4], NULL, 10) : 0);
 	fprintf(stderr, "usage: fault_tool setup | enqueue QUEUE N alo|amo | handler | fence NAME HOLDER N MS |"
-			" fence-init NAME | event KIND | killconns LOG | drive QUEUE alo|amo LOG | live QUEUE | check QUEUE alo|amo|fence [NAME]\n");
+			" fence-init NAME | event KIND | killconns LOG | drive QUEUE alo|amo LOG | rm N | lockhold MS | live QUEUE | check QUEUE alo|amo|fence [NAME]\n");
 	return 64;
 }
