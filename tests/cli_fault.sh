@@ -69,10 +69,12 @@ new_run() { # a run number: every ledger row of a scenario carries it
 ft() { timeout -k 5 120 "$FAULT_TOOL" "$@"; }
 
 figures=()
+last_check=$SECONDS
 record() { # SCENARIO MODE KILLS: the checker's FIGURES line, tagged
     local line
     line=$(grep '^FIGURES' "$T/check.out" || true)
-    line="FIGURES backend=$backend scenario=$1 ${line#FIGURES } faults_injected=$3"
+    line="FIGURES backend=$backend scenario=$1 ${line#FIGURES } faults_injected=$3 wall_s=$((SECONDS - last_check))"
+    last_check=$SECONDS
     figures+=("$line")
     echo "# $line"
     if [[ -n "${LEASEQ_FAULT_FIGURES:-}" ]]; then
@@ -165,7 +167,7 @@ faketime_lib=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1 |
 # Workers killed at random points (claiming, mid-handler, acking: the random
 # delays land everywhere), restarted, then a drain; both modes.
 scenario_kill9() { # MODE [TAG]
-    local mode=$1 tag=${2:-kill9} ntasks=$((120 * scale)) nworkers=4 kills=$((6 * scale)) k i
+    local mode=$1 tag=${2:-kill9} ntasks=$((80 * scale)) nworkers=4 kills=$((5 * scale)) k i
     new_run
     Q="fa_${mode}_$RUN"
     ft enqueue "$Q" "$ntasks" "$mode"
@@ -192,7 +194,13 @@ fi
 # The kill -9 scenario again with half the workers under libfaketime
 # (+-10 min, running fast or slow, a new offset at every restart): the
 # database clock decides, so no figure may change.
-if want_scenario g; then
+if want_scenario g && [[ $backend == sqlite ]]; then
+    # SQLite has no server: its "database clock" is the clock of whichever
+    # process runs the statement, and the processes of one host share one
+    # clock.  A per-process skew is not a fault a host can have here (it makes
+    # skewed workers take live claims: many at-least-once duplicates).
+    echo "# skew: not applicable to SQLite (the database clock is each process's own)"
+elif want_scenario g; then
     if [[ -z "$faketime_lib" ]]; then
         begin
         want "$([[ -z "${LEASEQ_REQUIRE_ALL_BACKENDS+x}" ]] && echo 1 || echo 0)" "libfaketime is not installed (apt-get install faketime)"
@@ -200,7 +208,7 @@ if want_scenario g; then
     else
         skew=1
         scenario_kill9 alo skew
-        scenario_kill9 amo skew
+        [[ $LONG == 1 ]] && scenario_kill9 amo skew
         skew=0
     fi
 fi
@@ -276,7 +284,7 @@ connkill_drive() {
     local retry=$1 i
     new_run
     Q="fd${retry}_$RUN"
-    ft enqueue "$Q" $((150 * scale)) alo
+    ft enqueue "$Q" $((80 * scale)) alo
     rm -f "$T"/drive*.log
     local dp=()
     for i in 1 2 3 4; do
@@ -285,7 +293,7 @@ connkill_drive() {
         dp+=("$!")
         bg_pids+=("$!")
     done
-    kill_conns_until $((10 * scale))
+    kill_conns_until $((6 * scale))
     wait_drained $((60 * scale)) || true
     kill -TERM "${dp[@]}" 2>/dev/null || true
     wait "${dp[@]}" 2>/dev/null || true
@@ -296,7 +304,7 @@ connkill_drive() {
 if want_scenario d; then
     new_run
     Q="fd_$RUN"
-    ntasks=$((200 * scale))
+    ntasks=$((150 * scale))
     ft enqueue "$Q" "$ntasks" alo
     export FAULT_WORK_MS=20
     CLAIM_TTL=3s
@@ -323,7 +331,7 @@ if want_scenario d; then
             kills=$((kills + 2))
         done
     else
-        kill_conns_until $((15 * scale))
+        kill_conns_until $((8 * scale))
     fi
     wait_drained $((60 * scale)) || true
     stop_workers
@@ -462,33 +470,44 @@ fi
 if want_scenario f; then
     new_run
     Q="ff_$RUN"
-    ft enqueue "$Q" $((200 * scale)) alo
-    export FAULT_WORK_MS=10
+    ft enqueue "$Q" $((160 * scale)) alo
+    export FAULT_WORK_MS=30
     CLAIM_TTL=3s
     nw=8
     [[ $backend == mysql ]] && nw=16
     for i in $(seq 1 $nw); do start_worker "$i" alo; done
-    storms=0
-    readers=()
-    end_at=$((SECONDS + 10 * scale))
-    while [[ $SECONDS -lt $end_at ]]; do
-        if [[ $backend == sqlite ]]; then
-            (
-                echo "BEGIN; SELECT count(*) FROM lq_task;"
-                sleep 2
-                echo "COMMIT;"
-            ) | sqlite3 "${DSN#sqlite:}" >/dev/null 2>&1 &
-            readers+=("$!")
-            sqlite3 "${DSN#sqlite:}" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null 2>&1 || true
-        fi
-        ft rm 2 >/dev/null || true
-        ft lockhold "$(rnd 200 1500)" || true
-        ft event 7
-        storms=$((storms + 1))
-        [[ "$(ft live "$Q" 2>/dev/null || echo x)" == 0 ]] && break
-        ms_sleep "$(rnd 100 400)"
+    # the storm runs beside the claimers until the queue is empty (bounded)
+    storm() { # KIND
+        local end_at=$((SECONDS + 20 * scale)) n=0
+        while [[ $SECONDS -lt $end_at && ! -e "$T/storm.stop" ]]; do
+            case $1 in
+            rm) ft rm 1 >/dev/null || true; ms_sleep "$(rnd 100 400)" ;;
+            lock) ft lockhold "$(rnd 200 1500)" || true; ft event 7; ms_sleep "$(rnd 50 300)" ;;
+            reader)
+                (echo "BEGIN; SELECT count(*) FROM lq_task;"; sleep 2; echo "COMMIT;") |
+                    sqlite3 "${DSN#sqlite:}" >/dev/null 2>&1 || true
+                ;;
+            checkpoint)
+                sqlite3 "${DSN#sqlite:}" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null 2>&1 || true
+                ms_sleep "$(rnd 100 300)"
+                ;;
+            esac
+            n=$((n + 1))
+        done
+        echo "$n" >"$T/storm.$1"
+    }
+    rm -f "$T/storm.stop"
+    kinds=(rm lock)
+    [[ $backend == sqlite ]] && kinds+=(reader checkpoint)
+    spids=()
+    for k in "${kinds[@]}"; do
+        storm "$k" &
+        spids+=("$!")
     done
-    for i in "${readers[@]}"; do wait "$i" 2>/dev/null || true; done
+    wait_drained $((60 * scale)) || true
+    touch "$T/storm.stop"
+    for i in "${spids[@]}"; do wait "$i" 2>/dev/null || true; done
+    storms=$(cat "$T/storm.lock" 2>/dev/null || echo 0)
     wait_drained $((60 * scale)) || true
     stop_workers
     drain alo
@@ -528,7 +547,7 @@ if want_scenario e && [[ $backend != sqlite ]]; then
         ft setup
         new_run
         Q="fe_$RUN"
-        ntasks=$((150 * scale))
+        ntasks=$((100 * scale))
         ft enqueue "$Q" "$ntasks" alo
         export FAULT_WORK_MS=30
         for i in 1 2 3; do start_worker "$i" alo; done

@@ -151,6 +151,9 @@ static int fdb_open(struct fdb *d)
 			fdb_close(d);
 			return -1;
 		}
+		/* the ledger must survive a server crash even where the test
+		 * server runs with synchronous_commit=off */
+		PQclear(PQexec(d->pg, "SET synchronous_commit = on"));
 		return 0;
 	}
 #endif
@@ -428,6 +431,8 @@ static int cmd_handler(void)
 	{
 		int64_t p[2] = {run, nonce};
 		fq_must(&d, "UPDATE fault_ledger SET ended = @NOW WHERE run = ? AND nonce = ?", p, 2);
+		if (d.affected != 1) /* the start row was lost: fail, so the task runs again */
+			die("handler: the ledger lost the start of task %" PRId64, id);
 	}
 	fdb_close(&d);
 	return 0;
