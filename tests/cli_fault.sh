@@ -86,8 +86,11 @@ check() { # SCENARIO MODE KILLS [FENCE-NAME]: run the checker; a failed invarian
     ft check "$Q" "$2" "${4:-0}" >"$T/check.out" 2>&1 || rc=$?
     grep -E '^(duplicate|lost|stale|overlap|FAIL|seed)' "$T/check.out" | head -n 40 | sed 's/^/# /' || true
     record "$1" "$2" "$3"
+    # a passed run leaves nothing behind in the shared databases; a failed
+    # one keeps its ledger rows (run number $RUN) for a look
+    [[ $rc == 0 ]] && { ft purge || true; }
     begin
-    want "$((rc == 0))" "checker exit $rc: $(grep -E '^FAIL' "$T/check.out" | tr '\n' ' ') (seed $SEED)"
+    want "$((rc == 0))" "checker exit $rc: $(grep -E '^FAIL' "$T/check.out" | tr '\n' ' ') (seed $SEED, run $RUN)"
     end "$1: checker invariants hold ($2, seed $SEED)"
 }
 

@@ -18,6 +18,7 @@
  *                                    logs every operation (JSON lines)
  *   fault_tool rm N                remove up to N random live tasks (recorded)
  *   fault_tool lockhold MS         hold the claimers' locks for MS, roll back
+ *   fault_tool purge              delete this run's rows from the fault_* tables
  *   fault_tool live QUEUE            print the number of live tasks of QUEUE
  *   fault_tool check QUEUE MODE      the checker (MODE alo | amo | fence)
  *
@@ -1048,6 +1049,18 @@ int main(int argc, char **argv)
 		return cmd_killconns(&d, argv[2]);
 	if (!strcmp(cmd, "drive") && argc == 5)
 		return cmd_drive(d.dsn, argv[2], argv[3], argv[4]);
+	if (!strcmp(cmd, "purge") && argc == 2) {
+		/* a passed run's rows: the server databases are shared */
+		static const char *const del[] = {
+			"DELETE FROM fault_ledger WHERE run = ?", "DELETE FROM fault_fence WHERE run = ?",
+			"DELETE FROM fault_fence_log WHERE run = ?", "DELETE FROM fault_enqueued WHERE run = ?",
+			"DELETE FROM fault_removed WHERE run = ?", "DELETE FROM fault_event WHERE run = ?",
+		};
+		int64_t p[1] = {run};
+		for (size_t i = 0; i < sizeof del / sizeof *del; i++)
+			fq_must(&d, del[i], p, 1);
+		return 0;
+	}
 	if (!strcmp(cmd, "rm") && argc == 3)
 		return cmd_rm(&d, d.dsn, strtoll(argv[2], NULL, 10));
 	if (!strcmp(cmd, "lockhold") && argc == 3)
@@ -1057,6 +1070,6 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "check") && argc >= 4)
 		return cmd_check(&d, d.dsn, argv[2], argv[3], argc > 4 ? strtoll(argv[4], NULL, 10) : 0);
 	fprintf(stderr, "usage: fault_tool setup | enqueue QUEUE N alo|amo | handler | fence NAME HOLDER N MS |"
-			" fence-init NAME | event KIND | killconns LOG | drive QUEUE alo|amo LOG | rm N | lockhold MS | live QUEUE | check QUEUE alo|amo|fence [NAME]\n");
+			" fence-init NAME | event KIND | killconns LOG | drive QUEUE alo|amo LOG | rm N | lockhold MS | purge | live QUEUE | check QUEUE alo|amo|fence [NAME]\n");
 	return 64;
 }
