@@ -515,6 +515,9 @@ static void victim_row(void *ctx, char **c, int n)
 		return;
 	if (v->n < 256)
 		v->ids[v->n++] = strtoll(c[0] ? c[0] : "0", NULL, 10);
+	for (char *q = c[3]; q && *q; q++) /* one line per victim */
+		if (*q == '\n' || *q == '\r' || *q == '\t')
+			*q = ' ';
 	fprintf(v->log, "kill at=%s id=%s app=%s state=%s stmt=%s\n", c[4] ? c[4] : "", c[0] ? c[0] : "",
 		c[1] ? c[1] : "", c[2] ? c[2] : "", c[3] ? c[3] : "");
 }
