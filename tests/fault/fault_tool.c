@@ -1015,43 +1015,37 @@ static int cmd_lockhold(struct fdb *d, int64_t ms)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The commands that need a connection of their own (in d, closed by main). */
+static int dispatch(struct fdb *d, int argc, char **argv)
 {
-	struct fdb d;
 	const char *cmd = argc > 1 ? argv[1] : "";
 	int64_t run = env_i64("FAULT_RUN", 0);
 
-	if (!strcmp(cmd, "handler"))
-		return cmd_handler();
-	if (!strcmp(cmd, "fence") && argc == 6)
-		return cmd_fence(strtoll(argv[2], NULL, 10), strtoll(argv[3], NULL, 10), strtoll(argv[4], NULL, 10),
-				 strtoll(argv[5], NULL, 10));
-	open_env(&d);
 	if (!strcmp(cmd, "setup"))
-		return cmd_setup(&d);
+		return cmd_setup(d);
 	if (!strcmp(cmd, "enqueue") && argc == 5)
-		return cmd_enqueue(d.dsn, argv[2], strtoll(argv[3], NULL, 10), !strcmp(argv[4], "alo"), run);
+		return cmd_enqueue(d->dsn, argv[2], strtoll(argv[3], NULL, 10), !strcmp(argv[4], "alo"), run);
 	if (!strcmp(cmd, "fence-init") && argc == 3) {
 		int64_t p[2] = {run, strtoll(argv[2], NULL, 10)};
-		fq_must(&d, "INSERT INTO fault_fence (run, name, last_token) VALUES (?, ?, 0)", p, 2);
+		fq_must(d, "INSERT INTO fault_fence (run, name, last_token) VALUES (?, ?, 0)", p, 2);
 		return 0;
 	}
 	if (!strcmp(cmd, "event") && argc == 3) {
 		int64_t p[2] = {run, strtoll(argv[2], NULL, 10)};
-		fq_must(&d, "INSERT INTO fault_event (run, kind, at) VALUES (?, ?, @NOW)", p, 2);
+		fq_must(d, "INSERT INTO fault_event (run, kind, at) VALUES (?, ?, @NOW)", p, 2);
 		return 0;
 	}
 	if (!strcmp(cmd, "started") && argc == 2) {
 		int64_t p[1] = {run}, n = 0;
-		if (fq(&d, "SELECT count(*) FROM fault_ledger WHERE run = ?", p, 1, get_i64, &n) != 0)
-			die("started: %s", d.err);
+		if (fq(d, "SELECT count(*) FROM fault_ledger WHERE run = ?", p, 1, get_i64, &n) != 0)
+			die("started: %s", d->err);
 		printf("%" PRId64 "\n", n);
 		return 0;
 	}
 	if (!strcmp(cmd, "killconns") && argc == 3)
-		return cmd_killconns(&d, argv[2]);
+		return cmd_killconns(d, argv[2]);
 	if (!strcmp(cmd, "drive") && argc == 5)
-		return cmd_drive(d.dsn, argv[2], argv[3], argv[4]);
+		return cmd_drive(d->dsn, argv[2], argv[3], argv[4]);
 	if (!strcmp(cmd, "purge") && argc == 2) {
 		/* a passed run's rows: the server databases are shared */
 		static const char *const del[] = {
@@ -1061,18 +1055,35 @@ int main(int argc, char **argv)
 		};
 		int64_t p[1] = {run};
 		for (size_t i = 0; i < sizeof del / sizeof *del; i++)
-			fq_must(&d, del[i], p, 1);
+			fq_must(d, del[i], p, 1);
 		return 0;
 	}
 	if (!strcmp(cmd, "rm") && argc == 3)
-		return cmd_rm(&d, d.dsn, strtoll(argv[2], NULL, 10));
+		return cmd_rm(d, d->dsn, strtoll(argv[2], NULL, 10));
 	if (!strcmp(cmd, "lockhold") && argc == 3)
-		return cmd_lockhold(&d, strtoll(argv[2], NULL, 10));
+		return cmd_lockhold(d, strtoll(argv[2], NULL, 10));
 	if (!strcmp(cmd, "live") && argc == 3)
-		return cmd_live(d.dsn, argv[2]);
+		return cmd_live(d->dsn, argv[2]);
 	if (!strcmp(cmd, "check") && argc >= 4)
-		return cmd_check(&d, d.dsn, argv[2], argv[3], argc > 4 ? strtoll(argv[4], NULL, 10) : 0);
+		return cmd_check(d, d->dsn, argv[2], argv[3], argc > 4 ? strtoll(argv[4], NULL, 10) : 0);
 	fprintf(stderr, "usage: fault_tool setup | enqueue QUEUE N alo|amo | handler | fence NAME HOLDER N MS |"
 			" fence-init NAME | event KIND | killconns LOG | drive QUEUE alo|amo LOG | rm N | lockhold MS | purge | live QUEUE | check QUEUE alo|amo|fence [NAME]\n");
 	return 64;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+	struct fdb d;
+	int rc;
+
+	if (!strcmp(cmd, "handler"))
+		return cmd_handler();
+	if (!strcmp(cmd, "fence") && argc == 6)
+		return cmd_fence(strtoll(argv[2], NULL, 10), strtoll(argv[3], NULL, 10), strtoll(argv[4], NULL, 10),
+				 strtoll(argv[5], NULL, 10));
+	open_env(&d);
+	rc = dispatch(&d, argc, argv);
+	fdb_close(&d);
+	return rc;
 }
