@@ -809,9 +809,13 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 			die("check: %s", d->err);
 		if (fq(d, "SELECT task_id FROM fault_removed WHERE run = ? ORDER BY task_id", p, 1, idset_row, &removed) != 0)
 			die("check: %s", d->err);
-		qsort(live.v, live.n, sizeof *live.v, cmp_i64);
-		qsort(dead.v, dead.n, sizeof *dead.v, cmp_i64);
-		qsort(l.v, l.n, sizeof *l.v, cmp_lrow);
+		/* qsort's base may not be NULL, even for no rows */
+		if (live.n)
+			qsort(live.v, live.n, sizeof *live.v, cmp_i64);
+		if (dead.n)
+			qsort(dead.v, dead.n, sizeof *dead.v, cmp_i64);
+		if (l.n)
+			qsort(l.v, l.n, sizeof *l.v, cmp_lrow);
 		for (size_t i = 0; i < l.n; i++) {
 			if (l.v[i].ended < 0)
 				open_rows++;
