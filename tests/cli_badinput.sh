@@ -284,6 +284,13 @@ bad_raw 69 '' "--json, postgresql:// to a closed port" --json --db "postgresql:/
 bad_raw 69 '' "--json, mysql:// to a closed port" --json --db "mysql://u:$SECRET@127.0.0.1:1/db" lease acquire x --ttl 1h
 bad_raw 69 '' "LEASEQ_DSN with a password, closed port" --db "mariadb://u:$SECRET@127.0.0.1:1/db" task list
 
+# A wrong password on the real server: 69, the password never printed.
+if [[ $backend != sqlite && "$DSN" =~ ^([a-z]+://[^:@/]*):[^@]*(@.*)$ ]]; then
+    WRONG="${BASH_REMATCH[1]}:$SECRET${BASH_REMATCH[2]}"
+    bad_raw 69 'denied|authentication|password' "a wrong password" --db "$WRONG" lease list
+    bad_raw 69 'denied|authentication|password' "--json, a wrong password" --json --db "$WRONG" task add x
+fi
+
 # ================================================================== schema
 # missing: a fresh space
 if [[ -n "$DSN2" ]]; then

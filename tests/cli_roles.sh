@@ -67,14 +67,18 @@ mysql)
         why+=("cannot create the databases and the worker user (the test user needs CREATE USER and CREATE on ${db}_%): $(excerpt "$T/sql.out")")
     OWNER_DSN="$scheme://$user:$pass@$hostport/$D1"
     W_DSN="$scheme://$WROLE:$WPASS@$hostport/$D1"
-    W_DSN2="$scheme://$WROLE:$WPASS@$hostport/$D2"
     grant() {
         local t g=""
         for t in lq_lease lq_task lq_task_dead lq_queue; do
             g+="GRANT SELECT, INSERT, UPDATE, DELETE ON $D1.$t TO '$WROLE'@'%'; "
         done
-        sql "$g GRANT SELECT ON $D1.lq_schema TO '$WROLE'@'%'; GRANT SELECT, INSERT, UPDATE, DELETE ON $D2.* TO '$WROLE'@'%'"
+        sql "$g GRANT SELECT ON $D1.lq_schema TO '$WROLE'@'%'"
     }
+    # MariaDB lets a user with a wildcard database grant (DB_%) re-grant only
+    # table by table, on tables that exist: the empty space for the migrate
+    # check is D1 with its last step (0004: lq_queue) undone by the owner.
+    W_DSN2=$W_DSN
+    undo_last_step() { sql "DELETE FROM $D1.lq_schema WHERE version = 4; DROP TABLE $D1.lq_queue"; }
     ;;
 esac
 if [[ ${#why[@]} -eq 0 ]]; then
@@ -98,9 +102,10 @@ run_raw --db "$W_DSN" lease release "$h"; want_rc 0
 end "worker role: lease acquire and release"
 begin; run_raw --db "$W_DSN" lease break rl2; want_rc_in 0 1
 end "worker role: lease break (the admin's right is the worker's)"
+[[ $backend != mysql ]] || undo_last_step || echo "# could not undo the last step: $(excerpt "$T/sql.out")"
 begin; run_raw --db "$W_DSN2" migrate
 want_rc 1; want_err_line; want_err 'migrat|permission|denied|command'
-end "worker role: migrate of an empty space is refused (no DDL): exit 1, one line"
+end "worker role: migrate with a step to apply is refused (no DDL): exit 1, one line"
 
 begin
 [[ ${#leaks[@]} -eq 0 ]] || why+=("printed by: ${leaks[*]}")
