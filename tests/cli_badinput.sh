@@ -117,26 +117,15 @@ check_common() {
 SECRET="Pw9sEcReT77"
 # bad RC ERE DESC ARGS...: leasectl --db DSN ARGS... is refused with RC and
 # one line on stderr matching ERE, and the tables are what they were.
-bad() {
-    local rc=$1 re=$2 desc=$3
-    shift 3
-    begin
-    dump >"$T/before" 2>&1
-    run "$@"
-    check_common "$rc"
-    [[ -z "$re" ]] || want_err "$re"
-    dump >"$T/after" 2>&1
-    cmp -s "$T/before" "$T/after" || why+=("the tables changed: $( { diff "$T/before" "$T/after" || true; } | head -n 4 | tr "\n" " ")")
-    ncases=$((ncases + 1))
-    end "case $ncases: $desc -> exit $rc, one line, nothing changed"
-}
 # bad_raw: the same without --db (the case gives its own).
-bad_raw() {
-    local rc=$1 re=$2 desc=$3
-    shift 3
+bad() { refused run "$@"; }
+bad_raw() { refused run_raw "$@"; }
+refused() {
+    local how=$1 rc=$2 re=$3 desc=$4
+    shift 4
     begin
     dump >"$T/before" 2>&1
-    run_raw "$@"
+    "$how" "$@"
     check_common "$rc"
     [[ -z "$re" ]] || want_err "$re"
     dump >"$T/after" 2>&1

@@ -15,10 +15,11 @@
 # The main case: 100 one-off tasks and one recurring task (every 1s) on a
 # fresh queue, 200 concurrent page hits (4 waves of 50, 0.7 s apart) on a CGI
 # wrapper that execs `leasectl tick`, then light hits until the queue is
-# done.  Checks: every hit answered 202 (a hit not answered is retried, up to 5 tries); every task ran exactly once; the
-# recurring task ran at least once and once per occurrence (distinct
-# LEASEQ_TASK_RUN_AT); only the recurring task is left.  The response times
-# (p50/p99) are printed, not asserted.
+# done.  Checks outcomes, never a latency (issue 8, defect 9): every hit
+# answered 202 eventually (a hit not answered is retried, up to 5 tries of
+# 30 s); every task ran exactly once; the recurring task ran at least once and
+# once per occurrence (distinct LEASEQ_TASK_RUN_AT); only the recurring task
+# is left.  The response times (p50/p99) are printed, not asserted.
 #
 # Output: one "ok - ..." / "not ok - ..." line per check; exit 1 if any failed.
 #
