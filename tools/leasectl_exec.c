@@ -132,6 +132,39 @@ static int stop_requested(void)
 	return 0;
 }
 
+/* Bad input changes nothing: a command that cannot be run is found before the
+ * lease is taken (which would bump its token).  Follows execvp's search:
+ * returns 0, 127 (not found) or 126 (found, not executable), with the message. */
+static int command_unrunnable(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	char buf[4096];
+	int err = ENOENT;
+
+	if (strchr(cmd, '/')) {
+		if (access(cmd, X_OK) == 0)
+			return 0;
+		err = errno;
+	} else {
+		for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; ; p = colon + 1) {
+			colon = strchr(p, ':');
+			size_t len = colon ? (size_t)(colon - p) : strlen(p);
+			int n = snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, len ? p : "",
+					 len ? "/" : "", cmd);
+			if (n > 0 && (size_t)n < sizeof(buf)) {
+				if (access(buf, X_OK) == 0)
+					return 0;
+				if (errno == EACCES && access(buf, F_OK) == 0)
+					err = EACCES;
+			}
+			if (!colon)
+				break;
+		}
+	}
+	lc_errorf("exec: cannot run %s: %s", cmd, strerror(err));
+	return err == ENOENT || err == ENOTDIR ? 127 : 126;
+}
+
 /* Handle what the signal handlers reported: pass signals on, reap. */
 static void pump(struct run *r)
 {
@@ -322,6 +355,8 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (!a.cmd.argv[0][0])
 		return lc_usage_error(ctx, "COMMAND is empty");
+	if ((rc = command_unrunnable(a.cmd.argv[0])))
+		return rc;
 	if (lc_sig_init() != 0) {
 		lc_errorf("cannot create a pipe: %s", strerror(errno));
 		return LC_EXIT_FAIL;

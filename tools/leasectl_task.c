@@ -197,6 +197,8 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 		return lc_usage_error(ctx, "--every and --cron cannot be combined");
 	if (a->tz && !a->cron)
 		return lc_usage_error(ctx, "--tz only applies to --cron");
+	if (a->tz && !a->tz[0])
+		return lc_usage_error(ctx, "--tz: the time zone is empty (omit --tz for UTC)");
 	if (a->missed && !a->every && !a->cron)
 		return lc_usage_error(ctx, "--missed only applies to recurring tasks (--every or --cron)");
 	if (a->in && (rc = lc_duration(ctx, "--in", a->in, LC_DUR_ZERO_OK, &o->delay_ms)))

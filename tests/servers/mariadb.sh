@@ -197,6 +197,10 @@ CREATE USER 'leaseq'@'127.0.0.1' IDENTIFIED BY '$pass';
 CREATE USER 'leaseq'@'localhost' IDENTIFIED BY '$pass';
 GRANT ALL ON leaseq_test.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost';
 GRANT ALL ON \`leaseq\\_test\\_%\`.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost';
+-- tests/cli_roles.sh creates least-privilege users and grants them table rights.
+GRANT CREATE USER ON *.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost';
+GRANT ALL ON leaseq_test.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost' WITH GRANT OPTION;
+GRANT ALL ON \`leaseq\\_test\\_%\`.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost' WITH GRANT OPTION;
 FLUSH PRIVILEGES;
 EOF
 	cat "$dir/setup.log" >&2

@@ -177,7 +177,7 @@ start() {
 	done
 
 	if ! as_owner "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$sockdir" -p "$port" -U postgres -d postgres \
-		-c "CREATE ROLE $user LOGIN PASSWORD '$pass'" \
+		-c "CREATE ROLE $user LOGIN CREATEROLE PASSWORD '$pass'" \
 		-c "CREATE DATABASE leaseq_test OWNER $user" >"$dir/setup.log" 2>&1; then
 		cat "$dir/setup.log" >&2
 		log_tail

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# tests/check_sqltext.sh - no SQL text is built from input (issue 8, Deliver 5).
+# Run by ctest from the source tree.  Fails when
+#   1. a file of lib/ other than backend_*.c calls a client library's
+#      statement function or includes its header;
+#   2. any file of lib/ formats SQL (a format string or strcat/strcpy piece that
+#      starts with an SQL keyword) outside the allow-list below;
+#   3. a backend hands the client library a statement text that is neither a
+#      string literal, the compiled-in catalogue (lq__sql_<dialect>[id]) nor a
+#      variable named in the allow-list.
+# Allow-list (each a constant, or input that is validated or quoted first):
+#   backend_sqlite.c    "PRAGMA synchronous=%s"   value checked to be full|normal
+#   backend_postgres.c  "LISTEN %s"               PQescapeIdentifier-quoted channel
+# and the variables `sql` / `text` of the backends' one-statement helpers,
+# which are fed only the literals and the catalogue (checked by rule 2 at their
+# callers: nothing else can build SQL).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+fail=0
+bad() { echo "not ok - $*"; fail=1; }
+
+api='sqlite3_prepare[a-z0-9_]*|sqlite3_exec|PQexec[A-Za-z]*|PQprepare|PQsendQuery[A-Za-z]*|PQsendPrepare|mysql_real_query|mysql_query|mysql_stmt_prepare|mysql_send_query'
+
+# 1. client calls and headers only in the backends
+hits=$(grep -n -E "\\b($api)\\(|#include *<(sqlite3|libpq-fe|mysql)\\.h>|#include *<mysql/" lib/*.c lib/*.h |
+    grep -v -E '^lib/backend_(sqlite|postgres|mysql)\.c:' || true)
+[[ -z "$hits" ]] && echo "ok - client library calls and headers are in lib/backend_*.c only" ||
+    bad "client library calls outside the backends:" "$hits"
+
+# 2. SQL formatted from pieces
+kw='(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|LISTEN|UNLISTEN|NOTIFY|PRAGMA|SAVEPOINT|RELEASE|ROLLBACK|BEGIN|COMMIT|SET|TRUNCATE|GRANT|WITH|REPLACE|LOCK|CALL|EXEC)'
+hits=$(grep -n -E "\\b(v?s?n?printf|v?asprintf|strn?cat|strn?cpy|memcpy)\\(.*\"[[:space:]]*$kw\\b" lib/*.c lib/*.h |
+    grep -v -F -e 'lib/backend_sqlite.c:' -e 'lib/backend_postgres.c:' || true)
+allowed=$(grep -n -E "\\b(v?s?n?printf|v?asprintf|strn?cat|strn?cpy|memcpy)\\(.*\"[[:space:]]*$kw\\b" lib/backend_sqlite.c lib/backend_postgres.c |
+    grep -v -E '"PRAGMA synchronous=%s"|"LISTEN %s"' || true)
+hits+=$allowed
+[[ -z "$hits" ]] && echo "ok - no SQL is formatted from pieces in lib/ (allow-list: PRAGMA synchronous, LISTEN <quoted>)" ||
+    bad "SQL formatted from pieces:" "$hits"
+# the allow-listed lines still have their guards
+grep -q -E '!strcmp\(sync, "(full|normal)"\)|strcmp\(sync, "(full|normal)"\)' lib/backend_sqlite.c ||
+    bad "backend_sqlite.c: the synchronous value is no longer checked before PRAGMA"
+grep -q 'PQescapeIdentifier(c->pg, channel' lib/backend_postgres.c ||
+    bad "backend_postgres.c: the LISTEN channel is no longer quoted with PQescapeIdentifier"
+
+# 3. what reaches the client library: literals, the catalogue, or the helpers' own parameter
+hits=$(grep -n -E "\\b($api)\\(" lib/backend_*.c |
+    grep -v -E "\\b($api)\\([^,]*, *(\"|lq__sql_(sqlite|postgres|mysql)\\[id\\]|sql\\b|text\\b|name, *lq__sql_postgres\\[id\\])" |
+    grep -v -E 'PQsendQueryPrepared\(' || true)
+[[ -z "$hits" ]] && echo "ok - the backends pass only literals and the compiled-in statements to the client library" ||
+    bad "statement text of unknown origin:" "$hits"
+# the backends' one-statement helpers: every call with a non-literal is one of
+# these, each fed constants or the compiled-in migration scripts:
+#   run_query(c, buf + s0, ...)   mysql: one statement of a migration script
+#   run_query(c, q, sizeof q - 1  mysql: static const literals
+#   run_query(c, setup[i], ...    mysql: static const session setup
+#   pg_command(c, sql, 0, err)    postgres: a migration script; LISTEN <quoted>
+#   exec_busy(c->db, pragma)      sqlite: PRAGMA synchronous=full|normal
+#   simple(c, write ? ...)        sqlite: BEGIN IMMEDIATE / BEGIN literals
+hits=$(grep -n -E '\b(pg_command|exec_busy|simple|sqlite_exec_script|run_query)\([a-z>-]+, *[^" ]' lib/backend_*.c |
+    grep -v -E 'run_query\(c, (buf \+ s0, blen - s0|q, sizeof q - 1|setup\[i\], strlen\(setup\[i\]\)),|pg_command\(c, sql, 0, err\)|exec_busy\(c->db, pragma\)|simple\(c, write \? "BEGIN IMMEDIATE" : "BEGIN", err\)' || true)
+[[ -z "$hits" ]] && echo "ok - the backends' one-statement helpers get literals or the allow-listed texts only" ||
+    bad "one-statement helper called with a text not on the allow-list:" "$hits"
+
+echo "1..5"
+exit $fail
