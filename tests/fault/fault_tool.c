@@ -829,17 +829,26 @@ static int cmd_check(struct fdb *d, const char *dsn, const char *queue, const ch
 				i++;
 			size_t j = i;
 			while (j < l.n && l.v[j].task == id) {
-				size_t k = j, starts = 0;
+				size_t k = j, starts = 0, repeats = 0;
 				/* one-off tasks only here: a hand-back or retry moves run_at,
-				 * so the task id alone is the occurrence */
+				 * so the task id alone is the occurrence.  At-most-once, a
+				 * failed attempt (a handler killed by a shutdown included)
+				 * is retried as the next attempt: a duplicate start is the
+				 * same attempt started twice.  At-least-once, every extra
+				 * start is counted (they are allowed, and measured). */
 				while (k < l.n && l.v[k].task == id) {
 					starts++;
 					ended += l.v[k].ended >= 0;
+					for (size_t m = j; m < k; m++)
+						if (l.v[m].token == l.v[k].token) {
+							repeats++;
+							break;
+						}
 					k++;
 				}
-				if (starts > 1) {
+				if (alo ? starts > 1 : repeats > 0) {
 					dup_tasks++;
-					extra_starts += (int64_t)starts - 1;
+					extra_starts += alo ? (int64_t)starts - 1 : (int64_t)repeats;
 					printf("duplicate: task %" PRId64 " started %zu times:", id, starts);
 					for (size_t m = j; m < k; m++)
 						printf(" [worker %" PRId64 " attempt %" PRId64 " run_at %" PRId64 " started %" PRId64
