@@ -11,6 +11,7 @@
 # Allow-list (each a constant, or input that is validated or quoted first):
 #   backend_sqlite.c    "PRAGMA synchronous=%s"   value checked to be full|normal
 #   backend_postgres.c  "LISTEN %s"               PQescapeIdentifier-quoted channel
+#   backend_mysql.c     "SET SESSION x = %lld"    per-session time limits: integers only
 # and the variables `sql` / `text` of the backends' one-statement helpers,
 # which are fed only the literals and the catalogue (checked by rule 2 at their
 # callers: nothing else can build SQL).
@@ -30,9 +31,12 @@ hits=$(grep -n -E "\\b($api)\\(|#include *<(sqlite3|libpq-fe|mysql)\\.h>|#includ
 # 2. SQL formatted from pieces
 kw='(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|LISTEN|UNLISTEN|NOTIFY|PRAGMA|SAVEPOINT|RELEASE|ROLLBACK|BEGIN|COMMIT|SET|TRUNCATE|GRANT|WITH|REPLACE|LOCK|CALL|EXEC)'
 hits=$(grep -n -E "\\b(v?s?n?printf|v?asprintf|strn?cat|strn?cpy|memcpy)\\(.*\"[[:space:]]*$kw\\b" lib/*.c lib/*.h |
-    grep -v -F -e 'lib/backend_sqlite.c:' -e 'lib/backend_postgres.c:' || true)
+    grep -v -F -e 'lib/backend_sqlite.c:' -e 'lib/backend_postgres.c:' -e 'lib/backend_mysql.c:' || true)
 allowed=$(grep -n -E "\\b(v?s?n?printf|v?asprintf|strn?cat|strn?cpy|memcpy)\\(.*\"[[:space:]]*$kw\\b" lib/backend_sqlite.c lib/backend_postgres.c |
     grep -v -E '"PRAGMA synchronous=%s"|"LISTEN %s"' || true)
+# MariaDB's per-session time limits: numbers only (every conversion a %lld).
+allowed+=$(grep -n -E "\\b(v?s?n?printf)\\(.*\"[[:space:]]*$kw\\b" lib/backend_mysql.c |
+    grep -v -E '"SET SESSION [a-z_]+ = %(03)?lld(\.%03lld)?"' || true)
 hits+=$allowed
 [[ -z "$hits" ]] && echo "ok - no SQL is formatted from pieces in lib/ (allow-list: PRAGMA synchronous, LISTEN <quoted>)" ||
     bad "SQL formatted from pieces:" "$hits"
@@ -45,7 +49,18 @@ grep -q 'PQescapeIdentifier(c->pg, channel' lib/backend_postgres.c ||
 # 3. what reaches the client library: literals, the catalogue, or the helpers' own parameter
 hits=$(grep -n -E "\\b($api)\\(" lib/backend_*.c |
     grep -v -E "\\b($api)\\([^,]*, *(\"|lq__sql_(sqlite|postgres|mysql)\\[id\\]|sql\\b|text\\b|name, *lq__sql_postgres\\[id\\])" |
-    grep -v -E 'PQsendQueryPrepared\(' || true)
+    grep -v -E 'PQsendQueryPrepared\(' |
+    grep -v -E 'mysql_stmt_prepare(_start)?\((&ret, )?st, q, n\)|mysql_real_query(_start)?\((&ret, )?c->my, q, n\)' || true)
+# ... and on MariaDB the non-blocking wrappers' parameter q: x_stmt_prepare
+# gets the catalogue's statement with its ?N placeholders rewritten to ?, and
+# x_real_query the one-statement helper's sql (checked below).
+grep -n -E '\bx_stmt_prepare\(c,' lib/backend_mysql.c | grep -v -E 'x_stmt_prepare\(c, &k, s->st, text,' >/dev/null &&
+    bad "backend_mysql.c: x_stmt_prepare is called with a text other than the rewritten catalogue's"
+grep -q -E 'const char \*sql = lq__sql_mysql\[id\];' lib/backend_mysql.c &&
+    grep -q -E 'rewrite_params\(sql, len, text,' lib/backend_mysql.c ||
+    bad "backend_mysql.c: the prepared text no longer comes from lq__sql_mysql[id]"
+grep -n -E '\bx_real_query\(c,' lib/backend_mysql.c | grep -v -E 'x_real_query\(c, &k, sql, \(unsigned long\)len\)' >/dev/null &&
+    bad "backend_mysql.c: x_real_query is called with a text other than run_query's"
 [[ -z "$hits" ]] && echo "ok - the backends pass only literals and the compiled-in statements to the client library" ||
     bad "statement text of unknown origin:" "$hits"
 # the backends' one-statement helpers: every call with a non-literal is one of
@@ -57,7 +72,7 @@ hits=$(grep -n -E "\\b($api)\\(" lib/backend_*.c |
 #   exec_busy(c->db, pragma)      sqlite: PRAGMA synchronous=full|normal
 #   simple(c, write ? ...)        sqlite: BEGIN IMMEDIATE / BEGIN literals
 hits=$(grep -n -E '\b(pg_command|exec_busy|simple|sqlite_exec_script|run_query)\([a-z>-]+, *[^" ]' lib/backend_*.c |
-    grep -v -E 'run_query\(c, (buf \+ s0, blen - s0|q, sizeof q - 1|setup\[i\], strlen\(setup\[i\]\)),|pg_command\(c, sql, 0, err\)|exec_busy\(c->db, pragma\)|simple\(c, write \? "BEGIN IMMEDIATE" : "BEGIN", err\)' || true)
+    grep -v -E 'run_query\(c, (buf \+ s0, blen - s0|q, sizeof q - 1|setup\[i\], strlen\(setup\[i\]\)),|pg_command\(c, sql, 0, (NULL, )?err\)|exec_busy\(c->db, pragma\)|simple\(c, write \? "BEGIN IMMEDIATE" : "BEGIN", err\)' || true)
 [[ -z "$hits" ]] && echo "ok - the backends' one-statement helpers get literals or the allow-listed texts only" ||
     bad "one-statement helper called with a text not on the allow-list:" "$hits"
 
