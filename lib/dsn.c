@@ -3,9 +3,9 @@
  * this file except into the client library's connect call.
  */
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "backend.h"
 
@@ -142,19 +142,50 @@ int lq__dsn_query_get(const char *query, const char *key, char *val, size_t size
 	return 0;
 }
 
+/* Append s[0..n) to buf[*o..size), truncating; buf stays a string. */
+static void put(char *buf, size_t size, size_t *o, const char *s, size_t n)
+{
+	if (n > size - 1 - *o)
+		n = size - 1 - *o;
+	memcpy(buf + *o, s, n);
+	*o += n;
+	buf[*o] = '\0';
+}
+
+/* A query key whose value is a secret.  Compared percent-decoded and
+ * ignoring case: libpq decodes keys too. */
+static int secret_key(const char *k, size_t n)
+{
+	static const char *const keys[] = {"password", "sslpassword", "passwd", "pass", "pwd"};
+	char dec[16];
+
+	if (lq__pct_decode(k, n, dec, sizeof dec) != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcasecmp(dec, keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
 void lq__dsn_redact(const char *dsn, char *buf, size_t size)
 {
+	size_t o = 0;
+
 	if (size == 0)
 		return;
-	if (!dsn) {
-		buf[0] = '\0';
+	buf[0] = '\0';
+	if (!dsn)
 		return;
-	}
 	const char *sep = strstr(dsn, "://");
 	if (!sep) {
-		snprintf(buf, size, "%s", dsn);
+		/* libpq key=value words: nothing from the first password= on. */
+		const char *pw = strstr(dsn, "password=");
+		put(buf, size, &o, dsn, pw ? (size_t)(pw + 9 - dsn) : strlen(dsn));
+		if (pw)
+			put(buf, size, &o, "***", 3);
 		return;
 	}
+	/* user:password@ before the path or query, split as lq__dsn_parse_url does */
 	const char *p = sep + 3;
 	const char *stop = p + strcspn(p, "/?");
 	const char *at = NULL;
@@ -162,16 +193,27 @@ void lq__dsn_redact(const char *dsn, char *buf, size_t size)
 		if (*s == '@')
 			at = s;
 	const char *colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
-	if (colon)
-		snprintf(buf, size, "%.*s:***%s", (int)(colon - dsn), dsn, at);
-	else
-		snprintf(buf, size, "%s", dsn);
-	/* libpq-style password=... options in the query string. */
-	char *pw = strstr(buf, "password=");
-	if (pw && strlen(buf) + 4 < size) {
-		pw += strlen("password=");
-		char *e = pw + strcspn(pw, "&");
-		memmove(pw + 3, e, strlen(e) + 1);
-		memcpy(pw, "***", 3);
+	if (colon) {
+		put(buf, size, &o, dsn, (size_t)(colon + 1 - dsn));
+		put(buf, size, &o, "***", 3);
+		p = at;
+	} else {
+		put(buf, size, &o, dsn, (size_t)(p - dsn));
+	}
+	/* The query starts at the first '?' after "://", as in the parser. */
+	const char *q = strchr(p, '?');
+	put(buf, size, &o, p, q ? (size_t)(q + 1 - p) : strlen(p));
+	/* Every secret option of the query string, not only the first. */
+	for (p = q ? q + 1 : ""; *p;) {
+		size_t plen = strcspn(p, "&"), klen = strcspn(p, "=&");
+		if (klen < plen && secret_key(p, klen)) {
+			put(buf, size, &o, p, klen + 1);
+			put(buf, size, &o, "***", 3);
+		} else {
+			put(buf, size, &o, p, plen);
+		}
+		p += plen;
+		if (*p == '&')
+			put(buf, size, &o, p++, 1);
 	}
 }
