@@ -427,7 +427,7 @@ static int victim_ids(const struct victim *v, int blocked, int64_t *ids, int max
 static int kill_victim(const struct victim *v)
 {
 	int64_t ids[8];
-	char sql[256], list[200];
+	char sql[320], list[200];
 	int n = victim_ids(v, 0, ids, 8);
 	size_t o = 0;
 
