@@ -58,6 +58,13 @@ cleanup_hooks+=(stop_httpd)
 cli_setup web
 chmod 755 "$T" # lighttpd may drop privileges; its CGIs write here
 
+# Detached ticks started by the test keep their host lock files here (the
+# CGI ticks, whose environment the web server sets, use /tmp).
+LOCKDIR="$T/tmp"
+mkdir -p "$LOCKDIR"
+export TMPDIR="$LOCKDIR"
+unset XDG_RUNTIME_DIR
+
 # Everything this run creates is named with this suffix.
 Q="web_${RUN_ID}"
 RUNNER_LEASE="leaseq:runner:$Q"
@@ -419,6 +426,39 @@ touch "$T/spawn.gate"
 wait_for_file "$T/spawn.tally" 120 || true
 want "$([[ "$(cat "$T/spawn.tally")" == "$due_id" ]] && echo 1)" "the spawned tick did not run task $due_id (tally: $(excerpt "$T/spawn.tally"))"
 end "tick --spawn returns 0 while its handler still runs ($((tb - ta)) ms); the detached tick runs the task"
+
+# A burst of hits must not become a burst of connections: while one detached
+# tick of this host runs the queue, a further one ends without connecting
+# and runs nothing.  The test holds that tick's host lock itself (flock on
+# the lock file the --spawn above left in $TMPDIR), so this is causal.
+begin
+lockfs=("$LOCKDIR"/leaseq-tick-*.lock)
+if [[ ${#lockfs[@]} != 1 || ! -f "${lockfs[0]}" ]]; then
+    why+=("expected one tick lock file in \$TMPDIR after --spawn, found: ${lockfs[*]}")
+else
+    run task add job --queue "$Q"
+    co_id=$(tr -d '[:space:]' <"$T/out")
+    exec {lockfd}>>"${lockfs[0]}"
+    flock -w 60 "$lockfd" || why+=("the test could not take the tick lock")
+    for _ in 1 2 3; do
+        RC=0
+        timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" tick --queue "$Q" --spawn \
+            --handler "job=echo \"\$LEASEQ_TASK_ID\" >> $(sq "$T/co.tally")" >"$T/out" 2>>"$T/co.log" || RC=$?
+        want_rc 0
+    done
+    wait_ticks_gone 60 || why+=("the coalesced ticks did not end")
+    [[ ! -s "$T/co.tally" ]] || why+=("a tick ran a task while another detached tick held the host lock: $(excerpt "$T/co.tally")")
+    [[ ! -s "$T/co.log" ]] || why+=("the coalesced ticks logged: $(excerpt "$T/co.log")")
+    exec {lockfd}>&-
+    RC=0
+    timeout -k 5 "$TMO" "$LEASECTL" --db "$DSN" tick --queue "$Q" --spawn \
+        --handler "job=echo \"\$LEASEQ_TASK_ID\" >> $(sq "$T/co.tally")" >"$T/out" 2>>"$T/co.log" || RC=$?
+    want_rc 0
+    wait_for_file "$T/co.tally" 120 || true
+    want "$([[ "$(cat "$T/co.tally" 2>/dev/null)" == "$co_id" ]] && echo 1)" "once the lock was free, the spawned tick did not run task $co_id (tally: $(excerpt "$T/co.tally"))"
+fi
+LAST_CMD="leasectl tick --queue Q --spawn (x3 while the host lock is held, then once more)"
+end "detached ticks coalesce per host: while one holds the queue's host lock, others end without running anything"
 
 begin; run tick --spawn --queue "$Q" --handler job; want_rc 64
 want "$([[ $(lines_of "$T/err") == 1 ]] && echo 1)" "stderr should be one line"

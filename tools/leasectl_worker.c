@@ -11,10 +11,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -770,6 +772,66 @@ static int detach(struct lc_ctx *ctx, const sigset_t *mask)
 	return 0;
 }
 
+/*
+ * One detached tick per host, queue and database at a time.  A burst of web
+ * hits starts as many detached ticks; all but one would only find the
+ * runner lease held, after opening a database connection each (200 hits,
+ * 200 connections).  So a detached tick first takes a host-local lock, and
+ * when another detached tick holds it, it ends at once: that one runs the
+ * queue.  Correctness stays with the runner lease; this only spares the
+ * database.  The lock is a 0600 file of our own uid in $XDG_RUNTIME_DIR,
+ * $TMPDIR or /tmp, named by a hash of the uid, working directory,
+ * redacted DSN and queue; any trouble with it means "run uncoalesced".
+ * Returns 0 when another detached tick holds the lock, 1 otherwise; the
+ * descriptor stays open (close-on-exec, so handlers do not hold it) until
+ * the tick exits.
+ */
+static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static int detached_tick_lock(const struct lc_ctx *ctx, const char *queue)
+{
+	const char *dirs[] = {getenv("XDG_RUNTIME_DIR"), getenv("TMPDIR"), "/tmp"};
+	char dsn[512], cwd[4096], path[4096 + 64], uid[32];
+	uint64_t h = 14695981039346656037ULL;
+	struct stat sb;
+	int fd = -1;
+
+	lc_redact_dsn(lc_dsn(ctx), dsn, sizeof(dsn));
+	if (!getcwd(cwd, sizeof(cwd)))
+		cwd[0] = '\0';
+	snprintf(uid, sizeof(uid), "%ld", (long)geteuid());
+	h = fnv1a(h, uid, strlen(uid) + 1);
+	h = fnv1a(h, cwd, strlen(cwd) + 1);
+	h = fnv1a(h, dsn, strlen(dsn) + 1);
+	h = fnv1a(h, queue, strlen(queue) + 1);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && fd < 0; i++) {
+		if (!dirs[i] || dirs[i][0] != '/')
+			continue;
+		snprintf(path, sizeof(path), "%s/leaseq-tick-%s-%016llx.lock", dirs[i], uid,
+			 (unsigned long long)h);
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	}
+	if (fd < 0)
+		return 1;
+	if (fstat(fd, &sb) != 0 || sb.st_uid != geteuid() || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return 1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int busy = errno == EWOULDBLOCK;
+		close(fd);
+		return !busy;
+	}
+	return 1; /* held until exit */
+}
+
 struct tick_args {
 	const char *queue, *budget;
 	struct lc_list handlers;
@@ -807,7 +869,10 @@ const struct lc_usage lc_tick_usage = {
 		"request's CGI variables are removed before handlers run.  Give the flags\n"
 		"in a wrapper script that the web server runs.  A detached tick (CGI or\n"
 		"--spawn) keeps standard error only when it is a regular file (a log) and\n"
-		"logs only ticks that ran or failed something, and errors.",
+		"logs only ticks that ran or failed something, and errors.  While one\n"
+		"detached tick of this host runs a queue, further ones for the same\n"
+		"database and queue end at once without connecting (a burst of hits\n"
+		"opens one connection, not one per hit).",
 	.opts = tick_opts,
 	.examples = "* * * * * leasectl tick --budget 50s --handler '*=/usr/local/bin/run-task'\n"
 		    "leasectl tick --queue mail --handler 'send=./send.sh' --json\n"
@@ -883,6 +948,10 @@ int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
 			detached = 1;
 			if (cgi)
 				scrub_cgi_env();
+			if (!detached_tick_lock(ctx, queues[0])) {
+				free(a.handlers.v);
+				return finish_worker(&c, 0);
+			}
 		} else {
 			if (d < 0) {
 				lc_errorf("tick: cannot start a detached tick: %s", strerror(errno));
