@@ -743,6 +743,8 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 
 /* ------------------------------------------------- plain queries */
 
+#define ER_DUP_KEYNAME_NO 1061 /* "Duplicate key name" */
+
 static lq_status run_query(struct lq_conn *c, const char *sql, size_t len, int in_commit, lq_err *err)
 {
 	if (c->closed) {
@@ -798,8 +800,18 @@ static lq_status my_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
 			size_t s0 = 0;
 			while (s0 < blen && (buf[s0] == ' ' || buf[s0] == '\t' || buf[s0] == '\n' || buf[s0] == '\r'))
 				s0++;
-			if (s0 < blen)
+			if (s0 < blen) {
 				st = run_query(c, buf + s0, blen - s0, 0, err);
+				/* DDL commits by itself, so a step may have created its
+				 * index before a crash kept its version record: running
+				 * it again must not fail (MySQL 8 has no CREATE INDEX IF
+				 * NOT EXISTS). */
+				if (st != LQ_OK && mysql_errno(c->my) == ER_DUP_KEYNAME_NO &&
+				    blen - s0 >= 12 && !strncasecmp(buf + s0, "CREATE INDEX", 12)) {
+					err->msg[0] = '\0';
+					st = LQ_OK;
+				}
+			}
 			blen = 0;
 		}
 		p = next;

@@ -268,6 +268,15 @@ LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id);
 /* Pause or resume one task (a paused task is never claimed). */
 LQ_EXTERN(lq_status) lq_task_pause(lq_db *db, int64_t id, int paused);
 
+#define LQ_PRUNE_DRY_RUN 1u /* count what would go, remove nothing */
+/* Remove the dead tasks that died more than older_than_ms ago (queue NULL:
+ * every queue), oldest first, in batches of at most 1000 rows, each its own
+ * statement: no long lock on a big table.  *removed (may be NULL): how many
+ * went (with LQ_PRUNE_DRY_RUN: would go).  Live tasks are never touched;
+ * leases are never pruned (their fencing tokens must keep growing). */
+LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char *queue, unsigned flags,
+				   int64_t *removed);
+
 /* ---------------------------------------------------------------- queues */
 
 typedef struct lq_queue_info {

@@ -73,6 +73,9 @@
 	X(task_list)            /* (?1 queue|NULL, ?2 due_only) -> TASK_COLS (payload NULL) by id */ \
 	X(task_list_dead)       /* (?1 queue|NULL) -> TASK_COLS (payload NULL) by id */       \
 	X(task_dead_delete)     /* (?1 id) */                                                 \
+	X(task_dead_prune)      /* (?1 age ms, ?2 queue|NULL, ?3 limit) delete dead tasks with \
+	                            died_at < NOW - age, oldest first -> affected */         \
+	X(task_dead_prune_count) /* (?1 age ms, ?2 queue|NULL) -> (how many would go) */      \
 	X(task_revive)          /* (?1 id) dead -> live, attempts 0, due NOW; conflict: nothing */ \
 	X(task_run_now)         /* (?1 id) live task due NOW (a back-off without a claim ends) */                              \
 	X(task_set_paused)      /* (?1 id, ?2 paused) */                                      \

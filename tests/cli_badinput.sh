@@ -247,6 +247,10 @@ bad 64 'missing|COMMAND' "exec with an empty command" exec d --
 bad 64 'ttl' "--json with a bad --ttl" --json lease acquire d --ttl 0
 bad 64 'empty' "--json with an empty name" --json task add ""
 bad 64 'format' "stats --format bogus" stats --format bogus
+bad 64 'older-than.*required' "prune without --older-than" prune
+bad 64 'older-than.*invalid duration' "prune --older-than bogus" prune --older-than bogus
+bad 64 'older-than' "prune --older-than -1d" prune --older-than -1d
+bad 64 'queue.*empty|empty.*queue' "prune with an empty queue" prune --older-than 1d --queue ""
 
 # exec: the command's own status when it cannot be run; the lease is handed back.
 : >"$T/noexec"

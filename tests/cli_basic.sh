@@ -579,6 +579,33 @@ dead_test() { # DESC QUEUE WORKER-FLAGS...
 dead_test "failing handler, --max-attempts 2: task dead with last_error" "${P}f1"
 dead_test "--at-least-once: failing handler, --max-attempts 2: task dead with last_error" "${P}f2" --at-least-once
 
+# prune: only dead tasks, only older than the age, only the queue given
+# (the server databases are shared with other tests: always --queue here).
+begin
+QP="${P}prune"
+run --json task add "${P}keep" --queue "$QP" --in 1h
+keep_id=$(json_get "$T/out" id)
+for i in 1 2; do run task add "${P}dies" --queue "$QP" --max-attempts 1; done
+run worker --queue "$QP" --drain --handler "${P}dies=exit 1"
+run --json task list --queue "$QP" --dead
+[[ $(ids "$T/out" | wc -l) == 2 ]] || why+=("expected 2 dead tasks before prune: $(ids "$T/out" | tr '\n' ' ')")
+run --json prune --older-than 1h --queue "$QP"; want_rc 0
+[[ "$(json_get "$T/out" removed)" == 0 ]] || why+=("--older-than 1h removed $(json_get "$T/out" removed)")
+sleep 0.1
+run --json prune --older-than 0s --queue "$QP" --dry-run; want_rc 0
+[[ "$(json_get "$T/out" removed)" == 2 && "$(json_get "$T/out" dry_run)" == true ]] ||
+    why+=("--dry-run said $(tr -d '\n ' <"$T/out"), expected removed 2, dry_run true")
+run --json task list --queue "$QP" --dead
+[[ $(ids "$T/out" | wc -l) == 2 ]] || why+=("--dry-run removed dead tasks")
+run prune --older-than 0s --queue "$QP"; want_rc 0
+grep -q -x 'pruned 2 dead tasks' "$T/out" || why+=("prune printed '$(excerpt "$T/out")'")
+run --json task list --queue "$QP" --dead
+[[ -z "$(ids "$T/out")" ]] || why+=("dead tasks left after prune: $(ids "$T/out" | tr '\n' ' ')")
+run --json task list --queue "$QP"
+has_id "$T/out" "$keep_id" || why+=("prune removed the live task $keep_id")
+run task rm "$keep_id"
+end "prune --older-than: a dry run counts, then only old dead tasks of the queue go; live tasks stay"
+
 begin
 QT="${P}tick"
 for i in 1 2 3; do

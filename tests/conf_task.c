@@ -567,6 +567,61 @@ static void task_retry_rm(void **state)
 	assert_int_equal(lqt_count_tasks(db, NULL, 0), 0);
 }
 
+/* n tasks named name on queue q, failed once with max_attempts 1: dead. */
+static void make_dead(lq_db *db, const char *q, const char *name, int n)
+{
+	static lq_task t[200];
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+
+	o.queue = q;
+	o.max_attempts = 1;
+	for (int i = 0; i < n; i++)
+		assert_lq_ok(db, lq_task_add(db, name, &o, NULL, NULL));
+	for (int left = n; left > 0;) {
+		size_t got = 0;
+		assert_lq_ok(db, lq_task_claim(db, q, LQ_AT_LEAST_ONCE, 60000, t, 200, &got));
+		assert_true(got > 0);
+		for (size_t i = 0; i < got; i++) {
+			assert_lq_ok(db, lq_task_fail(db, &t[i], "boom"));
+			lq_task_clear(&t[i]);
+		}
+		left -= (int)got;
+	}
+}
+
+/* prune: only dead tasks older than the age, per queue, in batches (more
+ * than one batch of 1000), a dry run changes nothing. */
+static void task_prune(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t n = -1;
+	int64_t live = add(db, "lives", "pa", 0, NULL);
+
+	make_dead(db, "pa", "old", 1100);
+	make_dead(db, "pb", "old", 3);
+	assert_int_equal(lqt_count_tasks(db, NULL, LQ_LIST_DEAD), 1103);
+	/* Nothing died an hour ago. */
+	assert_lq_ok(db, lq_task_prune(db, 3600000, NULL, 0, &n));
+	assert_int_equal(n, 0);
+	lqt_sleep_ms(20); /* died_at < NOW - 0 must hold for every one */
+	assert_lq_ok(db, lq_task_prune(db, 0, NULL, LQ_PRUNE_DRY_RUN, &n));
+	assert_int_equal(n, 1103);
+	assert_int_equal(lqt_count_tasks(db, NULL, LQ_LIST_DEAD), 1103);
+	assert_lq_ok(db, lq_task_prune(db, 0, "pb", 0, &n));
+	assert_int_equal(n, 3);
+	assert_int_equal(lqt_count_tasks(db, "pb", LQ_LIST_DEAD), 0);
+	assert_lq_ok(db, lq_task_prune(db, 0, NULL, 0, &n));
+	assert_int_equal(n, 1100);
+	assert_int_equal(lqt_count_tasks(db, NULL, LQ_LIST_DEAD), 0);
+	/* Live tasks are never pruned. */
+	lq_task t;
+	assert_lq_ok(db, lq_task_get(db, live, &t));
+	assert_false(t.dead);
+	lq_task_clear(&t);
+	assert_lq(db, LQ_EINVAL, lq_task_prune(db, -1, NULL, 0, &n));
+	assert_lq(db, LQ_EINVAL, lq_task_prune(db, 0, "", 0, &n));
+}
+
 static void task_pause(void **state)
 {
 	lq_db *db = DB(state);
@@ -1013,6 +1068,7 @@ int lqt_conf_task(void)
 		cmocka_unit_test_setup(task_fail_retry_dead, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_fail_backoff, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_retry_rm, lqt_conf_test_setup),
+		cmocka_unit_test_setup(task_prune, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_pause, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_queue_pause, lqt_conf_test_setup),
 		cmocka_unit_test_setup(task_queue_counts, lqt_conf_test_setup),

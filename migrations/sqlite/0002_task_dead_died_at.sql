@@ -1,0 +1,3 @@
+-- leaseq schema, version 2 (SQLite): prune finds old dead tasks by died_at
+-- without scanning the table.
+CREATE INDEX lq_task_dead_died_at ON lq_task_dead (died_at, id);

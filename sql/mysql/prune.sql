@@ -1,0 +1,14 @@
+-- Pruning old dead tasks (MySQL/MariaDB), in bounded batches: each statement
+-- removes at most ?3 rows, oldest first, so no statement holds many locks.
+
+-- name: task_dead_prune
+DELETE FROM lq_task_dead
+ WHERE died_at < CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?1
+   AND (?2 IS NULL OR queue = ?2)
+ ORDER BY died_at, id
+ LIMIT ?3;
+
+-- name: task_dead_prune_count
+SELECT count(*) FROM lq_task_dead
+ WHERE died_at < CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?1
+   AND (?2 IS NULL OR queue = ?2);

@@ -1,0 +1,15 @@
+-- Pruning old dead tasks (PostgreSQL), in bounded batches: each statement
+-- removes at most $3 rows, oldest first, so no statement holds many locks.
+
+-- name: task_dead_prune
+DELETE FROM lq_task_dead WHERE id IN (
+    SELECT id FROM lq_task_dead
+     WHERE died_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1::bigint
+       AND ($2::text IS NULL OR queue = $2::text)
+     ORDER BY died_at, id
+     LIMIT $3::bigint);
+
+-- name: task_dead_prune_count
+SELECT count(*) FROM lq_task_dead
+ WHERE died_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1::bigint
+   AND ($2::text IS NULL OR queue = $2::text);

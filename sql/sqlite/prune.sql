@@ -1,0 +1,15 @@
+-- Pruning old dead tasks (SQLite), in bounded batches: each statement
+-- removes at most ?3 rows, oldest first, so no write transaction runs long.
+
+-- name: task_dead_prune
+DELETE FROM lq_task_dead WHERE id IN (
+    SELECT id FROM lq_task_dead
+     WHERE died_at < CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) - ?1
+       AND (?2 IS NULL OR queue = ?2)
+     ORDER BY died_at, id
+     LIMIT ?3);
+
+-- name: task_dead_prune_count
+SELECT count(*) FROM lq_task_dead
+ WHERE died_at < CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) - ?1
+   AND (?2 IS NULL OR queue = ?2);
