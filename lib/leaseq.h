@@ -268,6 +268,24 @@ LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id);
 /* Pause or resume one task (a paused task is never claimed). */
 LQ_EXTERN(lq_status) lq_task_pause(lq_db *db, int64_t id, int paused);
 
+/* What "leasectl doctor" reads: read-only, one pass over the task tables. */
+typedef struct lq_health {
+	int schema_current, schema_latest; /* as lq_schema_status */
+	int64_t db_now;                    /* the database clock, epoch ms */
+	int64_t expired_claims;            /* at-least-once claims expired more than grace ago */
+	int64_t oldest_expired_claim_ms;   /* since when the oldest of them expired */
+	int64_t stale_leases;              /* leases still owned, expired more than grace ago */
+	int64_t overdue_tasks;             /* claimable tasks due more than grace ago (not paused) */
+	int64_t most_overdue_ms;           /* how late the most overdue one is */
+	int64_t dead_tasks;
+	char missing_indexes[192];         /* space-separated names of indexes the schema lacks */
+	char journal_mode[16];             /* SQLite's journal mode; "" on the servers */
+} lq_health;
+/* Fill *out.  grace_ms: how late counts as stuck or overdue.  Needs the
+ * schema; LQ_ESCHEMA (with schema_current/latest set) when it is missing or
+ * behind. */
+LQ_EXTERN(lq_status) lq_health_check(lq_db *db, int64_t grace_ms, lq_health *out);
+
 #define LQ_PRUNE_DRY_RUN 1u /* count what would go, remove nothing */
 /* Remove the dead tasks that died more than older_than_ms ago (queue NULL:
  * every queue), oldest first, in batches of at most 1000 rows, each its own

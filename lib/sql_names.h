@@ -73,6 +73,12 @@
 	X(task_list)            /* (?1 queue|NULL, ?2 due_only) -> TASK_COLS (payload NULL) by id */ \
 	X(task_list_dead)       /* (?1 queue|NULL) -> TASK_COLS (payload NULL) by id */       \
 	X(task_dead_delete)     /* (?1 id) */                                                 \
+	/* health (doctor) */                                                                 \
+	X(health_counts)        /* (?1 grace ms) -> (expired claims, ms since the oldest expired, \
+	                            leases expired with an owner, overdue tasks, ms the most  \
+	                            overdue is late, dead tasks, NOW); read-only */          \
+	X(health_indexes)       /* () -> (index name) for every index of the lq_ tables */   \
+	X(health_journal)       /* () -> (SQLite journal mode; '' elsewhere) */               \
 	X(task_dead_prune)      /* (?1 age ms, ?2 queue|NULL, ?3 limit) delete dead tasks with \
 	                            died_at < NOW - age, oldest first -> affected */         \
 	X(task_dead_prune_count) /* (?1 age ms, ?2 queue|NULL) -> (how many would go) */      \

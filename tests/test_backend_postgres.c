@@ -717,6 +717,13 @@ static void test_every_statement(void **state)
 	assert_int_equal(r.i[0], 2);
 	assert_int_equal(RUN(c, task_dead_prune, NULL, lq_v_int(3600000), q, lq_v_int(10)), 0);
 	DID(task_dead_prune);
+	RUN(c, health_counts, &r, lq_v_int(3600000)), DID(health_counts);
+	assert_int_equal(r.ncols, 7);
+	assert_true(r.i[5] >= 2); /* the dead rows above */
+	RUN0(c, health_indexes, &r), DID(health_indexes);
+	assert_true(r.n >= 4);
+	RUN0(c, health_journal, &r), DID(health_journal);
+	assert_int_equal(r.n, 1);
 	assert_int_equal(RUN(c, task_dead_delete, NULL, lq_v_int(id + 1000)), 1);
 	DID(task_dead_delete);
 	assert_int_equal(RUN(c, task_revive, NULL, lq_v_int(id)), 1);

@@ -58,6 +58,7 @@ static const struct lc_cmd commands[] = {
 	{"queue", cmd_queue, "list, pause or resume queues", NULL, lc_queue_cmds},
 	{"worker", cmd_worker, "run due tasks with handler commands until stopped", &lc_worker_usage, NULL},
 	{"tick", cmd_tick, "one pseudo-cron tick: run what is due, then return", &lc_tick_usage, NULL},
+	{"doctor", cmd_doctor, "check the database and say what to fix", &lc_doctor_usage, NULL},
 	{"prune", cmd_prune, "remove dead tasks older than an age", &lc_prune_usage, NULL},
 	{"stats", cmd_stats, "lease and queue counts (text, JSON, Prometheus)", &lc_stats_usage, NULL},
 	{"bench", cmd_bench, "time leaseq against raw SQL on this database", &lc_bench_usage, NULL},

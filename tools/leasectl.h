@@ -118,7 +118,7 @@ extern const struct lc_cmd lc_lease_cmds[];
 extern const struct lc_cmd lc_task_cmds[];
 extern const struct lc_cmd lc_queue_cmds[];
 extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, lc_tick_usage, lc_stats_usage,
-	lc_bench_usage, lc_prune_usage;
+	lc_bench_usage, lc_prune_usage, lc_doctor_usage;
 int cmd_migrate(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_lease(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct lc_ctx *ctx, int argc, char **argv);
@@ -129,6 +129,7 @@ int cmd_tick(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_bench(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_prune(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_doctor(struct lc_ctx *ctx, int argc, char **argv);
 
 /* ------------------------------------------------------------ errors */
 
