@@ -203,6 +203,7 @@ struct lc_json {
 	int depth;
 	int has_item[32]; /* an element was written at this depth */
 	int after_key;
+	int compact; /* one line (log events), not indented */
 };
 void lc_json_init(struct lc_json *j, FILE *f);
 void lc_json_obj(struct lc_json *j);
@@ -231,6 +232,30 @@ char *lc_base64(const unsigned char *p, size_t n);
 void lc_json_lease(struct lc_json *j, const lq_lease *l);
 void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload);
 void lc_json_report(struct lc_json *j, const lq_run_report *r);
+
+/* Logs (leasectl_log.c): --log-format text|json for worker, tick and exec.
+ * In JSON every line on standard error is an object: time, level, event and
+ * the fields given; lc_errorf lines become {"level": "error", "event":
+ * "error", "message"}.  In text, lc_log_event writes nothing (the commands
+ * keep their text lines). */
+struct lc_log_fields {
+	const lq_task *task;         /* task_id, queue, name */
+	int attempt;                 /* > 0 */
+	const char *lease;
+	int64_t token;               /* > 0 */
+	int64_t duration_ms;         /* with has_duration */
+	int exit_status;             /* with has_exit_status */
+	int has_duration, has_exit_status;
+	const lq_run_report *report; /* ran, failed, claimed, stopped */
+	const char *error, *message;
+};
+#define LC_LOG_OPT(T, f)                                                                   \
+	LC_VALUE(T, f, "log-format", 0, "FMT", 0,                                          \
+		 "text (default) or json: one JSON object per line on standard\n"          \
+		 "error (time, level, event, task or lease, duration, error)")
+int lc_log_set_format(const struct lc_ctx *ctx, const char *format);
+int lc_log_is_json(void);
+void lc_log_event(const char *level, const char *event, const struct lc_log_fields *f);
 const char *lc_stop_str(lq_stop_reason r);
 
 /* ------------------------------------------------------------ processes */

@@ -28,7 +28,7 @@
 #define EXEC_MIN_GRACE_MS 100
 
 struct exec_args {
-	const char *ttl, *wait, *min_hold, *conflict_exit, *name;
+	const char *ttl, *wait, *min_hold, *conflict_exit, *name, *log_format;
 	struct lc_rest cmd;
 };
 
@@ -45,6 +45,7 @@ static const struct lc_opt exec_opts[] = {
 	LC_VALUE(struct exec_args, conflict_exit, "conflict-exit", 0, "N", 0,
 		 "exit status when the lease is held elsewhere (default 75; 0 makes\n"
 		 "\"another host runs it\" a success for cron)"),
+	LC_LOG_OPT(struct exec_args, log_format),
 	LC_ARG(struct exec_args, name, "NAME", 0, "the lease"),
 	LC_REST(struct exec_args, cmd, "COMMAND [ARG...]", LC_REQUIRED,
 		"the program and its arguments, run directly (no shell; use\n"
@@ -347,7 +348,7 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
-	if ((rc = lc_check_name(ctx, "lease name", a.name)) ||
+	if ((rc = lc_log_set_format(ctx, a.log_format)) || (rc = lc_check_name(ctx, "lease name", a.name)) ||
 	    (a.ttl && (rc = lc_duration(ctx, "--ttl", a.ttl, 0, &ttl))) ||
 	    (a.wait && (rc = lc_duration(ctx, "--wait", a.wait, LC_DUR_ZERO_OK, &wait))) ||
 	    (a.min_hold && (rc = lc_duration(ctx, "--min-hold", a.min_hold, 0, &min_hold))) ||
@@ -446,6 +447,7 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 
+	lc_log_event("info", "lease_acquired", &(struct lc_log_fields){.lease = a.name, .token = r.lease.token});
 	rc = supervise(&r);
 	g_watch_pid = 0;
 	if (rc == LC_EXIT_LOST)
@@ -456,6 +458,10 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 			  lc_pr(cb, sizeof(cb), a.cmd.argv[0]), r.name);
 	hand_back(&r, min_hold, acquired);
 	rc = lc_wait_exit(r.wstatus);
+	lc_log_event(rc ? "error" : "info", "command_exited",
+		     &(struct lc_log_fields){.lease = a.name, .token = r.lease.token, .exit_status = rc,
+					     .has_exit_status = 1, .duration_ms = lc_mono_ms() - acquired,
+					     .has_duration = 1});
 out:
 	lc_env_free(env);
 	lq_close(r.db);

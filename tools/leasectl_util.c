@@ -37,6 +37,12 @@ static void vprint_error(const char *prefix, const char *fmt, va_list ap)
 	n = strlen(buf);
 	while (n && buf[n - 1] == ' ')
 		buf[--n] = '\0';
+	if (lc_log_is_json()) {
+		char msg[2200];
+		snprintf(msg, sizeof(msg), "%s%s", prefix, buf);
+		lc_log_event("error", "error", &(struct lc_log_fields){.message = msg});
+		return;
+	}
 	fflush(stdout);
 	fprintf(stderr, "%s: %s%s\n", LC_PROG, prefix, buf);
 }
@@ -574,8 +580,9 @@ static void json_sep(struct lc_json *j)
 	if (j->depth == 0)
 		return;
 	if (j->has_item[j->depth])
-		fputc(',', j->f);
-	fprintf(j->f, "\n%*s", j->depth * 2, "");
+		fputs(j->compact ? ", " : ",", j->f);
+	if (!j->compact)
+		fprintf(j->f, "\n%*s", j->depth * 2, "");
 	j->has_item[j->depth] = 1;
 }
 
@@ -594,7 +601,7 @@ static void json_close(struct lc_json *j, int c)
 
 	if (j->depth > 0)
 		j->depth--;
-	if (had)
+	if (had && !j->compact)
 		fprintf(j->f, "\n%*s", j->depth * 2, "");
 	fputc(c, j->f);
 }

@@ -137,6 +137,7 @@ static int payload_fd(const lq_task *t)
 struct sh_child {
 	const char *cmd;
 	int in;
+	int err; /* -1: standard error inherited */
 	char **env;
 };
 
@@ -145,11 +146,67 @@ static void run_sh(void *arg)
 {
 	const struct sh_child *c = arg;
 
-	if (dup2(c->in, STDIN_FILENO) < 0)
+	if (dup2(c->in, STDIN_FILENO) < 0 || (c->err >= 0 && dup2(c->err, STDERR_FILENO) < 0))
 		_exit(126);
 	execve("/bin/sh", (char *[]){(char *)"sh", (char *)"-c", (char *)c->cmd, NULL}, c->env);
 	dprintf(STDERR_FILENO, "%s: cannot run /bin/sh: %s\n", LC_PROG, strerror(errno));
 	_exit(127);
+}
+
+/* With --log-format json a handler's standard error must not break the
+ * log's one-object-per-line format: each line it writes becomes a
+ * handler_output event of its task. */
+struct relay {
+	int fd; /* read end, non-blocking; -1 when done or unused */
+	char buf[2048];
+	size_t len;
+};
+
+static void relay_emit(const lq_task *t, const char *s, size_t n)
+{
+	char line[2049];
+
+	memcpy(line, s, n);
+	line[n] = '\0';
+	lc_log_event("info", "handler_output", &(struct lc_log_fields){.task = t, .message = line});
+}
+
+/* Read what is there; emit complete lines (and a full buffer as one line).
+ * final: the handler ended, emit the rest too. */
+static void relay_pump(struct relay *r, const lq_task *t, int final)
+{
+	while (r->fd >= 0) {
+		ssize_t got = read(r->fd, r->buf + r->len, sizeof(r->buf) - r->len);
+		if (got > 0) {
+			r->len += (size_t)got;
+		} else if (got < 0 && errno == EINTR) {
+			continue;
+		} else if (got < 0 && errno == EAGAIN && !final) {
+			break;
+		} else { /* end of file, or the handler is gone and nothing more is there */
+			close(r->fd);
+			r->fd = -1;
+		}
+		size_t start = 0;
+		for (size_t i = 0; i < r->len; i++) {
+			if (r->buf[i] == '\n') {
+				relay_emit(t, r->buf + start, i - start);
+				start = i + 1;
+			}
+		}
+		if (start == 0 && r->len == sizeof(r->buf)) {
+			relay_emit(t, r->buf, r->len);
+			start = r->len;
+		}
+		memmove(r->buf, r->buf + start, r->len - start);
+		r->len -= start;
+		if (got <= 0)
+			break;
+	}
+	if (final && r->len) {
+		relay_emit(t, r->buf, r->len);
+		r->len = 0;
+	}
 }
 
 static int handler_fn(lq_job *job, void *arg)
@@ -159,15 +216,16 @@ static int handler_fn(lq_job *job, void *arg)
 	const lq_task *t = lq_job_task(job);
 	char v_id[48], v_attempt[48], v_run_at[48], *v_name = NULL, *v_queue = NULL, why[128], err[200];
 	const char *set[5];
-	int64_t interval = 0, next_hb = 0, expiry = 0, stop_at = 0, kill_at = 0, now;
-	int fd, wstatus = 0, termed = 0, killed = 0, lost = 0, stopped = 0;
+	int64_t interval = 0, next_hb = 0, expiry = 0, stop_at = 0, kill_at = 0, now, started = lc_mono_ms();
+	int attempt = t->mode == LQ_AT_LEAST_ONCE ? (t->attempts > 0 ? t->attempts : 1) : t->attempts + 1;
+	int fd, wstatus = 0, termed = 0, killed = 0, lost = 0, stopped = 0, errpipe[2] = {-1, -1};
+	struct relay out = {.fd = -1};
 	char **env;
 	pid_t pid;
 
 	/* at-least-once claims count this attempt; at-most-once ones do not. */
 	snprintf(v_id, sizeof(v_id), "LEASEQ_TASK_ID=%lld", (long long)t->id);
-	snprintf(v_attempt, sizeof(v_attempt), "LEASEQ_TASK_ATTEMPT=%d",
-		 t->mode == LQ_AT_LEAST_ONCE ? (t->attempts > 0 ? t->attempts : 1) : t->attempts + 1);
+	snprintf(v_attempt, sizeof(v_attempt), "LEASEQ_TASK_ATTEMPT=%d", attempt);
 	snprintf(v_run_at, sizeof(v_run_at), "LEASEQ_TASK_RUN_AT=%lld", (long long)t->run_at);
 	if (asprintf(&v_name, "LEASEQ_TASK_NAME=%s", t->name) < 0)
 		v_name = NULL;
@@ -186,11 +244,17 @@ static int handler_fn(lq_job *job, void *arg)
 	}
 
 	lc_cloexec_new_fds(c->ctx);
+	if (lc_log_is_json() && pipe2(errpipe, O_CLOEXEC) == 0) {
+		out.fd = errpipe[0];
+		fcntl(out.fd, F_SETFL, fcntl(out.fd, F_GETFL) | O_NONBLOCK);
+	}
 	{
-		struct sh_child sc = {h->cmd, fd, env};
+		struct sh_child sc = {h->cmd, fd, errpipe[1], env};
 		pid = lc_child_spawn(run_sh, &sc);
 	}
 	close(fd);
+	if (errpipe[1] >= 0)
+		close(errpipe[1]);
 	if (pid < 0) {
 		snprintf(err, sizeof(err), "leasectl could not start the handler: %s", strerror(errno));
 		goto fail;
@@ -207,7 +271,7 @@ static int handler_fn(lq_job *job, void *arg)
 		expiry = now + ttl;
 	}
 	for (;;) {
-		struct pollfd pfd = {.fd = lc_sig_fd(), .events = POLLIN};
+		struct pollfd pfd[2] = {{.fd = lc_sig_fd(), .events = POLLIN}, {.fd = out.fd, .events = POLLIN}};
 		int64_t wake = now + 1000; /* also notices lq_job_stopping */
 		int b;
 
@@ -218,7 +282,8 @@ static int handler_fn(lq_job *job, void *arg)
 		if (kill_at && !killed && kill_at < wake)
 			wake = kill_at;
 		if (wake > now)
-			poll(&pfd, 1, (int)(wake - now));
+			poll(pfd, out.fd >= 0 ? 2 : 1, (int)(wake - now));
+		relay_pump(&out, t, 0);
 		while (lc_sig_next(&b))
 			;
 		if (lc_child_poll(pid, &wstatus))
@@ -262,12 +327,16 @@ static int handler_fn(lq_job *job, void *arg)
 	/* What the handler left running (its group, descendants that escaped
 	 * it) stops with it: the claim it worked under is settled next. */
 	lc_child_stop_rest(pid, killed || termed || lost ? 0 : KILL_GRACE_MS);
+	relay_pump(&out, t, 1);
 	lc_fmt_wait(why, sizeof(why), wstatus);
 	if (lost) {
 		snprintf(err, sizeof(err), "claim lost while the handler ran; handler stopped (%s)", why);
 		goto fail;
 	}
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+		lc_log_event("info", "task_done",
+			     &(struct lc_log_fields){.task = t, .attempt = attempt,
+						     .duration_ms = lc_mono_ms() - started, .has_duration = 1});
 		lc_env_free(env);
 		free(v_name);
 		free(v_queue);
@@ -281,9 +350,15 @@ static int handler_fn(lq_job *job, void *arg)
 	else
 		snprintf(err, sizeof(err), "handler %s", why);
 fail:
+	if (out.fd >= 0)
+		close(out.fd);
 	lq_job_set_error(job, err);
 	/* A long-running worker's log is where operators look first. */
-	{
+	if (lc_log_is_json()) {
+		lc_log_event("error", "task_failed",
+			     &(struct lc_log_fields){.task = t, .attempt = attempt,
+						     .duration_ms = lc_mono_ms() - started, .has_duration = 1, .error = err});
+	} else {
 		char name[300];
 		lc_errorf("%s: task %lld \"%s\" failed: %s", c->tick ? "tick" : "worker", (long long)t->id,
 			  lc_pr(name, sizeof(name), t->name), err);
@@ -384,7 +459,11 @@ static void print_report(const struct wconf *c, const lq_run_report *rep, int rc
 		lc_json_end(&j);
 	}
 	/* One line on standard error either way. */
-	if (rc == LC_EXIT_HELD && c->tick)
+	if (lc_log_is_json())
+		lc_log_event(rc && rc != LC_EXIT_HELD ? "error" : "info", c->tick ? "tick_done" : "worker_stopped",
+			     &(struct lc_log_fields){.report = rep,
+						     .error = rc && msg[0] ? msg : NULL});
+	else if (rc == LC_EXIT_HELD && c->tick)
 		lc_errorf("tick: another runner is active on queue \"%s\"; nothing to do", c->queues[0]);
 	else if (rc && msg[0] && !strncmp(msg, what, strlen(what)) && msg[strlen(what)] == ':')
 		lc_errorf("%s (%s)", msg, sum); /* the library named it already */
@@ -508,7 +587,7 @@ static int run_jobs(struct wconf *c, int64_t jobs)
 
 struct worker_args {
 	struct lc_list queues, handlers;
-	const char *jobs, *claim_ttl;
+	const char *jobs, *claim_ttl, *log_format;
 	int at_least_once, drain;
 };
 static const struct lc_opt worker_opts[] = {
@@ -529,6 +608,7 @@ static const struct lc_opt worker_opts[] = {
 		 "with --at-least-once: the claim's lease, renewed every DUR/3 while the\n"
 		 "handler runs (default 30s)"),
 	LC_FLAG(struct worker_args, drain, "drain", 0, "exit once nothing is due (default: run until stopped)"),
+	LC_LOG_OPT(struct worker_args, log_format),
 	LC_OPT_TABLE_END,
 };
 const struct lc_usage lc_worker_usage = {
@@ -602,6 +682,7 @@ int cmd_worker(struct lc_ctx *ctx, int argc, char **argv)
 	c.mode = a.at_least_once ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
 	c.claim_ttl = DEFAULT_CLAIM_TTL_MS;
 	c.drain = a.drain;
+	rc = lc_log_set_format(ctx, a.log_format);
 	for (size_t i = 0; i < a.queues.n && !rc; i++)
 		rc = lc_check_name(ctx, "queue name", a.queues.v[i]);
 	if (!rc && a.jobs)
@@ -835,6 +916,7 @@ static int detached_tick_lock(const struct lc_ctx *ctx, const char *queue)
 struct tick_args {
 	const char *queue, *budget;
 	struct lc_list handlers;
+	const char *log_format;
 	int spawn, no_cgi;
 };
 static const struct lc_opt tick_opts[] = {
@@ -849,6 +931,7 @@ static const struct lc_opt tick_opts[] = {
 	LC_FLAG(struct tick_args, no_cgi, "no-cgi", 0,
 		"an ordinary tick even when GATEWAY_INTERFACE is set (e.g. run\n"
 		"synchronously from inside another CGI program)"),
+	LC_LOG_OPT(struct tick_args, log_format),
 	LC_OPT_TABLE_END,
 };
 const struct lc_usage lc_tick_usage = {
@@ -916,6 +999,8 @@ int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
 	c.mode = LQ_AT_MOST_ONCE;
 	c.budget = DEFAULT_BUDGET_MS;
 	c.queues = queues;
+	if (!rc)
+		rc = lc_log_set_format(ctx, a.log_format);
 	if (!rc && a.spawn && a.no_cgi)
 		rc = lc_usage_error(ctx, "--spawn and --no-cgi exclude each other");
 	if (!rc && a.queue) {
