@@ -360,17 +360,27 @@ LQ_EXTERN(lq_status) lq_runner_handle(lq_runner *r, const char *name, lq_handler
  * LQ_EUNKNOWN for a COMMIT); lq_runner_work then returns that status. */
 LQ_EXTERN(void) lq_runner_stop(lq_runner *r);
 
+/* Why a run stopped: the name (one word, stable for scripts and JSON) and a
+ * sentence for people, from this one list.  Append only. */
+#define LQ_STOP_REASON_MAP(X)                                                              \
+	X(NONE, 0, "none", "none")                             /* nothing was done */       \
+	X(IDLE, 1, "idle", "idle")                             /* nothing more is due */    \
+	X(HELD, 2, "held", "held elsewhere")                   /* another runner holds the runner lease */ \
+	X(CLAIM_LOST, 3, "claim_lost", "claim lost to another runner")                      \
+	X(LEASE_LOST, 4, "lease_lost", "runner lease lost")                                 \
+	X(BUDGET, 5, "budget", "time budget reached")                                       \
+	X(SIGNAL, 6, "signal", "stopped")                      /* lq_runner_stop was called */ \
+	X(ERROR, 7, "error", "error")                          /* a database error (see lq_errmsg) */
+
 typedef enum lq_stop_reason {
-	LQ_STOP_NONE = 0,      /* nothing was done */
-	LQ_STOP_IDLE,          /* nothing more is due */
-	LQ_STOP_HELD,          /* another runner holds the runner lease */
-	LQ_STOP_CLAIM_LOST,    /* a claim was lost to another runner */
-	LQ_STOP_LEASE_LOST,    /* the runner lease was lost */
-	LQ_STOP_BUDGET,        /* the time budget was reached */
-	LQ_STOP_SIGNAL,        /* lq_runner_stop was called */
-	LQ_STOP_ERROR          /* a database error (see lq_errmsg) */
+#define LQ__STOP_ENUM(name, value, word, text) LQ_STOP_##name = value,
+	LQ_STOP_REASON_MAP(LQ__STOP_ENUM)
+#undef LQ__STOP_ENUM
 } lq_stop_reason;
+/* The sentence ("time budget reached"); never NULL. */
 LQ_EXTERN(const char *) lq_stop_reason_str(lq_stop_reason r);
+/* The name ("budget"); never NULL ("unknown" for a value not in the list). */
+LQ_EXTERN(const char *) lq_stop_reason_name(lq_stop_reason r);
 
 typedef struct lq_run_report {
 	int64_t ran;       /* handlers that succeeded */

@@ -48,27 +48,27 @@ struct lq_job {
 	int hand_back;
 };
 
+/* Indexed by lq_stop_reason: its values run 0, 1, 2, ... */
+static const struct {
+	const char *word, *text;
+} stop_reasons[] = {
+#define LQ__STOP_ENTRY(name, value, word, text) [value] = {word, text},
+	LQ_STOP_REASON_MAP(LQ__STOP_ENTRY)
+#undef LQ__STOP_ENTRY
+};
+
 LQ_EXTERN(const char *) lq_stop_reason_str(lq_stop_reason r)
 {
-	switch (r) {
-	case LQ_STOP_NONE:
-		return "none";
-	case LQ_STOP_IDLE:
-		return "idle";
-	case LQ_STOP_HELD:
-		return "held elsewhere";
-	case LQ_STOP_CLAIM_LOST:
-		return "claim lost to another runner";
-	case LQ_STOP_LEASE_LOST:
-		return "runner lease lost";
-	case LQ_STOP_BUDGET:
-		return "time budget reached";
-	case LQ_STOP_SIGNAL:
-		return "stopped";
-	case LQ_STOP_ERROR:
-		return "error";
-	}
-	return "unknown";
+	if ((unsigned)r >= sizeof(stop_reasons) / sizeof(stop_reasons[0]) || !stop_reasons[r].text)
+		return "unknown";
+	return stop_reasons[r].text;
+}
+
+LQ_EXTERN(const char *) lq_stop_reason_name(lq_stop_reason r)
+{
+	if ((unsigned)r >= sizeof(stop_reasons) / sizeof(stop_reasons[0]) || !stop_reasons[r].word)
+		return "unknown";
+	return stop_reasons[r].word;
 }
 
 LQ_EXTERN(void) lq_runner_free(lq_runner *r)

@@ -249,6 +249,15 @@ static void status_strings(void **state)
 	for (int r = LQ_STOP_NONE; r <= LQ_STOP_ERROR; r++)
 		assert_non_null(lq_stop_reason_str((lq_stop_reason)r));
 	assert_non_null(lq_stop_reason_str((lq_stop_reason)999));
+	/* Names: one word each, all different (scripts and JSON read them). */
+	for (int r = LQ_STOP_NONE; r <= LQ_STOP_ERROR; r++) {
+		const char *w = lq_stop_reason_name((lq_stop_reason)r);
+		assert_true(w[0] && !strchr(w, ' '));
+		for (int o = LQ_STOP_NONE; o < r; o++)
+			assert_string_not_equal(w, lq_stop_reason_name((lq_stop_reason)o));
+	}
+	assert_string_equal(lq_stop_reason_name(LQ_STOP_BUDGET), "budget");
+	assert_string_equal(lq_stop_reason_name((lq_stop_reason)999), "unknown");
 	assert_string_equal(lq_version(), LEASEQ_VERSION_STRING);
 }
 

@@ -154,6 +154,9 @@ int lc_open(struct lc_ctx *ctx, lq_db **db);
 const char *lc_dsn(const struct lc_ctx *ctx);
 /* Copy dsn into buf with any password replaced by "***". */
 void lc_redact_dsn(const char *dsn, char *buf, size_t size);
+/* The password in dsn (URL userinfo or a password-like query option), not
+ * NUL-terminated: *len bytes; NULL if none. */
+const char *lc_dsn_password(const char *dsn, size_t *len);
 
 #define LC_DUR_ZERO_OK 1u /* 0 is allowed (a delay), else it must be positive */
 /* Parse a duration flag; prints the error and returns LC_EXIT_USAGE. */
@@ -256,7 +259,6 @@ struct lc_log_fields {
 int lc_log_set_format(const struct lc_ctx *ctx, const char *format);
 int lc_log_is_json(void);
 void lc_log_event(const char *level, const char *event, const struct lc_log_fields *f);
-const char *lc_stop_str(lq_stop_reason r);
 
 /* ------------------------------------------------------------ processes */
 
