@@ -34,8 +34,12 @@ static const struct lc_usage version_usage = {
 
 struct help_args {
 	struct lc_rest topic;
+	int man, markdown;
 };
 static const struct lc_opt help_opts[] = {
+	LC_FLAG(struct help_args, man, "man", 0, "print the manual page leasectl(1) (roff) of every command"),
+	LC_FLAG(struct help_args, markdown, "markdown", 0,
+		"print every command's help as markdown (the reference in leasectl.md)"),
 	LC_REST(struct help_args, topic, "COMMAND", 0, "the command (and subcommand) to explain"),
 	LC_OPT_TABLE_END,
 };
@@ -45,7 +49,7 @@ static const struct lc_usage help_usage = {
 	.description = "Without COMMAND, lists the commands.  \"leasectl help lease acquire\"\n"
 		       "prints the same text as \"leasectl lease acquire --help\".",
 	.opts = help_opts,
-	.examples = "leasectl help exec\nleasectl help task add",
+	.examples = "leasectl help exec\nleasectl help task add\nleasectl help --man | man -l -",
 	.exits = "0   help printed\n64  unknown command",
 };
 
@@ -525,6 +529,18 @@ static int cmd_version(struct lc_ctx *ctx, int argc, char **argv)
 	return LC_EXIT_OK;
 }
 
+static void main_help_doc(FILE *f, const void *unused)
+{
+	(void)unused;
+	print_main_help(f);
+}
+
+static void group_help_doc(FILE *f, const void *cmd)
+{
+	const struct lc_cmd *c = cmd;
+	print_group_help(f, c->name, c->summary, c->subs);
+}
+
 static int cmd_help(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct help_args a = {0};
@@ -533,6 +549,13 @@ static int cmd_help(struct lc_ctx *ctx, int argc, char **argv)
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
+	if (a.man || a.markdown) {
+		static const struct lc_doc_parts parts = {main_help_doc, group_help_doc, env_help, exit_help};
+		if (a.man && a.markdown)
+			return lc_usage_error(ctx, "--man and --markdown exclude each other");
+		lc_doc_write(stdout, a.markdown, commands, &parts);
+		return LC_EXIT_OK;
+	}
 	if (a.topic.argc == 0) {
 		print_main_help(stdout);
 		return LC_EXIT_OK;

@@ -113,6 +113,14 @@ void lc_print_synopsis(FILE *f, const struct lc_usage *u);
 int lc_dispatch(struct lc_ctx *ctx, const char *group, const struct lc_cmd *subs,
 		const char *summary, int argc, char **argv);
 
+/* The manual page and the markdown reference (leasectl_man.c). */
+struct lc_doc_parts {
+	void (*main_help)(FILE *f, const void *unused);
+	void (*group_help)(FILE *f, const void *cmd); /* a struct lc_cmd with subs */
+	const char *env_help, *exit_help;
+};
+void lc_doc_write(FILE *f, int markdown, const struct lc_cmd *cmds, const struct lc_doc_parts *parts);
+
 /* Subcommand groups and commands (one file each). */
 extern const struct lc_cmd lc_lease_cmds[];
 extern const struct lc_cmd lc_task_cmds[];

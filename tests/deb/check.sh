@@ -63,6 +63,9 @@ ver=$(cd "$T" && "$L" version 2>&1 | head -1) || why+="leasectl version failed; 
     why+="migrate/task add/worker failed: $(tr '\n' ' ' <"$T/worker.err"); "
 [[ "$(cat "$T/ran" 2>/dev/null)" == ran ]] || why+="the task did not run; "
 [[ -z "$why" ]] && ok "installed leasectl ($ver): migrate, task add, worker --drain ran the task" || bad "$why"
+for page in /usr/share/man/man1/leasectl.1 /usr/share/man/man3/leaseq.3; do
+    [[ -s $page ]] || bad "no manual page $page"
+done
 
 cat >"$T/c.c" <<'C'
 #include <leaseq.h>

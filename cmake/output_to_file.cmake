@@ -1,0 +1,16 @@
+# cmake -DOUT=FILE -P output_to_file.cmake -- COMMAND [ARG...]: run COMMAND
+# and write its standard output to FILE (add_custom_command has no ">").
+set(cmd)
+set(seen 0)
+foreach(i RANGE ${CMAKE_ARGC})
+  if(seen)
+    list(APPEND cmd "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(seen 1)
+  endif()
+endforeach()
+execute_process(COMMAND ${cmd} OUTPUT_FILE ${OUT} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  file(REMOVE ${OUT})
+  message(FATAL_ERROR "${cmd}: exit ${rc}")
+endif()
