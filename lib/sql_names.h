@@ -27,6 +27,9 @@
 	/* leases */                                                                          \
 	X(lease_insert)         /* (?1 name, ?2 owner, ?3 ttl) insert if absent, token 1 -> affected */ \
 	X(lease_take)           /* (?1 name, ?2 owner, ?3 ttl) take if expires_at <= NOW, token+1 */ \
+	X(lease_acquire)        /* (?1 name, ?2 owner, ?3 ttl) insert if absent (token 1) or take \
+	                            if expires_at <= NOW (token+1), one statement -> LEASE_COLS, \
+	                            got 1 if taken, or got 0 with the row as seen, or no row */ \
 	X(lease_get)            /* (?1 name) -> LEASE_COLS */                                 \
 	X(lease_renew)          /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW */ \
 	X(lease_release)        /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \

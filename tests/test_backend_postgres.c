@@ -562,6 +562,12 @@ static void test_every_statement(void **state)
 	DID(lease_insert);
 	assert_int_equal(RUN(c, lease_take, NULL, nm, lq__v_text("o2"), lq_v_int(60000)), 0);
 	DID(lease_take);
+	/* Held: no take, and the row as the statement saw it, got = 0. */
+	RUN(c, lease_acquire, &r, nm, lq__v_text("o2"), lq_v_int(60000)), DID(lease_acquire);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 7);
+	assert_int_equal(r.i[2], 1);
+	assert_int_equal(r.i[6], 0);
 	RUN(c, lease_get, &r, nm), DID(lease_get);
 	assert_int_equal(r.ncols, 6);
 	assert_int_equal(RUN(c, lease_renew, NULL, nm, lq__v_text("o"), lq_v_int(1), lq_v_int(60000)), 1);
