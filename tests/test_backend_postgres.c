@@ -650,6 +650,19 @@ static void test_every_statement(void **state)
 	int64_t created = r.i[16];
 	assert_int_equal(RUN(c, task_claim_update, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
 	DID(task_claim_update);
+	{
+		/* The set claims leave a live claim alone (NULLs match nothing). */
+		lq_value set[102];
+		for (int k = 0; k < 102; k++)
+			set[k] = lq_v_null();
+		set[0] = lq__v_text("w2");
+		set[1] = lq_v_int(30000);
+		set[2] = lq_v_int(id);
+		assert_int_equal(run_st(c, LQ_OK, LQ_SQL_task_claim_update_set, set, 102, NULL), 0);
+		DID(task_claim_update_set);
+		assert_int_equal(run_st(c, LQ_OK, LQ_SQL_task_claim_delete_set, set + 2, 100, NULL), 0);
+		DID(task_claim_delete_set);
+	}
 	assert_int_equal(RUN(c, task_heartbeat, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
 	DID(task_heartbeat);
 	/* Handed back unclaimed, then claimed again by the same owner. */
