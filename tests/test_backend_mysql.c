@@ -539,6 +539,9 @@ static unsigned cap_of(lq_sql_id id)
 		return LQ_CAP_CLAIM_RETURNING;
 	case LQ_SQL_task_insert_notify:
 		return LQ_CAP_ONE_STATEMENT_ADD;
+	case LQ_SQL_task_claim_delete_set:
+	case LQ_SQL_task_claim_update_set:
+		return LQ_CAP_CLAIM_SET;
 	default:
 		return 0;
 	}

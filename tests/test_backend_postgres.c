@@ -360,6 +360,9 @@ static void test_connect_bad_dsn(void **state)
 	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
 	dsn_with_option("no_such_libpq_option=1", bad, sizeof(bad));
 	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	dsn_with_option("notify=maybe", bad, sizeof(bad));
+	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	assert_non_null(strstr(err.msg, "notify"));
 	assert_null(c);
 }
 
@@ -945,6 +948,22 @@ static void test_notify(void **state)
 	tx_ok(be->notify(b, chan, &err), &err, "notify");
 	assert_int_equal(be->wait_notify(a, other, 300, &err), LQ_ETIMEDOUT);
 	assert_int_equal(be->wait_notify(a, chan, 0, &err), LQ_OK);
+
+	/* notify=off: no wake-ups, from notify or from an enqueue. */
+	char quiet_dsn[1024];
+	dsn_with_option("notify=off", quiet_dsn, sizeof(quiet_dsn));
+	struct lq_conn *q = connect_to(quiet_dsn);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
+	tx_ok(be->notify(q, chan, &err), &err, "notify");
+	struct rows r = {0};
+	RUN(q, task_insert_notify, &r, lq__v_text("lqt_quiet"), lq__v_text("t"), lq_v_null(), lq_v_null(),
+	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	assert_int_equal(r.n, 1);
+	assert_int_equal(RUN(q, task_delete, NULL, lq_v_int(r.i[0])), 1);
+	assert_int_equal(be->wait_notify(a, chan, 300, &err), LQ_ETIMEDOUT);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
+	rows_reset(&r);
+	done(q);
 	done(a);
 	done(b);
 }

@@ -5,13 +5,17 @@
 -- gone, claim_until or run_at moved).
 
 -- name: task_insert
+-- Returns the id too: with notify=off in the DSN the backend runs this in
+-- place of task_insert_notify (NOTIFY holds a database-wide lock from its
+-- commit to the end of the transaction, which serialises enqueuers).
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at)
 SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
        $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n
   FROM clk
-ON CONFLICT (unique_key) DO NOTHING;
+ON CONFLICT (unique_key) DO NOTHING
+RETURNING id;
 
 -- name: task_insert_notify
 -- task_insert, its id and the workers' wake-up in one round trip.  The
