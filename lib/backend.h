@@ -23,6 +23,9 @@
 #define LQ_CAP_CLAIM_RETURNING (1u << 2)
 /* task_insert_notify enqueues in one statement (same rule for lq_err.sent). */
 #define LQ_CAP_ONE_STATEMENT_ADD (1u << 3)
+/* task_claim_delete_set / task_claim_update_set claim the candidates a
+ * transaction read and locked in one statement per LQ_CLAIM_SET_MAX ids. */
+#define LQ_CAP_CLAIM_SET (1u << 4)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 

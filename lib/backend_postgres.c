@@ -35,7 +35,7 @@
 #define PG_VARCHAROID 1043
 #define PG_VOIDOID 2278
 
-#define PG_MAX_PARAMS 16  /* the catalogue uses at most 11 */
+#define PG_MAX_PARAMS 104 /* the catalogue uses at most 102 (task_claim_update_set) */
 #define PG_MAX_COLS 32    /* TASK_COLS is the widest: 20 */
 #define PG_MAX_CHANNELS 8
 #define PG_CHANNEL_MAX 63 /* NAMEDATALEN - 1 */
@@ -60,6 +60,7 @@ struct lq_conn {
 	char farewell_msg[256];
 	PGcancel *cancel;  /* for statements past their deadline or a stop */
 	int64_t deadline_ms; /* per statement, from ?statement_timeout= */
+	int quiet;           /* ?notify=off: send no wake-ups (NOTIFY) */
 	const volatile sig_atomic_t *stop;
 	int warned;  /* a WARNING came with the current statement (a cancelled
 	              * wait for synchronous replication says so) */
@@ -430,6 +431,7 @@ struct pg_opts {
 	char statement_timeout[32];
 	char lock_timeout[32];
 	int64_t deadline_ms; /* statement_timeout in ms, else the default */
+	int quiet;           /* notify=off */
 };
 
 /* A valid_timeout() value in milliseconds (a bare number is ms, as for SET). */
@@ -494,7 +496,19 @@ static lq_status strip_options(const char *dsn, char **out, struct pg_opts *o, l
 			dst = o->lock_timeout;
 			key = "lock_timeout";
 		}
-		if (dst) {
+		if (klen == 6 && strncmp(p, "notify", 6) == 0) {
+			char val[8] = "";
+			const char *v = eq ? eq + 1 : p + n;
+			if ((size_t)(p + n - v) < sizeof(val))
+				pct_decode(v, (size_t)(p + n - v), val, sizeof(val));
+			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
+				lq__err_set(err, "invalid notify \"%.40s\" in the DSN: want on or off", val);
+				free(buf);
+				*out = NULL;
+				return LQ_EINVAL;
+			}
+			o->quiet = strcmp(val, "off") == 0;
+		} else if (dst) {
 			char val[64];
 			const char *v = eq ? eq + 1 : p + n;
 			pct_decode(v, (size_t)(p + n - v), val, sizeof(val));
@@ -698,6 +712,7 @@ static lq_status pg_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	PQsetNoticeReceiver(c->pg, quiet_notices, c);
 	/* Every wait is ours to bound: non-blocking, with a cancel handle. */
 	c->deadline_ms = opts.deadline_ms;
+	c->quiet = opts.quiet;
 	c->cancel = PQgetCancel(c->pg);
 	if (!c->cancel || PQsetnonblocking(c->pg, 1) != 0) {
 		lq__err_set(err, "out of memory");
@@ -936,6 +951,11 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 
 	if (affected)
 		*affected = 0;
+	/* NOTIFY takes a database-wide lock from its commit to the end of the
+	 * transaction, serialising concurrent enqueuers: ?notify=off trades the
+	 * workers' wake-ups (they poll instead) for that. */
+	if (id == LQ_SQL_task_insert_notify && c->quiet)
+		id = LQ_SQL_task_insert; /* it returns the id too (sql/postgres/task.sql) */
 	if ((int)id < 0 || id >= LQ_SQL__COUNT || !lq__sql_postgres[id]) {
 		lq__err_set(err, "statement %d is not defined for postgres", (int)id);
 		return LQ_ERROR;
@@ -1069,7 +1089,7 @@ static lq_status pg_notify(struct lq_conn *c, const char *channel, lq_err *err)
 	const char *vals[1] = {channel};
 	lq_status st = check_channel(channel, err);
 
-	if (st != LQ_OK)
+	if (st != LQ_OK || c->quiet)
 		return st;
 	if (!conn_ok(c)) {
 		lq__err_set(err, "connection lost");

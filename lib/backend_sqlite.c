@@ -2,7 +2,8 @@
  * backend_sqlite.c - the embedded default.  WAL, a busy timeout, BEGIN
  * IMMEDIATE for every write transaction (a deferred read-then-write gets
  * SQLITE_BUSY despite the timeout), synchronous=FULL unless the DSN opts
- * into normal, statements prepared once per connection.
+ * into normal, statements (transaction control too) prepared once per
+ * connection.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +18,13 @@
 
 #define LQ_SQLITE_BUSY_MS 5000
 
+/* Transaction control, prepared once per connection like the catalogue. */
+enum { TX_BEGIN, TX_BEGIN_IMMEDIATE, TX_COMMIT, TX_ROLLBACK, TX__COUNT };
+
 struct lq_conn {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[LQ_SQL__COUNT];
+	sqlite3_stmt *tx[TX__COUNT];
 	const volatile sig_atomic_t *stop;
 	lq_wait_state busy; /* the current lock wait */
 };
@@ -67,6 +72,8 @@ static void sqlite_disconnect(struct lq_conn *c)
 		return;
 	for (int i = 0; i < LQ_SQL__COUNT; i++)
 		sqlite3_finalize(c->stmt[i]);
+	for (int i = 0; i < TX__COUNT; i++)
+		sqlite3_finalize(c->tx[i]);
 	sqlite3_close_v2(c->db);
 	free(c);
 }
@@ -256,33 +263,40 @@ static lq_status sqlite_exec_script(struct lq_conn *c, const char *sql, lq_err *
 	return LQ_OK;
 }
 
-static lq_status simple(struct lq_conn *c, const char *sql, lq_err *err)
+static lq_status simple(struct lq_conn *c, const char *sql, int which, lq_err *err)
 {
-	int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
-	return rc == SQLITE_OK ? LQ_OK : map_rc(c->db, rc, err, sql);
+	sqlite3_stmt **s = &c->tx[which];
+	int rc = SQLITE_OK;
+	if (!*s)
+		rc = sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT, s, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(*s);
+		sqlite3_reset(*s);
+	}
+	return rc == SQLITE_OK || rc == SQLITE_DONE ? LQ_OK : map_rc(c->db, rc, err, sql);
 }
 
 static lq_status sqlite_begin(struct lq_conn *c, int write, lq_err *err)
 {
-	return simple(c, write ? "BEGIN IMMEDIATE" : "BEGIN", err);
+	return write ? simple(c, "BEGIN IMMEDIATE", TX_BEGIN_IMMEDIATE, err) : simple(c, "BEGIN", TX_BEGIN, err);
 }
 
 static lq_status sqlite_commit(struct lq_conn *c, lq_err *err)
 {
-	return simple(c, "COMMIT", err);
+	return simple(c, "COMMIT", TX_COMMIT, err);
 }
 
 static lq_status sqlite_rollback(struct lq_conn *c, lq_err *err)
 {
 	if (sqlite3_get_autocommit(c->db))
 		return LQ_OK; /* already rolled back by SQLite itself */
-	return simple(c, "ROLLBACK", err);
+	return simple(c, "ROLLBACK", TX_ROLLBACK, err);
 }
 
 const struct lq_backend lq__backend_sqlite = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "sqlite",
-	.caps = 0,
+	.caps = LQ_CAP_ONE_STATEMENT_ADD,
 	.sql = lq__sql_sqlite,
 	.migrations = lq__migrations_sqlite,
 	.n_migrations = &lq__migrations_sqlite_count,

@@ -11,6 +11,7 @@
 #include "leaseq.h"
 
 #define LQ_CLAIM_MAX 1000 /* tasks per lq_task_claim call */
+#define LQ_CLAIM_SET_MAX 100 /* ids per task_claim_*_set statement */
 
 struct lq_db {
 	const struct lq_backend *be;

@@ -1,7 +1,8 @@
 /*
- * lease.c - named, renewable, fenced leases.  Acquire is insert-if-absent
- * then take-if-expired, both conditional and judged by affected rows; every
- * expiry decision is made by the database clock inside the statement.
+ * lease.c - named, renewable, fenced leases.  Acquire is one upsert that
+ * inserts the lease if absent or takes it over if expired, judged by the row
+ * it returns (or, where the dialect returns none, by re-reading our owner);
+ * every expiry decision is made by the database clock inside the statement.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,37 +43,58 @@ LQ_EXTERN(int) lq_lease_held(const lq_lease *l)
 }
 
 struct acquire_ctx {
-	const char *name;
-	const char *owner;
-	int64_t ttl;
 	lq_lease *out;
+	int rows;
 	int got;
-	int found;
 };
 
-static lq_status acquire_body(lq_db *db, void *arg)
+static int acquire_row(void *ctx, const lq_value *c, int n)
 {
-	struct acquire_ctx *a = arg;
-	char what[LQ_NAME_MAX + 32];
-	snprintf(what, sizeof(what), "lease \"%s\"", a->name);
-	lq_value p[3] = {lq__v_text(a->name), lq__v_text(a->owner), lq_v_int(a->ttl)};
-	int64_t n = 0;
-	/* The common case for a busy lease is a taken row: try the take first. */
-	lq_status st = lq__exec(db, what, LQ_SQL_lease_take, p, 3, NULL, NULL, &n);
-	if (st == LQ_OK && n == 0)
-		st = lq__exec(db, what, LQ_SQL_lease_insert, p, 3, NULL, NULL, &n);
+	struct acquire_ctx *a = ctx;
+	if (n < 7 || a->rows++)
+		return 1;
+	a->got = lq__col_int(&c[6]) == 1;
+	/* A row we took keeps our owner even if a TTL of a few milliseconds
+	 * has already run out by the time the statement returns. */
+	return a->got ? lease_row_raw(a->out, c, n) : lease_row(a->out, c, n);
+}
+
+/* One try: lease_acquire inserts or takes over the lease in one statement,
+ * deciding on the database clock.  Where it returns the row it took (got)
+ * or saw held, that is the whole round trip; otherwise (MySQL, or a racing
+ * insert PostgreSQL's snapshot does not show) the row is read, and it is
+ * ours only if it carries our owner, whose random part nobody else writes.
+ * *sent: the statement may have been applied (it succeeded, or the
+ * connection was lost with it: not every backend knows whether it had left),
+ * so a failure leaves the outcome to be found by re-reading. */
+static lq_status acquire_once(lq_db *db, const char *what, const char *name, const char *owner,
+			      int64_t ttl, lq_lease *out, int *got, int *sent)
+{
+	lq_value p[3] = {lq__v_text(name), lq__v_text(owner), lq_v_int(ttl)};
+	struct acquire_ctx a = {out, 0, 0};
+	memset(out, 0, sizeof(*out));
+	*got = 0;
+	lq_status st = lq__exec_once(db, what, LQ_SQL_lease_acquire, p, 3, acquire_row, &a, NULL);
+	*sent = st == LQ_OK || st == LQ_EUNKNOWN || st == LQ_ECONN;
 	if (st != LQ_OK)
 		return st;
-	a->got = n == 1;
-	memset(a->out, 0, sizeof(*a->out));
-	a->found = 0;
-	/* Decided by the affected row: the re-read only fills in the token and
-	 * times, and keeps our owner even if a TTL of a few milliseconds has
-	 * already run out by the time it reads. */
-	st = lq__exec(db, what, LQ_SQL_lease_get, p, 1, a->got ? lease_row_raw : lease_row, a->out, NULL);
-	if (st == LQ_OK && a->out->name[0])
-		a->found = 1;
-	return st;
+	if (a.got) {
+		*got = 1;
+		return LQ_OK;
+	}
+	if (a.rows && lq_lease_held(out))
+		return LQ_OK; /* held elsewhere, as the statement saw it */
+	memset(out, 0, sizeof(*out));
+	st = lq__exec(db, what, LQ_SQL_lease_get, p, 1, lease_row_raw, out, NULL);
+	if (st != LQ_OK)
+		return st;
+	if (out->name[0] && strcmp(out->owner, owner) == 0) {
+		*got = 1;
+		return LQ_OK;
+	}
+	if (out->expires_at <= out->now)
+		out->owner[0] = '\0'; /* an expired lease has no holder */
+	return LQ_OK;
 }
 
 LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_ms,
@@ -102,24 +124,28 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 
 	int64_t deadline = lq__mono_ms() + wait_ms;
 	for (int attempt = 1;; attempt++) {
-		struct acquire_ctx a = {name, full_owner, ttl_ms, out, 0, 0};
-		st = lq__tx(db, 1, what, acquire_body, &a);
-		if (st == LQ_EUNKNOWN && a.got) {
-			/* COMMIT lost: re-read by (name, owner) before deciding. */
+		int got = 0, sent = 0;
+		st = acquire_once(db, what, name, full_owner, ttl_ms, out, &got, &sent);
+		if (st != LQ_OK && sent) {
+			/* It may have been applied: re-read by (name, owner)
+			 * before deciding; never report a guess. */
 			char saved[sizeof(db->errmsg)];
 			memcpy(saved, db->errmsg, sizeof(saved));
 			lq_lease cur;
-			if (lq_lease_get(db, name, &cur) == LQ_OK && lq_lease_held(&cur) &&
-			    strcmp(cur.owner, full_owner) == 0) {
+			lq_status gst = lq_lease_get(db, name, &cur);
+			if (gst == LQ_OK && lq_lease_held(&cur) && strcmp(cur.owner, full_owner) == 0) {
 				*out = cur;
 				lq__ok(db);
 				return LQ_OK;
 			}
 			memcpy(db->errmsg, saved, sizeof(saved));
+			if (gst != LQ_OK && gst != LQ_NOTFOUND)
+				return lq__fail(db, LQ_EUNKNOWN, "%s; the acquire may have been applied: outcome unknown",
+						saved);
 		}
 		if (st != LQ_OK)
 			return st;
-		if (a.got && strcmp(out->owner, full_owner) == 0)
+		if (got)
 			return LQ_OK;
 		int64_t left = deadline - lq__mono_ms();
 		if (left <= 0) {

@@ -27,6 +27,9 @@
 	/* leases */                                                                          \
 	X(lease_insert)         /* (?1 name, ?2 owner, ?3 ttl) insert if absent, token 1 -> affected */ \
 	X(lease_take)           /* (?1 name, ?2 owner, ?3 ttl) take if expires_at <= NOW, token+1 */ \
+	X(lease_acquire)        /* (?1 name, ?2 owner, ?3 ttl) insert if absent (token 1) or take \
+	                            if expires_at <= NOW (token+1), one statement -> LEASE_COLS, \
+	                            got 1 if taken, or got 0 with the row as seen, or no row */ \
 	X(lease_get)            /* (?1 name) -> LEASE_COLS */                                 \
 	X(lease_renew)          /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW */ \
 	X(lease_release)        /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
@@ -50,6 +53,10 @@
 	                            at-least-once; only where LQ_CAP_CLAIM_RETURNING */      \
 	X(task_claim_delete)    /* (?1 id) delete if one-off, still due and unclaimed */     \
 	X(task_claim_update)    /* (?1 id, ?2 owner, ?3 claim_ttl) claim + attempts+1 if due and unclaimed */ \
+	X(task_claim_delete_set) /* (?1..?100 ids, NULL-padded) task_claim_delete of each   \
+	                            -> affected; only where LQ_CAP_CLAIM_SET */              \
+	X(task_claim_update_set) /* (?1 owner, ?2 claim_ttl, ?3..?102 ids, NULL-padded)      \
+	                            task_claim_update of each -> affected; LQ_CAP_CLAIM_SET */ \
 	X(task_claim_occurrence) /* (?1 id, ?2 seen run_at, ?3 next run_at) if run_at = ?2   \
 	                            and not under a live claim; clears an expired one */      \
 	X(task_ack)             /* (?1 id, ?2 owner) delete if claimed by owner */            \

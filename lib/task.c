@@ -261,6 +261,7 @@ struct claim_ctx {
 	size_t dropped;  /* skipped occurrences and exhausted claims */
 	lq_status err;
 	const char *what; /* names the queue in messages */
+	int one_by_one;   /* a set claim missed rows: claim each by itself */
 };
 
 static int cand_row(void *arg, const lq_value *c, int n)
@@ -421,6 +422,66 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 	return claim_with_owner(db, cc, t, claimed);
 }
 
+/* A one-off task that a plain conditional claim settles (not a recurring
+ * occurrence, not an expired claim on its last attempt, which is buried). */
+static int plain_one_off(const lq_task *t)
+{
+	return !is_recurring(t) && !(t->claim_owner[0] && t->attempts >= t->max_attempts);
+}
+
+/* Claim the candidates marked won[i] == 2 with one statement per
+ * LQ_CLAIM_SET_MAX ids.  They were read FOR UPDATE in this transaction, so
+ * each statement must affect all its ids; if one does not (a server
+ * without SKIP LOCKED, where the read locks nothing), the transaction is
+ * retried claiming each row by itself, since the count cannot say which. */
+static lq_status claim_set(lq_db *db, struct claim_ctx *cc, lq_task *t, unsigned char *won, size_t cand)
+{
+	lq_value p[2 + LQ_CLAIM_SET_MAX];
+	char owner[LQ_OWNER_MAX + 1] = "";
+	int alo = cc->mode == LQ_AT_LEAST_ONCE;
+	lq_value *ids = alo ? p + 2 : p;
+	if (alo) {
+		lq__make_owner(db, "claim", owner, sizeof(owner));
+		p[0] = lq__v_text(owner);
+		p[1] = lq_v_int(cc->claim_ttl);
+	}
+	size_t i = 0;
+	while (i < cand) {
+		size_t from = i, k = 0;
+		for (; i < cand && k < LQ_CLAIM_SET_MAX; i++)
+			if (won[i] == 2)
+				ids[k++] = lq_v_int(t[i].id);
+		if (k == 0)
+			break;
+		for (size_t j = k; j < LQ_CLAIM_SET_MAX; j++)
+			ids[j] = lq_v_null();
+		int64_t n = 0;
+		lq_status st = lq__exec(db, cc->what, alo ? LQ_SQL_task_claim_update_set : LQ_SQL_task_claim_delete_set,
+					p, alo ? 2 + LQ_CLAIM_SET_MAX : LQ_CLAIM_SET_MAX, NULL, NULL, &n);
+		if (st != LQ_OK)
+			return st;
+		if (n != (int64_t)k) {
+			cc->one_by_one = 1;
+			return LQ__RETRY;
+		}
+		for (size_t j = from; j < i; j++) {
+			if (won[j] != 2)
+				continue;
+			won[j] = 1;
+			t[j].mode = cc->mode;
+			if (alo) {
+				snprintf(t[j].claim_owner, sizeof(t[j].claim_owner), "%s", owner);
+				t[j].claim_until = t[j].now + cc->claim_ttl;
+				t[j].attempts++;
+			} else {
+				t[j].claim_owner[0] = '\0';
+				t[j].claim_until = 0;
+			}
+		}
+	}
+	return LQ_OK;
+}
+
 static void release_range(lq_task *tasks, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++)
@@ -448,16 +509,32 @@ static lq_status claim_body(lq_db *db, void *arg)
 		if (cc->cand == 0)
 			break;
 		size_t dropped_before = cc->dropped, base = cc->got, cand = cc->cand;
+		unsigned char won[LQ_CLAIM_MAX];
+		int set = (db->be->caps & LQ_CAP_CLAIM_SET) && !cc->one_by_one && cand > 1;
 		for (size_t i = 0; i < cand; i++) {
 			lq_task *t = &cc->tasks[base + i];
 			int claimed = 0;
+			won[i] = 0;
+			if (set && plain_one_off(t)) {
+				won[i] = 2; /* claimed below, with the others */
+				continue;
+			}
 			st = claim_one(db, cc, t, &claimed);
 			if (st != LQ_OK) {
 				release_range(cc->tasks, 0, base + cand);
 				cc->got = 0;
 				return st;
 			}
-			if (claimed) {
+			won[i] = (unsigned char)claimed;
+		}
+		if (set && (st = claim_set(db, cc, cc->tasks + base, won, cand)) != LQ_OK) {
+			release_range(cc->tasks, 0, base + cand);
+			cc->got = 0;
+			return st;
+		}
+		for (size_t i = 0; i < cand; i++) {
+			lq_task *t = &cc->tasks[base + i];
+			if (won[i]) {
 				if (&cc->tasks[cc->got] != t) {
 					cc->tasks[cc->got] = *t; /* compact: move ownership down */
 					memset(t, 0, sizeof(*t));
@@ -606,7 +683,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what};
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0};
 	int general = 1;
 	if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
@@ -615,7 +692,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	}
 	if (general) {
 		/* What one statement cannot claim: the transaction, appending. */
-		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what};
+		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what, 0};
 		st = lq__tx(db, 1, what, claim_body, &rest);
 		if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && rest.got > 0)
 			st = settle_unknown_claims(db, &rest);

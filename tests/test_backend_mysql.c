@@ -539,6 +539,9 @@ static unsigned cap_of(lq_sql_id id)
 		return LQ_CAP_CLAIM_RETURNING;
 	case LQ_SQL_task_insert_notify:
 		return LQ_CAP_ONE_STATEMENT_ADD;
+	case LQ_SQL_task_claim_delete_set:
+	case LQ_SQL_task_claim_update_set:
+		return LQ_CAP_CLAIM_SET;
 	default:
 		return 0;
 	}
@@ -720,6 +723,46 @@ static void test_lock_wait_timeout(void **state)
 }
 
 /* The statements mean what the SQLite ones mean. */
+/* lease_acquire: one upsert that inserts (token 1), leaves a held lease as
+ * it is, or takes over an expired one (token + 1); affected rows 1, 1, 2. */
+static void test_lease_acquire_upsert(void **state)
+{
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	char l[64];
+	name(l, sizeof(l), "acq_lease");
+	lq_value p[3] = {txt(l), txt("o1"), lq_v_int(60000)};
+	assert_int_equal(RUN(c, LQ_SQL_lease_acquire, p, 3, NULL), 1);
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_string_equal(r->c[0][1].s, "o1");
+	assert_int_equal(r->c[0][2].i, 1);
+	assert_int_equal(r->c[0][4].i - r->c[0][3].i, 60000);
+
+	p[1] = txt("o2");
+	assert_int_equal(RUN(c, LQ_SQL_lease_acquire, p, 3, NULL), 1); /* held: unchanged */
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_string_equal(r->c[0][1].s, "o1");
+	assert_int_equal(r->c[0][2].i, 1);
+
+	lq_value pr[3] = {txt(l), txt("o1"), lq_v_int(1)};
+	assert_int_equal(RUN(c, LQ_SQL_lease_release, pr, 3, NULL), 1);
+	p[2] = lq_v_int(5000);
+	assert_int_equal(RUN(c, LQ_SQL_lease_acquire, p, 3, NULL), 2); /* taken over */
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_string_equal(r->c[0][1].s, "o2");
+	assert_int_equal(r->c[0][2].i, 2);
+	assert_int_equal(r->c[0][4].i - r->c[0][3].i, 5000);
+	assert_true(r->c[0][3].i <= r->c[0][5].i);
+
+	assert_int_equal(RUN(c, LQ_SQL_lease_break, p, 1, NULL), 1);
+	p[1] = txt("o3");
+	assert_int_equal(RUN(c, LQ_SQL_lease_acquire, p, 3, NULL), 2);
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	assert_string_equal(r->c[0][1].s, "o3");
+	assert_int_equal(r->c[0][2].i, 4); /* break moved it to 3, the takeover to 4 */
+	rows_free(r);
+}
+
 static void test_lease_semantics(void **state)
 {
 	struct lq_conn *c = *state;
@@ -1025,6 +1068,7 @@ int main(void)
 		cmocka_unit_test(test_deadlock),
 		cmocka_unit_test(test_lock_wait_timeout),
 		cmocka_unit_test(test_lease_semantics),
+		cmocka_unit_test(test_lease_acquire_upsert),
 		cmocka_unit_test(test_task_semantics),
 		cmocka_unit_test(test_plain_insert),
 		cmocka_unit_test(test_skip_locked),

@@ -361,6 +361,9 @@ static void test_connect_bad_dsn(void **state)
 	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
 	dsn_with_option("no_such_libpq_option=1", bad, sizeof(bad));
 	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	dsn_with_option("notify=maybe", bad, sizeof(bad));
+	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	assert_non_null(strstr(err.msg, "notify"));
 	assert_null(c);
 }
 
@@ -563,6 +566,12 @@ static void test_every_statement(void **state)
 	DID(lease_insert);
 	assert_int_equal(RUN(c, lease_take, NULL, nm, lq__v_text("o2"), lq_v_int(60000)), 0);
 	DID(lease_take);
+	/* Held: no take, and the row as the statement saw it, got = 0. */
+	RUN(c, lease_acquire, &r, nm, lq__v_text("o2"), lq_v_int(60000)), DID(lease_acquire);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 7);
+	assert_int_equal(r.i[2], 1);
+	assert_int_equal(r.i[6], 0);
 	RUN(c, lease_get, &r, nm), DID(lease_get);
 	assert_int_equal(r.ncols, 6);
 	assert_int_equal(RUN(c, lease_renew, NULL, nm, lq__v_text("o"), lq_v_int(1), lq_v_int(60000)), 1);
@@ -645,6 +654,19 @@ static void test_every_statement(void **state)
 	int64_t created = r.i[16];
 	assert_int_equal(RUN(c, task_claim_update, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
 	DID(task_claim_update);
+	{
+		/* The set claims leave a live claim alone (NULLs match nothing). */
+		lq_value set[102];
+		for (int k = 0; k < 102; k++)
+			set[k] = lq_v_null();
+		set[0] = lq__v_text("w2");
+		set[1] = lq_v_int(30000);
+		set[2] = lq_v_int(id);
+		assert_int_equal(run_st(c, LQ_OK, LQ_SQL_task_claim_update_set, set, 102, NULL), 0);
+		DID(task_claim_update_set);
+		assert_int_equal(run_st(c, LQ_OK, LQ_SQL_task_claim_delete_set, set + 2, 100, NULL), 0);
+		DID(task_claim_delete_set);
+	}
 	assert_int_equal(RUN(c, task_heartbeat, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
 	DID(task_heartbeat);
 	/* Handed back unclaimed, then claimed again by the same owner. */
@@ -939,6 +961,22 @@ static void test_notify(void **state)
 	tx_ok(be->notify(b, chan, &err), &err, "notify");
 	assert_int_equal(be->wait_notify(a, other, 300, &err), LQ_ETIMEDOUT);
 	assert_int_equal(be->wait_notify(a, chan, 0, &err), LQ_OK);
+
+	/* notify=off: no wake-ups, from notify or from an enqueue. */
+	char quiet_dsn[1024];
+	dsn_with_option("notify=off", quiet_dsn, sizeof(quiet_dsn));
+	struct lq_conn *q = connect_to(quiet_dsn);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
+	tx_ok(be->notify(q, chan, &err), &err, "notify");
+	struct rows r = {0};
+	RUN(q, task_insert_notify, &r, lq__v_text("lqt_quiet"), lq__v_text("t"), lq_v_null(), lq_v_null(),
+	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	assert_int_equal(r.n, 1);
+	assert_int_equal(RUN(q, task_delete, NULL, lq_v_int(r.i[0])), 1);
+	assert_int_equal(be->wait_notify(a, chan, 300, &err), LQ_ETIMEDOUT);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
+	rows_reset(&r);
+	done(q);
 	done(a);
 	done(b);
 }

@@ -42,6 +42,43 @@ DELETE FROM lq_task
    AND paused = 0
    AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
 
+-- name: task_claim_delete_set
+-- task_claim_delete for up to 100 ids at once (unused places NULL, which
+-- match nothing): the candidates were read FOR UPDATE (SKIP LOCKED) in the
+-- same transaction, so the caller expects every one of them to go; the
+-- affected rows say whether they did.
+DELETE FROM lq_task
+ WHERE id IN (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30,
+                ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44,
+                ?45, ?46, ?47, ?48, ?49, ?50, ?51, ?52, ?53, ?54, ?55, ?56, ?57, ?58,
+                ?59, ?60, ?61, ?62, ?63, ?64, ?65, ?66, ?67, ?68, ?69, ?70, ?71, ?72,
+                ?73, ?74, ?75, ?76, ?77, ?78, ?79, ?80, ?81, ?82, ?83, ?84, ?85, ?86,
+                ?87, ?88, ?89, ?90, ?91, ?92, ?93, ?94, ?95, ?96, ?97, ?98, ?99, ?100)
+   AND every_ms IS NULL AND cron IS NULL
+   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+
+-- name: task_claim_update_set
+-- task_claim_update for up to 100 ids at once (?3.., NULL-padded), all for
+-- owner ?1 with a claim lease of ?2 ms; judged by the affected rows, as
+-- task_claim_delete_set.
+UPDATE lq_task
+   SET claim_owner = ?1, claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?2, attempts = attempts + 1
+ WHERE id IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,
+                ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45,
+                ?46, ?47, ?48, ?49, ?50, ?51, ?52, ?53, ?54, ?55, ?56, ?57, ?58, ?59,
+                ?60, ?61, ?62, ?63, ?64, ?65, ?66, ?67, ?68, ?69, ?70, ?71, ?72, ?73,
+                ?74, ?75, ?76, ?77, ?78, ?79, ?80, ?81, ?82, ?83, ?84, ?85, ?86, ?87,
+                ?88, ?89, ?90, ?91, ?92, ?93, ?94, ?95, ?96, ?97, ?98, ?99, ?100, ?101,
+                ?102)
+   AND every_ms IS NULL AND cron IS NULL
+   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+
 -- name: task_claim_update
 UPDATE lq_task
    SET claim_owner = ?2, claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3, attempts = attempts + 1

@@ -3,6 +3,29 @@
 -- winner's row, so each guard tests a column the winner changes (expires_at,
 -- token).  NOW is (SELECT n FROM clk), see schema.sql.
 
+-- name: lease_acquire
+-- Take the lease in one statement: insert it if absent, or take it over if
+-- it has expired (token + 1: the fencing token never goes back, because the
+-- row is never deleted).  Result: LEASE_COLS then got = 1 when this
+-- statement took it; otherwise the row as this statement's snapshot saw it,
+-- with got = 0 (no row at all when a racing insert is not in the snapshot:
+-- the caller then reads it).  ON CONFLICT locks the existing row before its
+-- WHERE runs, so of two racing takers one sees the other's expires_at.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+took AS (
+  INSERT INTO lq_lease AS l (name, owner, token, acquired_at, expires_at)
+  SELECT $1::text, $2::text, 1, n, n + $3::bigint FROM clk
+  ON CONFLICT (name) DO UPDATE
+     SET owner = EXCLUDED.owner, token = l.token + 1,
+         acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+   WHERE l.expires_at <= EXCLUDED.acquired_at
+  RETURNING l.name, l.owner, l.token, l.acquired_at, l.expires_at)
+SELECT name, owner, token, acquired_at, expires_at, (SELECT n FROM clk), 1 FROM took
+UNION ALL
+SELECT name, owner, token, acquired_at, expires_at, (SELECT n FROM clk), 0
+  FROM lq_lease
+ WHERE name = $1::text AND NOT EXISTS (SELECT 1 FROM took);
+
 -- name: lease_insert
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)

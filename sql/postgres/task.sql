@@ -5,13 +5,17 @@
 -- gone, claim_until or run_at moved).
 
 -- name: task_insert
+-- Returns the id too: with notify=off in the DSN the backend runs this in
+-- place of task_insert_notify (NOTIFY holds a database-wide lock from its
+-- commit to the end of the transaction, which serialises enqueuers).
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at)
 SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
        $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n
   FROM clk
-ON CONFLICT (unique_key) DO NOTHING;
+ON CONFLICT (unique_key) DO NOTHING
+RETURNING id;
 
 -- name: task_insert_notify
 -- task_insert, its id and the workers' wake-up in one round trip.  The
@@ -125,6 +129,68 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 DELETE FROM lq_task
  WHERE id = $1::bigint
+   AND every_ms IS NULL AND cron IS NULL
+   AND run_at <= (SELECT n FROM clk)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk));
+
+-- name: task_claim_delete_set
+-- task_claim_delete for up to 100 ids at once (unused places NULL, which
+-- match nothing); judged by the affected rows.  PostgreSQL claims with
+-- task_claim_batch_delete instead: this one is here for the catalogue.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+DELETE FROM lq_task
+ WHERE id IN ($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::bigint, $6::bigint,
+                $7::bigint, $8::bigint, $9::bigint, $10::bigint, $11::bigint,
+                $12::bigint, $13::bigint, $14::bigint, $15::bigint, $16::bigint,
+                $17::bigint, $18::bigint, $19::bigint, $20::bigint, $21::bigint,
+                $22::bigint, $23::bigint, $24::bigint, $25::bigint, $26::bigint,
+                $27::bigint, $28::bigint, $29::bigint, $30::bigint, $31::bigint,
+                $32::bigint, $33::bigint, $34::bigint, $35::bigint, $36::bigint,
+                $37::bigint, $38::bigint, $39::bigint, $40::bigint, $41::bigint,
+                $42::bigint, $43::bigint, $44::bigint, $45::bigint, $46::bigint,
+                $47::bigint, $48::bigint, $49::bigint, $50::bigint, $51::bigint,
+                $52::bigint, $53::bigint, $54::bigint, $55::bigint, $56::bigint,
+                $57::bigint, $58::bigint, $59::bigint, $60::bigint, $61::bigint,
+                $62::bigint, $63::bigint, $64::bigint, $65::bigint, $66::bigint,
+                $67::bigint, $68::bigint, $69::bigint, $70::bigint, $71::bigint,
+                $72::bigint, $73::bigint, $74::bigint, $75::bigint, $76::bigint,
+                $77::bigint, $78::bigint, $79::bigint, $80::bigint, $81::bigint,
+                $82::bigint, $83::bigint, $84::bigint, $85::bigint, $86::bigint,
+                $87::bigint, $88::bigint, $89::bigint, $90::bigint, $91::bigint,
+                $92::bigint, $93::bigint, $94::bigint, $95::bigint, $96::bigint,
+                $97::bigint, $98::bigint, $99::bigint, $100::bigint)
+   AND every_ms IS NULL AND cron IS NULL
+   AND run_at <= (SELECT n FROM clk)
+   AND paused = 0
+   AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk));
+
+-- name: task_claim_update_set
+-- task_claim_update for up to 100 ids at once ($3.., NULL-padded), all for
+-- owner $1 with a claim lease of $2 ms; judged by the affected rows.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+UPDATE lq_task
+   SET claim_owner = $1::text, claim_until = (SELECT n FROM clk) + $2::bigint, attempts = attempts + 1
+ WHERE id IN ($3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8::bigint,
+                $9::bigint, $10::bigint, $11::bigint, $12::bigint, $13::bigint,
+                $14::bigint, $15::bigint, $16::bigint, $17::bigint, $18::bigint,
+                $19::bigint, $20::bigint, $21::bigint, $22::bigint, $23::bigint,
+                $24::bigint, $25::bigint, $26::bigint, $27::bigint, $28::bigint,
+                $29::bigint, $30::bigint, $31::bigint, $32::bigint, $33::bigint,
+                $34::bigint, $35::bigint, $36::bigint, $37::bigint, $38::bigint,
+                $39::bigint, $40::bigint, $41::bigint, $42::bigint, $43::bigint,
+                $44::bigint, $45::bigint, $46::bigint, $47::bigint, $48::bigint,
+                $49::bigint, $50::bigint, $51::bigint, $52::bigint, $53::bigint,
+                $54::bigint, $55::bigint, $56::bigint, $57::bigint, $58::bigint,
+                $59::bigint, $60::bigint, $61::bigint, $62::bigint, $63::bigint,
+                $64::bigint, $65::bigint, $66::bigint, $67::bigint, $68::bigint,
+                $69::bigint, $70::bigint, $71::bigint, $72::bigint, $73::bigint,
+                $74::bigint, $75::bigint, $76::bigint, $77::bigint, $78::bigint,
+                $79::bigint, $80::bigint, $81::bigint, $82::bigint, $83::bigint,
+                $84::bigint, $85::bigint, $86::bigint, $87::bigint, $88::bigint,
+                $89::bigint, $90::bigint, $91::bigint, $92::bigint, $93::bigint,
+                $94::bigint, $95::bigint, $96::bigint, $97::bigint, $98::bigint,
+                $99::bigint, $100::bigint, $101::bigint, $102::bigint)
    AND every_ms IS NULL AND cron IS NULL
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0

@@ -7,6 +7,16 @@ INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
 VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
 ON CONFLICT (unique_key) DO NOTHING;
 
+-- name: task_insert_notify
+-- task_insert and its id in one autocommit statement (no transaction, no
+-- second read); SQLite has no wake-up to send.  No row back: the unique key
+-- is taken (the library then looks up the holder).
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at)
+VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+ON CONFLICT (unique_key) DO NOTHING
+RETURNING id;
+
 -- name: task_last_id
 SELECT last_insert_rowid();
 
