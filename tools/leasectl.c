@@ -59,7 +59,7 @@ static const struct lc_cmd commands[] = {
 	{"worker", cmd_worker, "run due tasks with handler commands until stopped", &lc_worker_usage, NULL},
 	{"tick", cmd_tick, "one pseudo-cron tick: run what is due, then return", &lc_tick_usage, NULL},
 	{"stats", cmd_stats, "lease and queue counts (text, JSON, Prometheus)", &lc_stats_usage, NULL},
-	{"bench", cmd_bench, "time leaseq against raw SQL on this database", &lc_bench_usage, NULL},
+	{"bench", cmd_bench, "measure leaseq against the same jobs in raw SQL", &lc_bench_usage, NULL},
 	{"version", cmd_version, "print versions", &version_usage, NULL},
 	{"help", cmd_help, "explain a command", &help_usage, NULL},
 	{NULL, NULL, NULL, NULL, NULL},
