@@ -83,10 +83,15 @@ const char *raw_errmsg(const struct bench_raw *r)
 	return ((const struct raw_common *)(const void *)r)->err;
 }
 
-void raw_clear_steps(const struct bench_names *n, struct raw_clear out[RAW_CLEAR_STEPS])
+int raw_cleanup_each(struct bench_raw *r, const struct bench_names *n,
+		     int (*clear)(struct bench_raw *r, int what, const char *pattern))
 {
-	out[0] = (struct raw_clear){0, n->task_pattern};
-	out[1] = (struct raw_clear){1, n->task_pattern};
-	out[2] = (struct raw_clear){2, n->lease_pattern};
-	out[3] = (struct raw_clear){2, n->runner_pattern};
+	const struct {
+		int what;
+		const char *pattern;
+	} steps[] = {{0, n->task_pattern}, {1, n->task_pattern}, {2, n->lease_pattern}, {2, n->runner_pattern}};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (clear(r, steps[i].what, steps[i].pattern) != 0)
+			return -1;
+	return 0;
 }

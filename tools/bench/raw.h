@@ -26,13 +26,10 @@ enum raw_stmt {
 };
 extern const char *const raw_stmt_names[R__COUNT];
 
-/* The clean-up: which clear_* statement (R_CLEAR_TASKS + what) with which
- * LIKE pattern. */
-#define RAW_CLEAR_STEPS 4
-struct raw_clear {
-	int what; /* 0 tasks, 1 dead tasks, 2 leases */
-	const char *pattern;
-};
-void raw_clear_steps(const struct bench_names *n, struct raw_clear out[RAW_CLEAR_STEPS]);
+/* The clean-up: clear(r, what, pattern) runs the dialect's clear_tasks
+ * (what 0), clear_dead (1) or clear_leases (2) with a LIKE pattern, for
+ * every pattern of the run; stops at the first failure. */
+int raw_cleanup_each(struct bench_raw *r, const struct bench_names *n,
+		     int (*clear)(struct bench_raw *r, int what, const char *pattern));
 
 #endif

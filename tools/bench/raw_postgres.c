@@ -266,16 +266,15 @@ static int raw_fill(struct bench_raw *r, const char *queue, int64_t n, enum benc
 	return 0;
 }
 
+static int clear(struct bench_raw *r, int what, const char *pattern)
+{
+	const char *v[1] = {pattern};
+	return run(r, R_CLEAR_TASKS + what, 1, v, NULL, NULL, NULL, NULL);
+}
+
 static int raw_cleanup(struct bench_raw *r, const struct bench_names *names)
 {
-	struct raw_clear steps[RAW_CLEAR_STEPS];
-	raw_clear_steps(names, steps);
-	for (int i = 0; i < RAW_CLEAR_STEPS; i++) {
-		const char *v[1] = {steps[i].pattern};
-		if (run(r, R_CLEAR_TASKS + steps[i].what, 1, v, NULL, NULL, NULL, NULL) != 0)
-			return -1;
-	}
-	return 0;
+	return raw_cleanup_each(r, names, clear);
 }
 
 const struct bench_raw_ops bench_raw_postgres = {
