@@ -119,6 +119,10 @@ struct bench_raw_ops {
 	 * when *stop is set. */
 	int (*fill)(struct bench_raw *r, const char *queue, int64_t n, enum bench_fill kind,
 		    const volatile sig_atomic_t *stop);
+	/* Between cells, outside the timed runs: let the server clean up
+	 * after the last one (PostgreSQL: VACUUM), so that every cell starts
+	 * from a table in the same state.  NULL: nothing to do. */
+	int (*settle)(struct bench_raw *r);
 	/* Delete every task, dead task and lease of the run. */
 	int (*cleanup)(struct bench_raw *r, const struct bench_names *names);
 	int64_t (*statements)(const struct bench_raw *r);
