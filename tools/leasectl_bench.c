@@ -208,19 +208,29 @@ static int parse_clients(const struct lc_ctx *ctx, const char *text, struct benc
 	return 0;
 }
 
+static int bench_main(struct lc_ctx *ctx, struct bench_args *a);
+
 int cmd_bench(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct bench_args a;
+	memset(&a, 0, sizeof(a));
+	int rc = lc_parse(ctx, &lc_bench_usage, &a, argc, argv);
+	if (rc == 0)
+		rc = bench_main(ctx, &a);
+	free(a.workloads.v);
+	return LC_PARSE_EXIT(rc);
+}
+
+static int bench_main(struct lc_ctx *ctx, struct bench_args *ap)
+{
+	const struct bench_args a = *ap;
 	struct bench_opts o;
 	struct bench_results res = {0};
 	char err[1024];
 	lq_db *db = NULL;
+	int rc;
 
-	memset(&a, 0, sizeof(a));
 	memset(&o, 0, sizeof(o));
-	int rc = lc_parse(ctx, &lc_bench_usage, &a, argc, argv);
-	if (rc)
-		return LC_PARSE_EXIT(rc);
 	int64_t pending = 10000;
 	o.duration_ms = 3000;
 	if (parse_workloads(ctx, &a.workloads, &o.workloads) || parse_clients(ctx, a.clients, &o) ||

@@ -117,6 +117,11 @@ int bench_plot(const char *path, const char *backend, const struct bench_results
 		return -1;
 	}
 	int cols = panels < 4 ? panels : 4, rows = (panels + cols - 1) / cols;
+	int cmin = res->r[0].clients, cmax = cmin;
+	for (size_t i = 1; i < res->n; i++) {
+		cmin = res->r[i].clients < cmin ? res->r[i].clients : cmin;
+		cmax = res->r[i].clients > cmax ? res->r[i].clients : cmax;
+	}
 
 	int pfd[2];
 	if (pipe(pfd) != 0) {
@@ -164,6 +169,8 @@ int bench_plot(const char *path, const char *backend, const struct bench_results
 	char title[160];
 	snprintf(title, sizeof(title), "leasectl bench on %s: rows/s by clients (leaseq vs raw SQL)", backend);
 	gp_str(f, title);
+	/* A margin around the client counts (one count alone is no range). */
+	fprintf(f, "\nset xrange [%g:%g]", cmin / 1.25, cmax * 1.25);
 	fprintf(f, "\nset logscale x 2\nset xlabel 'clients'\nset ylabel 'rows/s'\nset yrange [0:*]\n"
 		   "set key bottom right\nset grid\nset style data linespoints\n");
 	for (int w = 0; w < BW__COUNT; w++) {
