@@ -19,7 +19,7 @@ static const struct lc_opt bench_opts[] = {
 	LC_LIST(struct bench_args, workloads, "workload", 'w', "W",
 		"run workload W; repeat or give a comma list (default: all).  One of\n"
 		"claim, claim-batch, claim-ack, enqueue, lease, lease-hot, tick-idle, recurring"),
-	LC_VALUE(struct bench_args, clients, "clients", 'c', "N,N…", 0,
+	LC_VALUE(struct bench_args, clients, "clients", 'c', "N[,N]", 0,
 		 "client processes, each with its own connection (default 1,4; at most 64)"),
 	LC_VALUE(struct bench_args, duration, "duration", 'd', "DUR", 0,
 		 "how long each side runs per workload and client count (default 3s)"),
