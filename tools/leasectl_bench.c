@@ -2,6 +2,7 @@
  * leasectl_bench.c - "leasectl bench": leaseq against the same jobs written
  * as raw SQL, with many client processes (tools/bench/).
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,12 @@ static int bench_main(struct lc_ctx *ctx, struct bench_args *ap)
 		lq_close(db);
 		return rc;
 	}
+	FILE *csv = NULL;
+	if (a.csv && !(csv = fopen(a.csv, "w"))) {
+		lc_errorf("bench --csv: cannot write %s: %s", a.csv, strerror(errno));
+		lq_close(db);
+		return LC_EXIT_FAIL;
+	}
 	char backend[16];
 	snprintf(backend, sizeof(backend), "%s", lq_backend_name(db));
 	lq_close(db);
@@ -297,14 +304,19 @@ static int bench_main(struct lc_ctx *ctx, struct bench_args *ap)
 			printf(", %lld pending\n\n", (long long)o.pending);
 			bench_print_table(stdout, backend, &res);
 		}
-		if (a.csv && bench_write_csv(a.csv, backend, &res, err, sizeof(err)) != 0) {
+		if (csv && bench_write_csv(csv, a.csv, backend, &res, err, sizeof(err)) != 0) {
 			lc_errorf("bench --csv: %s", err);
 			rc = LC_EXIT_FAIL;
 		}
+		csv = NULL;
 		if (rc == 0 && a.plot && bench_plot(a.plot, backend, &res, err, sizeof(err)) != 0) {
 			lc_errorf("bench %s", err);
 			rc = LC_EXIT_FAIL;
 		}
+	}
+	if (csv) { /* nothing measured: no CSV */
+		fclose(csv);
+		remove(a.csv);
 	}
 	free(res.r);
 	return rc;

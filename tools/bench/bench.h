@@ -177,7 +177,8 @@ struct bench_results {
 	size_t n, cap;
 };
 void bench_print_table(FILE *f, const char *backend, const struct bench_results *res);
-int bench_write_csv(const char *path, const char *backend, const struct bench_results *res, char *err,
+/* Writes the CSV to f (opened on path) and closes it. */
+int bench_write_csv(FILE *f, const char *path, const char *backend, const struct bench_results *res, char *err,
 		    size_t errsize);
 /* Draws with gnuplot; -1 with err when gnuplot is missing or fails. */
 int bench_plot(const char *path, const char *backend, const struct bench_results *res, char *err,

@@ -56,14 +56,9 @@ void bench_print_table(FILE *f, const char *backend, const struct bench_results 
 		fprintf(f, "*: the claim queue ran dry in a run even after top-ups: that rate is a lower bound.\n");
 }
 
-int bench_write_csv(const char *path, const char *backend, const struct bench_results *res, char *err,
+int bench_write_csv(FILE *f, const char *path, const char *backend, const struct bench_results *res, char *err,
 		    size_t errsize)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errsize, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
 	fprintf(f, "backend,workload,clients,pending,ops_per_s,rows_per_s,raw_rows_per_s,ratio,p50_us,p99_us,rss_kb\n");
 	for (size_t i = 0; i < res->n; i++) {
 		const struct bench_result *r = &res->r[i];
