@@ -228,6 +228,7 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 			*affected = 0;
 		db->err.msg[0] = '\0';
 		db->err.sent = 0; /* backends that do not track it leave it so */
+		db->statements++;
 		st = db->be->exec(db->conn, id, params, n, fn, ctx, affected, &db->err);
 		/* Inside a transaction the whole transaction retries (lq__tx);
 		 * a lone statement retries here. */
@@ -264,6 +265,7 @@ lq_status lq__exec_script(lq_db *db, const char *what, const char *sql)
 	if (st != LQ_OK)
 		return st;
 	db->err.msg[0] = '\0';
+	db->statements++;
 	st = db->be->exec_script(db->conn, sql, &db->err);
 	if (st == LQ_OK)
 		return LQ_OK;
@@ -276,6 +278,7 @@ static lq_status tx_call(lq_db *db, lq_status (*op)(struct lq_conn *, lq_err *),
 			 const char *verb)
 {
 	db->err.msg[0] = '\0';
+	db->statements++;
 	lq_status st = op(db->conn, &db->err);
 	if (st == LQ_OK)
 		return LQ_OK;
@@ -299,6 +302,7 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 		if (st != LQ_OK)
 			return st;
 		db->err.msg[0] = '\0';
+		db->statements++;
 		st = tx_begin(db->conn, &db->err, db->be, write);
 		if (st != LQ_OK) {
 			if (conn_spent(st))
@@ -319,8 +323,10 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 			/* A COMMIT that met a conflict may leave the transaction
 			 * open (SQLite keeps it after SQLITE_BUSY): end it before
 			 * the next BEGIN. */
-			if (st == LQ__RETRY && db->conn)
+			if (st == LQ__RETRY && db->conn) {
+				db->statements++;
 				(void)db->be->rollback(db->conn, &db->err);
+			}
 			db->in_tx = 0;
 			if (st != LQ__RETRY)
 				return st;
@@ -439,6 +445,11 @@ lq_status lq__ready(lq_db *db)
 	return LQ_OK;
 }
 
+LQ_EXTERN(int64_t) lq_db_statements(const lq_db *db)
+{
+	return db ? db->statements : 0;
+}
+
 LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms)
 {
 	lq__ok(db);
@@ -453,6 +464,7 @@ void lq__notify(lq_db *db, const char *channel)
 	if (!(db->be->caps & LQ_CAP_NOTIFY) || !db->conn)
 		return;
 	lq_err err;
+	db->statements++;
 	/* Best effort: a missed wake-up only costs the waiter a poll interval. */
 	if (db->be->notify(db->conn, channel, &err) == LQ_ECONN)
 		drop_conn(db);

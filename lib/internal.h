@@ -25,6 +25,7 @@ struct lq_db {
 	lq_err err;           /* scratch for backends */
 	/* A stop request that interrupts waits (the runner's flag), or NULL. */
 	const volatile sig_atomic_t *interrupt;
+	int64_t statements;   /* sent to the server: lq_db_statements() */
 };
 
 /* Point the backend's waits at flag (NULL: none). */

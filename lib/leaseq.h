@@ -89,6 +89,11 @@ LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out);
 LQ_EXTERN(void) lq_close(lq_db *db);
 /* The backend name: "sqlite", "postgres" or "mysql". */
 LQ_EXTERN(const char *) lq_backend_name(const lq_db *db);
+/* How many statements this handle has sent to the server since lq_open:
+ * every statement, BEGIN, COMMIT, ROLLBACK and NOTIFY a call sent,
+ * retries included; not the session setup a (re)connect sends.  For
+ * measuring (leasectl bench); 0 for NULL. */
+LQ_EXTERN(int64_t) lq_db_statements(const lq_db *db);
 /* The database clock, epoch milliseconds. */
 LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms);
 

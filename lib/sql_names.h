@@ -99,17 +99,7 @@
 	                            (unpaused, unclaimed or claim expired) or NULL, NOW) */  \
 	/* runner */                                                                          \
 	X(tick_probe)           /* (?1 runner lease name, ?2 queue) -> (held 0|1, due 0|1):   \
-	                            the one read every web hit pays */                       \
-	/* raw SQL baselines of leasectl bench (bench.c) */                                   \
-	X(bench_insert)         /* (?1 queue, ?2 payload) a due task, no checks */            \
-	X(bench_ids)            /* (?1 queue, ?2 limit) -> (id) by id */                      \
-	X(bench_touch)          /* (?1 id) attempts+1 */                                      \
-	X(bench_delete_range)   /* (?1 queue, ?2 first id, ?3 last id) */                     \
-	X(bench_lease_touch)    /* (?1 name, ?2 owner) set owner */                           \
-	X(bench_due)            /* (?1 queue) -> (1 if a task is due, else 0) */              \
-	X(bench_clear_tasks)    /* (?1 queue) delete its live tasks */                        \
-	X(bench_clear_dead)     /* (?1 queue) delete its dead tasks */                        \
-	X(bench_clear_lease)    /* (?1 name) delete the lease row */
+	                            the one read every web hit pays */
 
 typedef enum lq_sql_id {
 #define LQ__SQL_ENUM(name) LQ_SQL_##name,

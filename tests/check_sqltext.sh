@@ -7,7 +7,9 @@
 #      starts with an SQL keyword) outside the allow-list below;
 #   3. a backend hands the client library a statement text that is neither a
 #      string literal, the compiled-in catalogue (lq__sql_<dialect>[id]) nor a
-#      variable named in the allow-list.
+#      variable named in the allow-list;
+#   4. leasectl bench's raw baselines (tools/bench/raw_*.c) format SQL, other
+#      than "PRAGMA synchronous=%s" with a value picked from two literals.
 # Allow-list (each a constant, or input that is validated or quoted first):
 #   backend_sqlite.c    "PRAGMA synchronous=%s"   value checked to be full|normal
 #   backend_postgres.c  "LISTEN %s"               PQescapeIdentifier-quoted channel
@@ -76,5 +78,13 @@ hits=$(grep -n -E '\b(pg_command|exec_busy|simple|sqlite_exec_script|run_query)\
 [[ -z "$hits" ]] && echo "ok - the backends' one-statement helpers get literals or the allow-listed texts only" ||
     bad "one-statement helper called with a text not on the allow-list:" "$hits"
 
-echo "1..5"
+# 4. the bench's raw baselines: their statements come from tools/bench/sql/
+hits=$(grep -n -E "\\b(v?s?n?printf|v?asprintf|strn?cat|strn?cpy|memcpy)\\(.*\"[[:space:]]*$kw\\b" tools/bench/*.c |
+    grep -v -E '"PRAGMA synchronous=%s"' || true)
+grep -q -E 'const char \*sync = strstr\(query, "synchronous=normal"\) \? "normal" : "full";' tools/bench/raw_sqlite.c ||
+    hits+=" tools/bench/raw_sqlite.c: the synchronous value is no longer one of two literals"
+[[ -z "$hits" ]] && echo "ok - leasectl bench's raw baselines format no SQL (allow-list: PRAGMA synchronous)" ||
+    bad "SQL formatted from pieces in tools/bench:" "$hits"
+
+echo "1..6"
 exit $fail

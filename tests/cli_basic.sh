@@ -616,35 +616,6 @@ want_rc 0
 [[ "$(lines_of "$T/ticked" 2>/dev/null || echo 0)" == 3 ]] || why+=("tick ran $(lines_of "$T/ticked" 2>/dev/null || echo 0) tasks, expected 3")
 end "tick --queue Q --handler: runs the due tasks"
 
-# ================================================================== bench
-# No timing is asserted: the benchmark runs, reports every case, and leaves
-# nothing behind.
-begin
-run --json bench --ops 20 --rounds 1 --batch 7
-want_rc 0; want_json
-for c in enqueue claim claim+ack batch lease tick; do
-    json_has "$T/out" name "$c" || why+=("no case $c")
-done
-json_keys "$T/out" name op baseline ops leaseq_sec raw_sec leaseq_ops_per_sec raw_ops_per_sec ratio ||
-    why+=("a case lacks a field")
-[[ "$(json_get "$T/out" ops)" == 20 ]] || why+=("ops is not 20")
-run --json task list
-grep -q 'leaseq-bench-' "$T/out" && why+=("bench left tasks behind")
-run --json lease list
-grep -q 'leaseq-bench-' "$T/out" && why+=("bench left leases behind")
-end "bench --json: every case measured, nothing left behind"
-
-begin; run bench --ops 10 --rounds 1 --case claim; want_rc 0
-want_out 'RATIO'; want_out '^claim '
-end "bench --case claim: a text table"
-
-begin
-run bench --ops 0; want_rc 64; want_err_line; want_out_empty
-run bench --case nope; want_rc 64; want_err_line; want_err 'nope'
-run bench --batch 1001; want_rc 64; want_err_line
-run bench --rounds x; want_rc 64; want_err_line
-end "bench: bad --ops, --case, --batch, --rounds: exit 64"
-
 # ================================================================== end
 begin
 [[ ${#leaks[@]} -eq 0 ]] || why+=("printed by: ${leaks[*]}")

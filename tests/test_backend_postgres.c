@@ -777,23 +777,6 @@ static void test_every_statement(void **state)
 	RUN(c, queue_next_due, &r, q);
 	assert_int_equal(r.type[0], LQ_V_INT);
 	assert_true(r.i[0] <= r.i[1]);
-	{
-		/* leasectl bench's baselines */
-		const lq_value qb = lq__v_text("qbench"), nl = lq__v_text("no-such-lease");
-		assert_int_equal(RUN(c, bench_insert, NULL, qb, pay), 1), DID(bench_insert);
-		RUN(c, bench_ids, &r, qb, lq_v_int(10)), DID(bench_ids);
-		assert_int_equal(r.n, 1);
-		int64_t bid = r.i[0];
-		assert_int_equal(RUN(c, bench_touch, NULL, lq_v_int(bid)), 1), DID(bench_touch);
-		RUN(c, bench_due, &r, qb), DID(bench_due);
-		assert_int_equal(r.i[0], 1);
-		assert_int_equal(RUN(c, bench_delete_range, NULL, qb, lq_v_int(bid), lq_v_int(bid)), 1);
-		DID(bench_delete_range);
-		assert_int_equal(RUN(c, bench_lease_touch, NULL, nl, lq__v_text("x")), 0), DID(bench_lease_touch);
-		assert_int_equal(RUN(c, bench_clear_tasks, NULL, qb), 0), DID(bench_clear_tasks);
-		assert_int_equal(RUN(c, bench_clear_dead, NULL, qb), 0), DID(bench_clear_dead);
-		assert_int_equal(RUN(c, bench_clear_lease, NULL, nl), 0), DID(bench_clear_lease);
-	}
 	tx_ok(be->rollback(c, &err), &err, "ROLLBACK");
 #undef DID
 

@@ -65,7 +65,7 @@ static const struct lc_cmd commands[] = {
 	{"doctor", cmd_doctor, "check the database and say what to fix", &lc_doctor_usage, NULL},
 	{"prune", cmd_prune, "remove dead tasks older than an age", &lc_prune_usage, NULL},
 	{"stats", cmd_stats, "lease and queue counts (text, JSON, Prometheus)", &lc_stats_usage, NULL},
-	{"bench", cmd_bench, "time leaseq against raw SQL on this database", &lc_bench_usage, NULL},
+	{"bench", cmd_bench, "measure leaseq against the same jobs in raw SQL", &lc_bench_usage, NULL},
 	{"version", cmd_version, "print versions", &version_usage, NULL},
 	{"help", cmd_help, "explain a command", &help_usage, NULL},
 	{NULL, NULL, NULL, NULL, NULL},

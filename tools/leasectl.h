@@ -1,7 +1,7 @@
 /*
  * leasectl.h - what the leasectl source files share.  Internal to the tool:
- * leasectl uses only the public lib/leaseq.h, except leasectl_bench.c, which
- * drives the library's internal benchmark (lib/bench.h).
+ * leasectl uses only the public lib/leaseq.h (and, for the raw baselines of
+ * "leasectl bench" in tools/bench/, the database client libraries).
  */
 #ifndef LEASECTL_H
 #define LEASECTL_H

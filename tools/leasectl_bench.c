@@ -1,63 +1,79 @@
 /*
- * leasectl_bench.c - "leasectl bench": time leaseq's operations against raw
- * SQL baselines on the same database in the same run (lib/bench.h).
+ * leasectl_bench.c - "leasectl bench": leaseq against the same jobs written
+ * as raw SQL, with many client processes (tools/bench/).
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "leasectl.h"
 
 struct bench_args {
-	const char *ops, *rounds, *batch, *only;
+	struct lc_list workloads;
+	const char *clients, *duration, *pending, *csv, *plot;
 };
 static const struct lc_opt bench_opts[] = {
-	LC_VALUE(struct bench_args, ops, "ops", 'n', "N", 0,
-		 "operations per case and round (default 1000; for batch: tasks)"),
-	LC_VALUE(struct bench_args, rounds, "rounds", 0, "N", 0,
-		 "run each case N times and keep the fastest round (default 3)"),
-	LC_VALUE(struct bench_args, batch, "batch", 0, "N", 0, "tasks per claim in the batch case (default 100)"),
-	LC_VALUE(struct bench_args, only, "case", 0, "NAME", 0,
-		 "run one case: enqueue, claim, claim+ack, batch, lease or tick"),
+	LC_LIST(struct bench_args, workloads, "workload", 'w', "W",
+		"run workload W; repeat or give a comma list (default: all).  One of\n"
+		"claim, claim-batch, claim-ack, enqueue, lease, lease-hot, tick-idle, recurring"),
+	LC_VALUE(struct bench_args, clients, "clients", 'c', "N[,N]", 0,
+		 "client processes, each with its own connection (default 1,4; at most 64)"),
+	LC_VALUE(struct bench_args, duration, "duration", 'd', "DUR", 0,
+		 "how long each side runs per workload and client count (default 3s)"),
+	LC_VALUE(struct bench_args, pending, "pending", 0, "N", 0,
+		 "tasks waiting in the claim queue before the claims start, half of\n"
+		 "them due in a year, interleaved by id (default 10000)"),
+	LC_VALUE(struct bench_args, csv, "csv", 0, "FILE", 0, "also write the results as CSV"),
+	LC_VALUE(struct bench_args, plot, "plot", 0, "FILE.png", 0,
+		 "also draw rows/s against clients with gnuplot (Debian: gnuplot-nox)"),
 	LC_OPT_TABLE_END,
 };
 const struct lc_usage lc_bench_usage = {
 	.path = "bench",
-	.summary = "time leaseq against raw SQL on this database",
+	.summary = "measure leaseq against the same jobs in raw SQL",
 	.description =
-		"Runs each case twice on one connection: once through leaseq, and once as\n"
-		"the fewest raw SQL statements a hand-written client would send for the\n"
-		"same job, with none of leaseq's checks (sql/<dialect>/bench.sql).  The\n"
-		"ratio is leaseq's time over the raw time: 1.00 is the database's own\n"
-		"speed, 2.00 is half of it.  The two sides take turns going first and the\n"
-		"fastest of --rounds counts.  Cases:\n"
-		"  enqueue    lq_task_add                    vs one INSERT\n"
-		"  claim      claim 1 task, at-most-once     vs DELETE by a known id\n"
-		"  claim+ack  claim 1 task, at-least-once,   vs UPDATE + DELETE by id\n"
-		"             then ack it\n"
-		"  batch      claim --batch tasks at once    vs one DELETE of that many ids\n"
-		"  lease      acquire + release a lease      vs two UPDATEs by name\n"
-		"  tick       a web hit's tick, nothing due  vs one SELECT: is a task due?\n"
-		"The benchmark writes to the database, in queues and leases named\n"
-		"leaseq-bench-<random>, and removes them when it ends (also on Ctrl-C).\n"
-		"It leaves other tasks and leases alone, but it does load the server: do\n"
-		"not run it on a busy production database.  JSON: {backend, ops, rounds,\n"
-		"batch, cases: [{name, op, baseline, ops, leaseq_sec, raw_sec,\n"
-		"leaseq_ops_per_sec, raw_ops_per_sec, ratio}]}.",
+		"Runs each workload twice on this database: through leaseq's C API, and as\n"
+		"the same job written the fastest honest way in raw SQL through the same\n"
+		"client library (tools/bench/sql/<dialect>/bench.sql), on leaseq's own\n"
+		"tables.  Every client is a process with its own connection; the clients\n"
+		"start together and run for --duration.  The two sides take turns (leaseq,\n"
+		"raw, raw, leaseq, half the duration each).\n"
+		"\n"
+		"RATIO is leaseq's rows/s over the raw rows/s: 1.00 is the database's own\n"
+		"speed, higher is better.  Rows are tasks claimed or enqueued, leases taken\n"
+		"and released, or ticks.  P50 and P99 are leaseq's latency per call;\n"
+		"STMT/OP counts the statements each side sends per call (lq_db_statements).\n"
+		"\n"
+		"Workloads (leaseq / raw):\n"
+		"  claim        claim 1 task, at-most-once / DELETE ... WHERE id = (SELECT ...\n"
+		"               FOR UPDATE SKIP LOCKED) RETURNING (MariaDB: SELECT ... SKIP\n"
+		"               LOCKED, DELETE, COMMIT)\n"
+		"  claim-batch  the same for 100 tasks\n"
+		"  claim-ack    claim 1 at-least-once, then ack / UPDATE ... RETURNING, DELETE\n"
+		"  enqueue      lq_task_add / one INSERT\n"
+		"  lease        acquire + release, a lease per client / an upsert that takes\n"
+		"               an expired lease, then a conditional UPDATE\n"
+		"  lease-hot    the same with every client on one lease\n"
+		"  tick-idle    a web hit's tick, nothing due / one SELECT: is a task due?\n"
+		"  recurring    claim a due recurring task / UPDATE its run_at one interval on\n"
+		"\n"
+		"Everything the bench creates is named leaseq-bench-<random> and removed at\n"
+		"the end, also on Ctrl-C; it applies leaseq's schema if it is missing.  It\n"
+		"loads the server: do not run it on a busy production database.\n"
+		"CSV columns: backend,workload,clients,pending,ops_per_s,rows_per_s,\n"
+		"raw_rows_per_s,ratio,p50_us,p99_us,rss_kb (leaseq's side but raw_rows_per_s).\n"
+		"JSON: {backend, dsn, duration_ms, pending, results: [{workload, clients,\n"
+		"pending, ratio, dry, leaseq: {...}, raw: {...}}]}.",
 	.opts = bench_opts,
 	.examples = "leasectl bench\n"
-		    "leasectl --db postgresql://app@db1/app bench --ops 5000 --case claim\n"
-		    "leasectl bench --json | jq '.cases[] | {name, ratio}'",
+		    "leasectl --db postgresql://app@db1/app bench -w claim -w claim-batch --clients 1,4,16\n"
+		    "leasectl bench --pending 1000000 -w claim --csv claim-1m.csv\n"
+		    "leasectl bench --duration 10s --csv bench.csv --plot bench.png",
 	.exits = "0   measured\n64  bad usage\n69  database unreachable\n1   other failure, or stopped by a signal",
-};
-
-#define BENCH_MAX_CASES 16
-
-struct bench_out {
-	lq_bench_result r[BENCH_MAX_CASES];
-	size_t n;
 };
 
 static volatile sig_atomic_t bench_stop;
@@ -68,46 +84,60 @@ static void on_signal(int sig)
 	bench_stop = 1;
 }
 
-static void collect(const lq_bench_result *r, void *ctx)
+static void collect(const struct bench_result *r, void *ctx)
 {
-	struct bench_out *out = ctx;
-	if (out->n < BENCH_MAX_CASES)
-		out->r[out->n++] = *r;
+	struct bench_results *res = ctx;
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? res->cap * 2 : 16;
+		struct bench_result *p = realloc(res->r, cap * sizeof(*p));
+		if (!p)
+			return;
+		res->r = p;
+		res->cap = cap;
+	}
+	res->r[res->n++] = *r;
 }
 
-static double per_sec(int64_t ops, double sec)
+static void json_side(struct lc_json *j, const char *key, const struct bench_side_result *s)
 {
-	return sec > 0 ? (double)ops / sec : 0;
+	lc_json_key(j, key);
+	lc_json_obj(j);
+	lc_json_kint(j, "ops", s->ops);
+	lc_json_kint(j, "rows", s->rows);
+	lc_json_knum(j, "ops_per_s", s->ops_s, 1);
+	lc_json_knum(j, "rows_per_s", s->rows_s, 1);
+	lc_json_knum(j, "p50_us", s->p50_us, 0);
+	lc_json_knum(j, "p99_us", s->p99_us, 0);
+	lc_json_knum(j, "statements_per_op", s->stmts_per_op, 3);
+	lc_json_kint(j, "rss_start_kb", s->rss_start_kb);
+	lc_json_kint(j, "rss_kb", s->rss_kb);
+	lc_json_end_obj(j);
 }
 
-static double ratio(const lq_bench_result *r)
-{
-	return r->raw_sec > 0 ? r->lq_sec / r->raw_sec : 0;
-}
-
-static void print_json(lq_db *db, const lq_bench_opts *o, const struct bench_out *out)
+static void print_json(const struct lc_ctx *ctx, const char *backend, const struct bench_opts *o,
+		       const struct bench_results *res)
 {
 	struct lc_json j;
+	char dsn[512];
+	lc_redact_dsn(lc_dsn(ctx), dsn, sizeof(dsn));
 	lc_json_init(&j, stdout);
 	lc_json_obj(&j);
-	lc_json_kstr(&j, "backend", lq_backend_name(db));
-	lc_json_kint(&j, "ops", o->ops);
-	lc_json_kint(&j, "rounds", o->rounds);
-	lc_json_kint(&j, "batch", o->batch);
-	lc_json_key(&j, "cases");
+	lc_json_kstr(&j, "backend", backend);
+	lc_json_kstr(&j, "dsn", dsn);
+	lc_json_kint(&j, "duration_ms", o->duration_ms);
+	lc_json_kint(&j, "pending", o->pending);
+	lc_json_key(&j, "results");
 	lc_json_arr(&j);
-	for (size_t i = 0; i < out->n; i++) {
-		const lq_bench_result *r = &out->r[i];
+	for (size_t i = 0; i < res->n; i++) {
+		const struct bench_result *r = &res->r[i];
 		lc_json_obj(&j);
-		lc_json_kstr(&j, "name", r->name);
-		lc_json_kstr(&j, "op", r->op);
-		lc_json_kstr(&j, "baseline", r->baseline);
-		lc_json_kint(&j, "ops", r->ops);
-		lc_json_knum(&j, "leaseq_sec", r->lq_sec, 6);
-		lc_json_knum(&j, "raw_sec", r->raw_sec, 6);
-		lc_json_knum(&j, "leaseq_ops_per_sec", per_sec(r->ops, r->lq_sec), 1);
-		lc_json_knum(&j, "raw_ops_per_sec", per_sec(r->ops, r->raw_sec), 1);
-		lc_json_knum(&j, "ratio", ratio(r), 2);
+		lc_json_kstr(&j, "workload", bench_workloads[r->w].name);
+		lc_json_kint(&j, "clients", r->clients);
+		lc_json_kint(&j, "pending", r->pending);
+		lc_json_knum(&j, "ratio", r->ratio, 3);
+		lc_json_kbool(&j, "dry", r->dry);
+		json_side(&j, "leaseq", &r->lq);
+		json_side(&j, "raw", &r->raw);
 		lc_json_end_obj(&j);
 	}
 	lc_json_end_arr(&j);
@@ -115,67 +145,136 @@ static void print_json(lq_db *db, const lq_bench_opts *o, const struct bench_out
 	lc_json_end(&j);
 }
 
-static void print_text(const struct lc_ctx *ctx, lq_db *db, const lq_bench_opts *o, const struct bench_out *out)
+static int parse_workloads(const struct lc_ctx *ctx, const struct lc_list *l, unsigned *out)
 {
-	static const char *const heads[] = {"CASE", "LEASEQ", "RAW SQL", "RATIO", "LEASEQ DOES", "BASELINE"};
-	char dsn[512];
-	struct lc_table t;
-
-	lc_redact_dsn(lc_dsn(ctx), dsn, sizeof(dsn));
-	printf("%s on %s, %d operation%s per case, fastest of %d round%s\n\n", lq_backend_name(db), dsn, o->ops,
-	       o->ops == 1 ? "" : "s", o->rounds, o->rounds == 1 ? "" : "s");
-	lc_table_init(&t, 6, heads);
-	for (size_t i = 0; i < out->n; i++) {
-		const lq_bench_result *r = &out->r[i];
-		const char *unit = strcmp(r->name, "batch") == 0 ? "tasks/s" : "op/s";
-		char ours[48], theirs[48], rt[16], op[128];
-		snprintf(ours, sizeof(ours), "%.0f %s", per_sec(r->ops, r->lq_sec), unit);
-		snprintf(theirs, sizeof(theirs), "%.0f %s", per_sec(r->ops, r->raw_sec), unit);
-		snprintf(rt, sizeof(rt), "%.2f", ratio(r));
-		if (strcmp(r->name, "batch") == 0)
-			snprintf(op, sizeof(op), "%s (N = %d)", r->op, o->batch);
-		else
-			snprintf(op, sizeof(op), "%s", r->op);
-		lc_table_row(&t, (const char *const[]){r->name, ours, theirs, rt, op, r->baseline});
+	*out = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const char *p = l->v[i];
+		for (;;) {
+			size_t n = strcspn(p, ",");
+			char name[32];
+			int w = -1;
+			if (n > 0 && n < sizeof(name)) {
+				memcpy(name, p, n);
+				name[n] = '\0';
+				w = bench_workload_find(name);
+			}
+			if (w < 0) {
+				char pr[80];
+				return lc_usage_error(ctx,
+						      "--workload: \"%s\" is not a workload (claim, claim-batch, claim-ack, "
+						      "enqueue, lease, lease-hot, tick-idle, recurring)",
+						      lc_pr(pr, sizeof(pr), l->v[i]));
+			}
+			*out |= 1u << w;
+			if (!p[n])
+				break;
+			p += n + 1;
+		}
 	}
-	lc_table_print(&t, stdout);
-	lc_table_free(&t);
-	printf("\nRATIO is leaseq's time over the raw SQL's: 1.00 is the database's own speed.\n");
-}
-
-static int int_opt(const struct lc_ctx *ctx, const char *flag, const char *text, int64_t def, int64_t max,
-		   int *out)
-{
-	int64_t v = def;
-	if (text && lc_integer(ctx, flag, text, 1, max, &v))
-		return LC_EXIT_USAGE;
-	*out = (int)v;
+	if (*out == 0)
+		*out = (1u << BW__COUNT) - 1;
 	return 0;
 }
 
+static int parse_clients(const struct lc_ctx *ctx, const char *text, struct bench_opts *o)
+{
+	o->nclients = 0;
+	if (!text) {
+		o->clients[o->nclients++] = 1;
+		o->clients[o->nclients++] = 4;
+		return 0;
+	}
+	const char *p = text;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char num[16];
+		int64_t v;
+		if (n == 0 || n >= sizeof(num)) {
+			char pr[80];
+			return lc_usage_error(ctx, "--clients: \"%s\" is not a comma list of client counts such as 1,4,16",
+					      lc_pr(pr, sizeof(pr), text));
+		}
+		memcpy(num, p, n);
+		num[n] = '\0';
+		if (lc_integer(ctx, "--clients", num, 1, BENCH_CLIENTS_MAX, &v))
+			return LC_EXIT_USAGE;
+		if (o->nclients == BENCH_CLIENT_COUNTS_MAX)
+			return lc_usage_error(ctx, "--clients: at most %d client counts", BENCH_CLIENT_COUNTS_MAX);
+		o->clients[o->nclients++] = (int)v;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	return 0;
+}
+
+static int bench_main(struct lc_ctx *ctx, struct bench_args *a);
+
 int cmd_bench(struct lc_ctx *ctx, int argc, char **argv)
 {
-	struct bench_args a = {0};
-	lq_bench_opts o = {0};
-	struct bench_out out = {0};
-	lq_db *db = NULL;
+	struct bench_args a;
+	memset(&a, 0, sizeof(a));
 	int rc = lc_parse(ctx, &lc_bench_usage, &a, argc, argv);
+	if (rc == 0)
+		rc = bench_main(ctx, &a);
+	free(a.workloads.v);
+	return LC_PARSE_EXIT(rc);
+}
 
-	if (rc)
-		return LC_PARSE_EXIT(rc);
-	if (int_opt(ctx, "--ops", a.ops, 1000, LQ_BENCH_OPS_MAX, &o.ops) ||
-	    int_opt(ctx, "--rounds", a.rounds, 3, LQ_BENCH_ROUNDS_MAX, &o.rounds) ||
-	    int_opt(ctx, "--batch", a.batch, 100, LQ_BENCH_BATCH_MAX, &o.batch))
+static int bench_main(struct lc_ctx *ctx, struct bench_args *ap)
+{
+	const struct bench_args a = *ap;
+	struct bench_opts o;
+	struct bench_results res = {0};
+	char err[1024];
+	lq_db *db = NULL;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	int64_t pending = 10000;
+	o.duration_ms = 3000;
+	if (parse_workloads(ctx, &a.workloads, &o.workloads) || parse_clients(ctx, a.clients, &o) ||
+	    (a.duration && lc_duration(ctx, "--duration", a.duration, 0, &o.duration_ms)) ||
+	    (a.pending && lc_integer(ctx, "--pending", a.pending, 0, 100000000, &pending)))
 		return LC_EXIT_USAGE;
-	if (a.only && !lq__bench_has_case(a.only)) {
-		char pr[80];
-		return lc_usage_error(ctx, "--case: \"%s\" is not a case (enqueue, claim, claim+ack, batch, lease, tick)",
-				      lc_pr(pr, sizeof(pr), a.only));
+	if (o.duration_ms < 100 || o.duration_ms > 3600 * 1000)
+		return lc_usage_error(ctx, "--duration: %s is out of range (100ms to 1h)", a.duration);
+	if (a.csv && !*a.csv)
+		return lc_usage_error(ctx, "--csv: the file name is empty");
+	if (a.plot && !*a.plot)
+		return lc_usage_error(ctx, "--plot: the file name is empty");
+	o.pending = pending;
+	/* Say so now, not after minutes of measuring. */
+	if (a.plot && !bench_have_gnuplot()) {
+		lc_errorf("bench --plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
+		return LC_EXIT_FAIL;
 	}
-	o.only = a.only;
-	o.stop = &bench_stop;
+
+	/* Both sides work on leaseq's tables: make sure they are there.  The
+	 * connection is closed before the clients fork. */
 	if ((rc = lc_open(ctx, &db)))
 		return rc;
+	lq_status st = lq_migrate(db, NULL, NULL);
+	if (st != LQ_OK) {
+		rc = lc_db_error(db, st);
+		lq_close(db);
+		return rc;
+	}
+	FILE *csv = NULL;
+	if (a.csv && !(csv = fopen(a.csv, "w"))) {
+		lc_errorf("bench --csv: cannot write %s: %s", a.csv, strerror(errno));
+		lq_close(db);
+		return LC_EXIT_FAIL;
+	}
+	char backend[16];
+	snprintf(backend, sizeof(backend), "%s", lq_backend_name(db));
+	lq_close(db);
+
+	o.dsn = lc_dsn(ctx);
+	o.backend = backend;
+	o.progress = isatty(2);
+	o.stop = &bench_stop;
 
 	struct sigaction sa, old_int, old_term;
 	memset(&sa, 0, sizeof(sa));
@@ -183,20 +282,42 @@ int cmd_bench(struct lc_ctx *ctx, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	lq_status st = lq__bench(db, &o, collect, &out);
+	rc = bench_run(&o, collect, &res, err, sizeof(err));
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 
-	if (st == LQ_ETIMEDOUT) {
+	if (rc == 1) {
 		lc_errorf("bench: stopped by a signal; its queues and leases were removed");
 		rc = LC_EXIT_FAIL;
-	} else if (st != LQ_OK) {
-		rc = lc_db_error(db, st);
-	} else if (ctx->json) {
-		print_json(db, &o, &out);
+	} else if (rc != 0) {
+		lc_errorf("bench: %s", err);
+		rc = LC_EXIT_FAIL;
 	} else {
-		print_text(ctx, db, &o, &out);
+		if (ctx->json) {
+			print_json(ctx, backend, &o, &res);
+		} else {
+			char dsn[512];
+			lc_redact_dsn(lc_dsn(ctx), dsn, sizeof(dsn));
+			printf("%s on %s, %lld ms per side, clients", backend, dsn, (long long)o.duration_ms);
+			for (int i = 0; i < o.nclients; i++)
+				printf("%c%d", i ? ',' : ' ', o.clients[i]);
+			printf(", %lld pending\n\n", (long long)o.pending);
+			bench_print_table(stdout, backend, &res);
+		}
+		if (csv && bench_write_csv(csv, a.csv, backend, &res, err, sizeof(err)) != 0) {
+			lc_errorf("bench --csv: %s", err);
+			rc = LC_EXIT_FAIL;
+		}
+		csv = NULL;
+		if (rc == 0 && a.plot && bench_plot(a.plot, backend, &res, err, sizeof(err)) != 0) {
+			lc_errorf("bench %s", err);
+			rc = LC_EXIT_FAIL;
+		}
 	}
-	lq_close(db);
+	if (csv) { /* nothing measured: no CSV */
+		fclose(csv);
+		remove(a.csv);
+	}
+	free(res.r);
 	return rc;
 }
