@@ -145,11 +145,7 @@ fi
 
 # ------------------------------------------------------------------ unreachable, bad usage
 begin
-case $backend in
-sqlite) BAD="sqlite:$T/no/such/dir/x.db" ;;
-postgres) BAD="postgresql://doc:doc_secret_pw@127.0.0.1:1/x?connect_timeout=3" ;;
-mysql) BAD="mysql://doc:doc_secret_pw@127.0.0.1:1/x" ;;
-esac
+BAD=$(unreachable_dsn doc_secret_pw)
 PASSWORD=doc_secret_pw
 RC=0
 timeout -k 5 "$TMO" "$LEASECTL" --db "$BAD" doctor >"$T/out" 2>"$T/err" || RC=$?

@@ -63,6 +63,7 @@ static const struct lc_cmd commands[] = {
 	{"worker", cmd_worker, "run due tasks with handler commands until stopped", &lc_worker_usage, NULL},
 	{"tick", cmd_tick, "one pseudo-cron tick: run what is due, then return", &lc_tick_usage, NULL},
 	{"doctor", cmd_doctor, "check the database and say what to fix", &lc_doctor_usage, NULL},
+	{"serve", cmd_serve, "HTTP: Prometheus /metrics, /healthz and a read-only dashboard", &lc_serve_usage, NULL},
 	{"prune", cmd_prune, "remove dead tasks older than an age", &lc_prune_usage, NULL},
 	{"stats", cmd_stats, "lease and queue counts (text, JSON, Prometheus)", &lc_stats_usage, NULL},
 	{"bench", cmd_bench, "measure leaseq against the same jobs in raw SQL", &lc_bench_usage, NULL},

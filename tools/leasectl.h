@@ -113,6 +113,16 @@ void lc_print_synopsis(FILE *f, const struct lc_usage *u);
 int lc_dispatch(struct lc_ctx *ctx, const char *group, const struct lc_cmd *subs,
 		const char *summary, int argc, char **argv);
 
+/* Lease and queue counts (leasectl_stats.c), for stats and serve. */
+struct lc_stats {
+	int64_t now, leases, held, live, due, dead;
+	lq_queue_info *q; /* free() it */
+	size_t nq, capq;
+	int oom;
+};
+lq_status lc_stats_collect(lq_db *db, struct lc_stats *s);
+void lc_stats_prometheus(FILE *f, const struct lc_stats *s);
+
 /* The manual page and the markdown reference (leasectl_man.c). */
 struct lc_doc_parts {
 	void (*main_help)(FILE *f, const void *unused);
@@ -126,7 +136,7 @@ extern const struct lc_cmd lc_lease_cmds[];
 extern const struct lc_cmd lc_task_cmds[];
 extern const struct lc_cmd lc_queue_cmds[];
 extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, lc_tick_usage, lc_stats_usage,
-	lc_bench_usage, lc_prune_usage, lc_doctor_usage;
+	lc_bench_usage, lc_prune_usage, lc_doctor_usage, lc_serve_usage;
 int cmd_migrate(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_lease(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct lc_ctx *ctx, int argc, char **argv);
@@ -138,6 +148,7 @@ int cmd_stats(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_bench(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_prune(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_doctor(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_serve(struct lc_ctx *ctx, int argc, char **argv);
 
 /* ------------------------------------------------------------ errors */
 

@@ -30,16 +30,9 @@ const struct lc_usage lc_stats_usage = {
 	.exits = "0   printed\n64  bad usage\n69  database unreachable\n1   other failure",
 };
 
-struct stats {
-	int64_t now, leases, held, live, due, dead;
-	lq_queue_info *q;
-	size_t nq, capq;
-	int oom;
-};
-
 static int count_lease(const lq_lease *l, void *arg)
 {
-	struct stats *s = arg;
+	struct lc_stats *s = arg;
 
 	s->leases++;
 	s->held += lq_lease_held(l) != 0;
@@ -48,7 +41,7 @@ static int count_lease(const lq_lease *l, void *arg)
 
 static int add_queue(const lq_queue_info *q, void *arg)
 {
-	struct stats *s = arg;
+	struct lc_stats *s = arg;
 
 	if (s->nq == s->capq) {
 		size_t cap = s->capq ? s->capq * 2 : 16;
@@ -68,53 +61,67 @@ static int add_queue(const lq_queue_info *q, void *arg)
 }
 
 /* A Prometheus label value: backslash, quote and newline escaped. */
-static void prom_label(const char *s)
+static void prom_label(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\' || *s == '"')
-			printf("\\%c", *s);
+			fprintf(f, "\\%c", *s);
 		else if (*s == '\n')
-			fputs("\\n", stdout);
+			fputs("\\n", f);
 		else
-			putchar(*s);
+			fputc(*s, f);
 	}
 }
 
-static void prom_queue_metric(const struct stats *s, const char *name, const char *help, int which)
+static void prom_queue_metric(FILE *f, const struct lc_stats *s, const char *name, const char *help, int which)
 {
-	printf("# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 	for (size_t i = 0; i < s->nq; i++) {
 		const lq_queue_info *q = &s->q[i];
 		int64_t v = which == 0 ? q->tasks : which == 1 ? q->due : which == 2 ? q->dead : q->paused;
 		if (which == 4 && !q->next_run_at)
 			continue;
-		printf("%s{queue=\"", name);
-		prom_label(q->name);
+		fprintf(f, "%s{queue=\"", name);
+		prom_label(f, q->name);
 		if (which == 4)
-			printf("\"} %lld.%03lld\n", (long long)(q->next_run_at / 1000), (long long)(q->next_run_at % 1000));
+			fprintf(f, "\"} %lld.%03lld\n", (long long)(q->next_run_at / 1000),
+				(long long)(q->next_run_at % 1000));
 		else
-			printf("\"} %lld\n", (long long)v);
+			fprintf(f, "\"} %lld\n", (long long)v);
 	}
 }
 
-static void print_prometheus(const struct stats *s)
+void lc_stats_prometheus(FILE *f, const struct lc_stats *s)
 {
-	printf("# HELP leaseq_leases Leases ever acquired (rows in lq_lease).\n# TYPE leaseq_leases gauge\n"
+	fprintf(f, "# HELP leaseq_leases Leases ever acquired (rows in lq_lease).\n# TYPE leaseq_leases gauge\n"
 	       "leaseq_leases %lld\n", (long long)s->leases);
-	printf("# HELP leaseq_leases_held Leases held now.\n# TYPE leaseq_leases_held gauge\n"
+	fprintf(f, "# HELP leaseq_leases_held Leases held now.\n# TYPE leaseq_leases_held gauge\n"
 	       "leaseq_leases_held %lld\n", (long long)s->held);
-	prom_queue_metric(s, "leaseq_queue_tasks", "Live tasks per queue.", 0);
-	prom_queue_metric(s, "leaseq_queue_due", "Tasks due now per queue.", 1);
-	prom_queue_metric(s, "leaseq_queue_dead", "Dead tasks (out of attempts) per queue.", 2);
-	prom_queue_metric(s, "leaseq_queue_paused", "1 when the queue is paused.", 3);
-	prom_queue_metric(s, "leaseq_queue_next_run_timestamp_seconds",
+	prom_queue_metric(f, s, "leaseq_queue_tasks", "Live tasks per queue.", 0);
+	prom_queue_metric(f, s, "leaseq_queue_due", "Tasks due now per queue.", 1);
+	prom_queue_metric(f, s, "leaseq_queue_dead", "Dead tasks (out of attempts) per queue.", 2);
+	prom_queue_metric(f, s, "leaseq_queue_paused", "1 when the queue is paused.", 3);
+	prom_queue_metric(f, s, "leaseq_queue_next_run_timestamp_seconds",
 			  "When the queue's next unpaused task is due (Unix time).", 4);
-	printf("# HELP leaseq_database_time_seconds The database clock.\n"
+	fprintf(f, "# HELP leaseq_database_time_seconds The database clock.\n"
 	       "# TYPE leaseq_database_time_seconds gauge\nleaseq_database_time_seconds %lld.%03lld\n",
 	       (long long)(s->now / 1000), (long long)(s->now % 1000));
 }
 
-static void print_json(const struct stats *s)
+lq_status lc_stats_collect(lq_db *db, struct lc_stats *s)
+{
+	lq_status st = lq_now(db, &s->now);
+
+	if (st == LQ_OK)
+		st = lq_lease_list(db, count_lease, s);
+	if (st == LQ_OK)
+		st = lq_queue_list(db, add_queue, s);
+	if (st == LQ_OK && s->oom)
+		st = LQ_ENOMEM;
+	return st;
+}
+
+static void print_json(const struct lc_stats *s)
 {
 	struct lc_json j;
 
@@ -149,7 +156,7 @@ static void print_json(const struct stats *s)
 	lc_json_end(&j);
 }
 
-static void print_text(const struct stats *s)
+static void print_text(const struct lc_stats *s)
 {
 	static const char *const heads[] = {"QUEUE", "STATE", "TASKS", "DUE", "DEAD", "NEXT RUN"};
 	struct lc_table t;
@@ -180,7 +187,7 @@ static void print_text(const struct stats *s)
 int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct stats_args a = {0};
-	struct stats s = {0};
+	struct lc_stats s = {0};
 	int rc = lc_parse(ctx, &lc_stats_usage, &a, argc, argv);
 	const char *fmt;
 	lq_db *db = NULL;
@@ -193,17 +200,11 @@ int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
 		return lc_usage_error(ctx, "--format: expected text, json or prometheus, not \"%s\"", fmt);
 	if ((rc = lc_open(ctx, &db)))
 		return rc;
-	st = lq_now(db, &s.now);
-	if (st == LQ_OK)
-		st = lq_lease_list(db, count_lease, &s);
-	if (st == LQ_OK)
-		st = lq_queue_list(db, add_queue, &s);
-	if (st == LQ_OK && s.oom)
-		st = LQ_ENOMEM;
+	st = lc_stats_collect(db, &s);
 	if (st != LQ_OK)
 		rc = lc_db_error(db, st);
 	else if (!strcmp(fmt, "prometheus"))
-		print_prometheus(&s);
+		lc_stats_prometheus(stdout, &s);
 	else if (!strcmp(fmt, "json"))
 		print_json(&s);
 	else

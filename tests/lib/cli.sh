@@ -365,3 +365,13 @@ wait_for_line() { # FILE PATTERN SECONDS: until a line of FILE matches the ERE
     done
     return 1
 }
+
+# A DSN of this run's backend that nothing answers, with password $1 (for
+# "unreachable" cases that also check the password is never printed).
+unreachable_dsn() { # SECRET
+    case $backend in
+    sqlite) echo "sqlite:$T/no/such/dir/x.db" ;;
+    postgres) echo "postgresql://lq:$1@127.0.0.1:1/x?connect_timeout=3" ;;
+    mysql) echo "mysql://lq:$1@127.0.0.1:1/x" ;;
+    esac
+}
