@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# tests/cli_serve.sh BACKEND - `leasectl serve` (issue 10, Deliver 4, without
-# the browser test): /healthz, /metrics in the Prometheus text format with
-# the counts the database holds, the read-only dashboard (names HTML-escaped,
-# the numbers of a queue), GET/HEAD only, 404 elsewhere, no password shown,
-# 503 from /healthz while the database is unreachable, SIGTERM stops it.
+# tests/cli_serve.sh BACKEND - `leasectl serve` (issue 10, Deliver 4):
+# /healthz, /metrics in the Prometheus text format with the counts the
+# database holds, the read-only dashboard (names HTML-escaped, the numbers of
+# a queue, and loaded by headless Chromium, whose totals must be the
+# database's), GET/HEAD only, 404 elsewhere, no password shown, 503 from
+# /healthz while the database is unreachable, SIGTERM stops it.
 # Run by ctest as `bash tests/cli_serve.sh <backend>` with LEASECTL=<path>.
 #
 #   sqlite    a database file in a temporary directory
@@ -80,6 +81,30 @@ grep -q -F 'srv&lt;i&gt;&amp;&quot;' "$T/body" || why+=("the queue name is not H
 grep -q 'http-equiv=refresh' "$T/body" || why+=("the page does not refresh itself")
 [[ -n "$PASSWORD" ]] && grep -q -F -- "$PASSWORD" "$T/body" "$T/serve.err" && why+=("the password was shown")
 end "dashboard: the queue's numbers, names HTML-escaped, refreshes itself, no password"
+
+# A real browser: headless Chromium loads the page; the numbers it shows are
+# the database's (leasectl stats --json, read right after).
+begin
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z "$CHROMIUM" ]]; then
+    if [[ -n "${LEASEQ_REQUIRE_ALL_BACKENDS:-}" ]]; then why+=("chromium is not installed"); else echo "# chromium missing: browser check skipped"; fi
+else
+    timeout -k 5 120 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --user-data-dir="$T/chromium" --dump-dom "http://127.0.0.1:$PORT/" >"$T/dom.html" 2>"$T/chromium.err" ||
+        why+=("chromium failed: $(grep -v -i dbus "$T/chromium.err" | head -2 | tr '\n' '|')")
+    run --json stats
+    for k in live due dead; do
+        shown=$(sed -n "s#.*<span id=\"$k\">\([0-9]*\)</span>.*#\1#p" "$T/dom.html" | head -1)
+        want_n=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['tasks']['$k'])" "$T/out" 2>/dev/null ||
+            sed -n "s/.*\"$k\": \([0-9]*\).*/\1/p" "$T/out" | head -1)
+        [[ -n "$shown" && "$shown" == "$want_n" ]] || why+=("the browser shows $k='$shown', the database says '$want_n'")
+    done
+    grep -q -F "<td>$Q</td><td>active</td><td class=\"n\">4</td><td class=\"n\">3</td>" "$T/dom.html" ||
+        why+=("the browser's queue row for $Q does not say 4 tasks, 3 due")
+    grep -q -F '<script>alert' "$T/dom.html" && why+=("the browser parsed a name as a script")
+fi
+LAST_CMD="chromium --headless --dump-dom http://127.0.0.1:PORT/"
+end "headless Chromium loads the dashboard: its totals and the queue's row match the database"
 
 begin
 get / -X POST
