@@ -22,6 +22,7 @@ struct wconf {
 	int drain;
 	int tick;
 	int64_t budget;
+	int64_t timeout; /* ms a handler may run; 0: no limit */
 };
 
 /* --handler NAME=CMD specs into c->h (errors printed: LC_EXIT_USAGE). */

@@ -216,7 +216,7 @@ static int detached_tick_lock(const struct lc_ctx *ctx, const char *queue)
 struct tick_args {
 	const char *queue, *budget;
 	struct lc_list handlers;
-	const char *log_format;
+	const char *log_format, *timeout;
 	int spawn, no_cgi;
 };
 static const struct lc_opt tick_opts[] = {
@@ -231,6 +231,9 @@ static const struct lc_opt tick_opts[] = {
 	LC_FLAG(struct tick_args, no_cgi, "no-cgi", 0,
 		"an ordinary tick even when GATEWAY_INTERFACE is set (e.g. run\n"
 		"synchronously from inside another CGI program)"),
+	LC_VALUE(struct tick_args, timeout, "timeout", 0, "DUR", 0,
+		 "as for 'worker': stop a handler that runs longer than DUR; the\n"
+		 "attempt fails with \"timed out after DUR\""),
 	LC_LOG_OPT(struct tick_args, log_format),
 	LC_OPT_TABLE_END,
 };
@@ -309,6 +312,8 @@ int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
 	}
 	if (!rc && a.budget)
 		rc = lc_duration(ctx, "--budget", a.budget, 0, &c.budget);
+	if (!rc && a.timeout)
+		rc = lc_duration(ctx, "--timeout", a.timeout, 0, &c.timeout);
 	if (!rc)
 		rc = lc_parse_handlers(ctx, &a.handlers, &c);
 	if (rc && rc != LC_PARSE_HELP && cgi) /* the reason is on standard error: the server's log */

@@ -203,11 +203,12 @@ static int handler_fn(lq_job *job, void *arg)
 	const struct handler *h = arg;
 	const struct wconf *c = h->conf;
 	const lq_task *t = lq_job_task(job);
-	char v_id[48], v_attempt[48], v_run_at[48], *v_name = NULL, *v_queue = NULL, why[128], err[200];
+	char v_id[48], v_attempt[48], v_run_at[48], *v_name = NULL, *v_queue = NULL, why[128], err[256];
 	const char *set[5];
 	int64_t interval = 0, next_hb = 0, expiry = 0, stop_at = 0, kill_at = 0, now, started = lc_mono_ms();
 	int attempt = t->mode == LQ_AT_LEAST_ONCE ? (t->attempts > 0 ? t->attempts : 1) : t->attempts + 1;
-	int fd, wstatus = 0, termed = 0, killed = 0, lost = 0, stopped = 0, errpipe[2] = {-1, -1};
+	int fd, wstatus = 0, termed = 0, killed = 0, lost = 0, stopped = 0, timed_out = 0, errpipe[2] = {-1, -1};
+	int64_t timeout_at = 0;
 	struct relay out = {.fd = -1};
 	char **env;
 	pid_t pid;
@@ -259,6 +260,8 @@ static int handler_fn(lq_job *job, void *arg)
 		next_hb = now + interval;
 		expiry = now + ttl;
 	}
+	if (c->timeout > 0)
+		timeout_at = started + c->timeout;
 	for (;;) {
 		struct pollfd pfd[2] = {{.fd = lc_sig_fd(), .events = POLLIN}, {.fd = out.fd, .events = POLLIN}};
 		int64_t wake = now + 1000; /* also notices lq_job_stopping */
@@ -270,6 +273,8 @@ static int handler_fn(lq_job *job, void *arg)
 			wake = stop_at;
 		if (kill_at && !killed && kill_at < wake)
 			wake = kill_at;
+		if (timeout_at && !termed && timeout_at < wake)
+			wake = timeout_at;
 		if (wake > now)
 			poll(pfd, out.fd >= 0 ? 2 : 1, (int)(wake - now));
 		relay_pump(&out, t, 0);
@@ -303,6 +308,12 @@ static int handler_fn(lq_job *job, void *arg)
 				next_hb = now + (interval < 1000 ? interval : 1000); /* transient: retry sooner */
 			}
 		}
+		/* --timeout: the handler is stopped like at shutdown, and the
+		 * attempt is a failure of its own kind. */
+		if (timeout_at && !termed && !timed_out && now >= timeout_at) {
+			timed_out = 1;
+			stop_at = now;
+		}
 		if (stop_at && !termed && now >= stop_at) {
 			lc_child_signal(pid, SIGTERM);
 			termed = 1;
@@ -322,7 +333,7 @@ static int handler_fn(lq_job *job, void *arg)
 		snprintf(err, sizeof(err), "claim lost while the handler ran; handler stopped (%s)", why);
 		goto fail;
 	}
-	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+	if (!timed_out && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
 		lc_log_event("info", "task_done",
 			     &(struct lc_log_fields){.task = t, .attempt = attempt,
 						     .duration_ms = lc_mono_ms() - started, .has_duration = 1});
@@ -334,7 +345,11 @@ static int handler_fn(lq_job *job, void *arg)
 	/* A handler that started and was then stopped by our shutdown may have
 	 * done part of its work: that is a failed attempt (counted, backed
 	 * off, dead when out of attempts), never a task handed back unrun. */
-	if (termed)
+	if (timed_out) {
+		char dur[32];
+		lc_fmt_duration(dur, sizeof(dur), c->timeout);
+		snprintf(err, sizeof(err), "timed out after %s: the handler was stopped (%s)", dur, why);
+	} else if (termed)
 		snprintf(err, sizeof(err), "interrupted by shutdown: the handler was stopped (%s)", why);
 	else
 		snprintf(err, sizeof(err), "handler %s", why);
@@ -576,7 +591,7 @@ static int run_jobs(struct wconf *c, int64_t jobs)
 
 struct worker_args {
 	struct lc_list queues, handlers;
-	const char *jobs, *claim_ttl, *log_format;
+	const char *jobs, *claim_ttl, *log_format, *timeout;
 	int at_least_once, drain;
 };
 static const struct lc_opt worker_opts[] = {
@@ -597,6 +612,10 @@ static const struct lc_opt worker_opts[] = {
 		 "with --at-least-once: the claim's lease, renewed every DUR/3 while the\n"
 		 "handler runs (default 30s)"),
 	LC_FLAG(struct worker_args, drain, "drain", 0, "exit once nothing is due (default: run until stopped)"),
+	LC_VALUE(struct worker_args, timeout, "timeout", 0, "DUR", 0,
+		 "stop a handler that runs longer than DUR (SIGTERM to its process\n"
+		 "group, SIGKILL 5s later); the attempt fails with \"timed out after\n"
+		 "DUR\" (default: no limit)"),
 	LC_LOG_OPT(struct worker_args, log_format),
 	LC_OPT_TABLE_END,
 };
@@ -680,6 +699,8 @@ int cmd_worker(struct lc_ctx *ctx, int argc, char **argv)
 		rc = lc_usage_error(ctx, "--claim-ttl only applies to --at-least-once");
 	if (!rc && a.claim_ttl)
 		rc = lc_duration(ctx, "--claim-ttl", a.claim_ttl, 0, &c.claim_ttl);
+	if (!rc && a.timeout)
+		rc = lc_duration(ctx, "--timeout", a.timeout, 0, &c.timeout);
 	if (!rc)
 		rc = lc_parse_handlers(ctx, &a.handlers, &c);
 	if (!rc && a.queues.n) {
