@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "leaseq.h"
 
 #define LQ_CLAIM_MAX 1000 /* tasks per lq_task_claim call */

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "backend.h"
+#include "backend/backend.h"
 
 #ifndef LEASEQ_HAVE_MYSQL
 int main(void)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 
 #ifdef LEASEQ_HAVE_POSTGRES
 #include <pthread.h>

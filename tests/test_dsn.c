@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "testutil.h"
 
 static void redact_cases(void **state)

@@ -51,7 +51,7 @@
 #include <mysql.h>
 #endif
 
-#include "backend.h" /* lq__dsn_parse_url, for the MariaDB DSN */
+#include "backend/backend.h" /* lq__dsn_parse_url, for the MariaDB DSN */
 #include "leaseq.h"
 
 enum kind { K_SQLITE, K_PG, K_MY };

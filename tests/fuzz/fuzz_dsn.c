@@ -5,7 +5,7 @@
  * never survives redaction, neither the user-info one nor any password=
  * query option (libpq takes the last of several), not even cut short.
  */
-#include "backend.h"
+#include "backend/backend.h"
 #include "fuzz_common.h"
 
 /* s occurs exactly once in dsn. */

@@ -1,5 +1,5 @@
 /*
- * backend_sqlite.c - the embedded default.  WAL, a busy timeout, BEGIN
+ * backend/sqlite.c - the embedded default.  WAL, a busy timeout, BEGIN
  * IMMEDIATE for every write transaction (a deferred read-then-write gets
  * SQLITE_BUSY despite the timeout), synchronous=FULL unless the DSN opts
  * into normal, statements (transaction control too) prepared once per

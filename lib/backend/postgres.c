@@ -1,5 +1,5 @@
 /*
- * backend_postgres.c - the PostgreSQL dialect, over libpq.
+ * backend/postgres.c - the PostgreSQL dialect, over libpq.
  *
  * Named statements are prepared once per connection ("lq<id>") and run
  * with binary results in single-row mode, so a long list costs constant

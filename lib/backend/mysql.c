@@ -1,5 +1,5 @@
 /*
- * backend_mysql.c - the MySQL/MariaDB dialect on the MySQL C API
+ * backend/mysql.c - the MySQL/MariaDB dialect on the MySQL C API
  * (libmariadb or libmysqlclient).
  *
  * Statements are server-side prepared once per connection and cached.  The
