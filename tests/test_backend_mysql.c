@@ -760,7 +760,7 @@ static void test_lease_acquire_upsert(void **state)
 	RUN(c, LQ_SQL_lease_get, p, 1, r);
 	assert_string_equal(r->c[0][1].s, "o3");
 	assert_int_equal(r->c[0][2].i, 4); /* break moved it to 3, the takeover to 4 */
-	rows_free(r);
+	rows_del(r);
 }
 
 static void test_lease_semantics(void **state)
