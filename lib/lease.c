@@ -194,6 +194,17 @@ static lq_status check_handle(lq_db *db, const lq_lease *l)
 	return lq__ready(db);
 }
 
+/* lease_renew's row where the dialect returns one: (expires_at, NOW). */
+static int renew_row(void *ctx, const lq_value *c, int n)
+{
+	lq_lease *l = ctx;
+	if (n < 2)
+		return 1;
+	l->expires_at = lq__col_int(&c[0]);
+	l->now = lq__col_int(&c[1]);
+	return 0;
+}
+
 LQ_EXTERN(lq_status) lq_lease_renew(lq_db *db, lq_lease *l, int64_t ttl_ms)
 {
 	lq__ok(db);
@@ -206,13 +217,20 @@ LQ_EXTERN(lq_status) lq_lease_renew(lq_db *db, lq_lease *l, int64_t ttl_ms)
 		return st;
 	lq_value p[4] = {lq__v_text(l->name), lq__v_text(l->owner), lq_v_int(l->token), lq_v_int(ttl_ms)};
 	int64_t n = 0;
-	st = lq__exec(db, what, LQ_SQL_lease_renew, p, 4, NULL, NULL, &n);
+	lq_lease cur;
+	memset(&cur, 0, sizeof(cur));
+	st = lq__exec(db, what, LQ_SQL_lease_renew, p, 4, renew_row, &cur, &n);
 	if (st != LQ_OK)
 		return st;
 	if (n != 1)
 		return lq__fail(db, LQ_LOST, "lease \"%s\" (token %lld) was lost: it expired or was taken",
 				l->name, (long long)l->token);
-	lq_lease cur;
+	if (cur.expires_at) { /* the renewed row came back (RETURNING) */
+		l->expires_at = cur.expires_at;
+		l->now = cur.now;
+		lq__ok(db);
+		return LQ_OK;
+	}
 	memset(&cur, 0, sizeof(cur));
 	if (lq__exec(db, what, LQ_SQL_lease_get, p, 1, lease_row, &cur, NULL) == LQ_OK &&
 	    cur.token == l->token) {

@@ -476,6 +476,16 @@ static void test_duplicate_insert(void **state)
 	assert_int_equal(r->c[0][0].i, id);
 	lq_value pid[1] = {lq_v_int(id)};
 	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
+	/* The one-statement enqueue: its row is the new id; a taken key gives none. */
+	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 11, r), 1);
+	assert_int_equal(r->n, 1);
+	assert_true(r->c[0][0].i > id);
+	pid[0] = lq_v_int(r->c[0][0].i);
+	RUN(c, LQ_SQL_task_find_unique, pk, 1, r);
+	assert_int_equal(r->c[0][0].i, pid[0].i);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 11, r), 0);
+	assert_int_equal(r->n, 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
 
 	/* Another migrator's record. */
 	lq_value ps[2] = {lq_v_int(1), txt("0001_lease")};
@@ -760,7 +770,7 @@ static void test_lease_acquire_upsert(void **state)
 	RUN(c, LQ_SQL_lease_get, p, 1, r);
 	assert_string_equal(r->c[0][1].s, "o3");
 	assert_int_equal(r->c[0][2].i, 4); /* break moved it to 3, the takeover to 4 */
-	rows_free(r);
+	rows_del(r);
 }
 
 static void test_lease_semantics(void **state)

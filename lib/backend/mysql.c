@@ -66,6 +66,7 @@ enum {
 	MY_ER_CLIENT_INTERACTION_TIMEOUT = 4031, /* MySQL 8 */
 	MY_CR_UNKNOWN_ERROR = 2000,
 	MY_CR_OUT_OF_MEMORY = 2008,
+	MY_CR_SERVER_GONE = 2006,       /* the request could not be written */
 	MY_CR_COMMANDS_OUT_OF_SYNC = 2014,
 	MY_CR_ERR_NET_READ = 5013,      /* libmariadb */
 	MY_CR_ERR_NET_WRITE = 5014,
@@ -703,6 +704,9 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		call_start(c, &k);
 		if (x_stmt_execute(c, &k, s->st) != 0) {
 			unsigned e = mysql_stmt_errno(s->st);
+			/* Gone before the statement could be written: not sent.
+			 * Any other loss may come after the server ran it. */
+			err->sent = e != MY_CR_SERVER_GONE;
 			if (e == MY_ER_DUP_ENTRY || e == MY_ER_DUP_ENTRY_WITH_KEY_NAME)
 				return LQ_OK; /* "ON CONFLICT DO NOTHING": 0 rows */
 			if ((e == MY_ER_NEED_REPREPARE || e == MY_ER_UNKNOWN_STMT_HANDLER) && attempt == 0) {
@@ -715,9 +719,13 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 			return st;
 		}
 		if (mysql_stmt_field_count(s->st) == 0) {
-			if (affected) {
-				unsigned long long n = mysql_stmt_affected_rows(s->st);
+			unsigned long long n = mysql_stmt_affected_rows(s->st);
+			if (affected)
 				*affected = n == ~0ULL ? 0 : (int64_t)n;
+			if (id == LQ_SQL_task_insert_notify && n == 1 && fn) {
+				/* Its result is the new id: the insert's own. */
+				lq_value v = lq_v_int((int64_t)mysql_stmt_insert_id(s->st));
+				fn(ctx, &v, 1);
 			}
 			return LQ_OK;
 		}
@@ -1041,7 +1049,7 @@ static void my_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
 const struct lq_backend lq__backend_mysql = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "mysql",
-	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET,
+	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD,
 	.sql = lq__sql_mysql,
 	.migrations = lq__migrations_mysql,
 	.n_migrations = &lq__migrations_mysql_count, /* 4 files: LQ_MIGRATIONS_mysql in CMakeLists.txt */

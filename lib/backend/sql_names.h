@@ -31,7 +31,8 @@
 	                            if expires_at <= NOW (token+1), one statement -> LEASE_COLS, \
 	                            got 1 if taken, or got 0 with the row as seen, or no row */ \
 	X(lease_get)            /* (?1 name) -> LEASE_COLS */                                 \
-	X(lease_renew)          /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW */ \
+	X(lease_renew)          /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW \
+	                            -> (expires_at, NOW) where the dialect has RETURNING */  \
 	X(lease_release)        /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
 	X(lease_break)          /* (?1 name) token+1, owner NULL, expires_at NOW */           \
 	X(lease_list)           /* () -> LEASE_COLS by name */                                \

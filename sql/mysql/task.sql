@@ -10,6 +10,14 @@ INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at)
 VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
 
+-- name: task_insert_notify
+-- task_insert as one autocommit statement; the backend returns the new id
+-- (mysql_stmt_insert_id) as its one row, none when the unique key is taken.
+-- There is no wake-up to send on MySQL.
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at)
+VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+
 -- name: task_last_id
 SELECT LAST_INSERT_ID();
 

@@ -51,7 +51,8 @@ WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 UPDATE lq_lease
    SET expires_at = (SELECT n FROM clk) + $4::bigint
  WHERE name = $1::text AND owner = $2::text AND token = $3::bigint
-   AND expires_at > (SELECT n FROM clk);
+   AND expires_at > (SELECT n FROM clk)
+RETURNING expires_at, (SELECT n FROM clk);
 
 -- name: lease_release
 UPDATE lq_lease

@@ -40,7 +40,8 @@ SELECT name, owner, token, acquired_at, expires_at,
 UPDATE lq_lease
    SET expires_at = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?4
  WHERE name = ?1 AND owner = ?2 AND token = ?3
-   AND expires_at > CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER);
+   AND expires_at > CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+RETURNING expires_at, expires_at - ?4;
 
 -- name: lease_release
 UPDATE lq_lease
