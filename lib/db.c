@@ -387,7 +387,7 @@ const char *lq__wait_why(int why, const lq_wait_state *w, char *buf, size_t size
 
 /* ----------------------------------------------------------- schema check */
 
-static int row_int(void *ctx, const lq_value *cols, int ncols)
+int lq__row_int(void *ctx, const lq_value *cols, int ncols)
 {
 	if (ncols > 0)
 		*(int64_t *)ctx = lq__col_int(&cols[0]);
@@ -399,11 +399,11 @@ lq_status lq__schema_version(lq_db *db, int *version)
 	int64_t exists = 0, v = 0;
 	char what[600];
 	snprintf(what, sizeof(what), "schema check of %s", db->dsn_redacted);
-	lq_status st = lq__exec(db, what, LQ_SQL_schema_exists, NULL, 0, row_int, &exists, NULL);
+	lq_status st = lq__exec(db, what, LQ_SQL_schema_exists, NULL, 0, lq__row_int, &exists, NULL);
 	if (st != LQ_OK)
 		return st;
 	if (exists) {
-		st = lq__exec(db, what, LQ_SQL_schema_version, NULL, 0, row_int, &v, NULL);
+		st = lq__exec(db, what, LQ_SQL_schema_version, NULL, 0, lq__row_int, &v, NULL);
 		if (st != LQ_OK)
 			return st;
 	}
@@ -454,7 +454,7 @@ LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms)
 {
 	lq__ok(db);
 	*now_ms = 0;
-	return lq__exec(db, "database clock", LQ_SQL_db_now, NULL, 0, row_int, now_ms, NULL);
+	return lq__exec(db, "database clock", LQ_SQL_db_now, NULL, 0, lq__row_int, now_ms, NULL);
 }
 
 /* ---------------------------------------------------------- notifications */

@@ -68,10 +68,13 @@ LQ_EXTERN(lq_status) lq_health_check(lq_db *db, int64_t grace_ms, lq_health *out
 	memset(out, 0, sizeof(*out));
 	if (grace_ms < 0)
 		return lq__fail(db, LQ_EINVAL, "health check: the grace period must not be negative");
-	if ((st = lq_schema_status(db, &out->schema_current, &out->schema_latest)) != LQ_OK)
+	/* One version read when the schema is current (lq__ready's); the
+	 * versions are read again only to describe a schema that is not. */
+	if ((st = lq__ready(db)) == LQ_ESCHEMA)
+		lq_schema_status(db, &out->schema_current, &out->schema_latest);
+	if (st != LQ_OK)
 		return st;
-	if ((st = lq__ready(db)) != LQ_OK)
-		return st;
+	out->schema_current = out->schema_latest = lq__latest_version(db);
 	lq_value p[1] = {lq_v_int(grace_ms)};
 	if ((st = lq__exec(db, "health check", LQ_SQL_health_counts, p, 1, counts_row, out, NULL)) != LQ_OK ||
 	    (st = lq__exec(db, "health check", LQ_SQL_health_indexes, NULL, 0, index_row, &seen, NULL)) != LQ_OK ||

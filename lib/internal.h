@@ -80,6 +80,8 @@ void lq__col_str(const lq_value *v, char *buf, size_t size);
 /* Duplicate a column (NULL for NULL).  Returns LQ_ENOMEM on failure. */
 lq_status lq__col_dup(const lq_value *v, char **out, size_t *len);
 int64_t lq__col_int(const lq_value *v);
+/* Row callback: the first column of the row, as an integer, into *(int64_t *)ctx. */
+int lq__row_int(void *ctx, const lq_value *cols, int ncols);
 /* Parameter for an optional string: NULL or "" -> NULL. */
 lq_value lq__v_opt_text(const char *s);
 

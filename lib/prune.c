@@ -8,13 +8,6 @@
 
 #define LQ_PRUNE_BATCH 1000
 
-static int row_count(void *ctx, const lq_value *cols, int ncols)
-{
-	if (ncols > 0)
-		*(int64_t *)ctx = lq__col_int(&cols[0]);
-	return 0;
-}
-
 LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char *queue, unsigned flags,
 				   int64_t *removed)
 {
@@ -33,7 +26,7 @@ LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char 
 	lq_value p[3] = {lq_v_int(older_than_ms), lq__v_text(queue), lq_v_int(LQ_PRUNE_BATCH)};
 	if (flags & LQ_PRUNE_DRY_RUN) {
 		n = 0;
-		st = lq__exec(db, "prune (dry run)", LQ_SQL_task_dead_prune_count, p, 2, row_count, &n, NULL);
+		st = lq__exec(db, "prune (dry run)", LQ_SQL_task_dead_prune_count, p, 2, lq__row_int, &n, NULL);
 		if (st == LQ_OK && removed)
 			*removed = n;
 		return st;

@@ -100,13 +100,6 @@ static void task_what(char *buf, size_t size, int64_t id)
 
 /* ------------------------------------------------------------------ add */
 
-static int row_id(void *ctx, const lq_value *c, int n)
-{
-	if (n > 0)
-		*(int64_t *)ctx = lq__col_int(&c[0]);
-	return 0;
-}
-
 struct add_ctx {
 	lq_value p[11];
 	const char *unique_key;
@@ -124,11 +117,11 @@ static lq_status add_body(lq_db *db, void *arg)
 	if (st != LQ_OK)
 		return st;
 	if (n == 1)
-		return lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, row_id, &a->id, NULL);
+		return lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
 	if (!a->unique_key)
 		return lq__fail(db, LQ_ERROR, "task add: the insert changed nothing");
 	lq_value k[1] = {lq__v_text(a->unique_key)};
-	st = lq__exec(db, "task add", LQ_SQL_task_find_unique, k, 1, row_id, &a->id, NULL);
+	st = lq__exec(db, "task add", LQ_SQL_task_find_unique, k, 1, lq__row_int, &a->id, NULL);
 	if (st != LQ_OK)
 		return st;
 	if (a->id == 0)
@@ -225,7 +218,7 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t new_id = 0;
-		st = lq__exec_once(db, "task add", LQ_SQL_task_insert_notify, a.p, 11, row_id, &new_id, NULL);
+		st = lq__exec_once(db, "task add", LQ_SQL_task_insert_notify, a.p, 11, lq__row_int, &new_id, NULL);
 		if (st != LQ_OK)
 			return st;
 		if (new_id > 0) {
