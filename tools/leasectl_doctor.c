@@ -52,29 +52,10 @@ static void add(struct report *r, enum level lv, const char *check, const char *
 		r->worst = lv;
 }
 
-static void two_units(char *buf, size_t size, int64_t a, const char *ua, int64_t b, const char *ub)
-{
-	if (b)
-		snprintf(buf, size, "%lld%s %lld%s", (long long)a, ua, (long long)b, ub);
-	else
-		snprintf(buf, size, "%lld%s", (long long)a, ua);
-}
-
-/* "2h 5m", "1m", "40.0s", "350ms": how long, for people. */
+/* How long, for people, in leasectl's one duration format. */
 static const char *human(int64_t ms, char *buf, size_t size)
 {
-	if (ms < 0)
-		ms = -ms;
-	if (ms < 1000)
-		snprintf(buf, size, "%lldms", (long long)ms);
-	else if (ms < 60000)
-		snprintf(buf, size, "%.1fs", (double)ms / 1000);
-	else if (ms < 3600000)
-		two_units(buf, size, ms / 60000, "m", ms / 1000 % 60, "s");
-	else if (ms < 86400000)
-		two_units(buf, size, ms / 3600000, "h", ms / 60000 % 60, "m");
-	else
-		two_units(buf, size, ms / 86400000, "d", ms / 3600000 % 24, "h");
+	lc_fmt_duration(buf, size, ms < 0 ? -ms : ms);
 	return buf;
 }
 
@@ -115,7 +96,7 @@ static void check_clock(struct report *r, lq_db *db)
 	skew = now - (t0 + t1) / 2;
 	slack = (t1 - t0) / 2;
 	int64_t off = (skew < 0 ? -skew : skew) - slack;
-	if (off > CLOCK_CRIT_MS || off > CLOCK_WARN_MS)
+	if (off > CLOCK_WARN_MS)
 		add(r, off > CLOCK_CRIT_MS ? CRITICAL : WARNING, "clock",
 		    "synchronise the clocks (chrony, systemd-timesyncd)",
 		    "this host is %s %s the database (leases and schedules use the database clock; "
