@@ -4,7 +4,10 @@
 # database holds, the read-only dashboard (names HTML-escaped, the numbers of
 # a queue, and loaded by headless Chromium, whose totals must be the
 # database's), GET/HEAD only, 404 elsewhere, no password shown, 503 from
-# /healthz while the database is unreachable, SIGTERM stops it.
+# /healthz while the database is unreachable, SIGTERM stops it; with
+# --allow-actions and a secret: each refusal (no secret, no or wrong form
+# token, cross-origin) changes nothing, each action acts, and a foreign page
+# in Chromium cannot act; --log-format json.
 # Run by ctest as `bash tests/cli_serve.sh <backend>` with LEASECTL=<path>.
 #
 #   sqlite    a database file in a temporary directory
@@ -25,10 +28,12 @@ spid=""
 stop_serve() { [[ -n "$spid" ]] && kill -TERM "$spid" 2>/dev/null || true; }
 cleanup_hooks+=(stop_serve)
 
-# start_serve DSN: PORT and spid set (bounded wait for the listening line).
+# start_serve DSN [SERVE-ARGS]: PORT and spid set (bounded wait for the listening line).
 start_serve() {
+    local dsn=$1
+    shift
     : >"$T/serve.err"
-    "$LEASECTL" --db "$1" serve --listen 127.0.0.1:0 2>"$T/serve.err" &
+    "$LEASECTL" --db "$dsn" serve --listen 127.0.0.1:0 "$@" 2>"$T/serve.err" &
     spid=$!
     PORT=""
     for _ in $(seq 1 100); do
@@ -146,8 +151,139 @@ end "database unreachable: serve runs, /healthz 503, /metrics leaseq_up 0, no pa
 begin; run serve --listen nowhere:80; want_rc 64; want_err_line
 end "serve --listen with a host that is not an IP address: exit 64, one line"
 
+# ---------------------------------------------------------------- actions
+begin
+run serve --listen 127.0.0.1:0 --allow-actions; want_rc 64; want_err_line; want_err 'secret-file'
+printf 'short\n' >"$T/short.secret"
+run serve --listen 127.0.0.1:0 --allow-actions --secret-file "$T/short.secret"; want_rc 64; want_err_line; want_err '16 characters'
+run serve --listen 127.0.0.1:0 --secret-file "$T/short.secret"; want_rc 64; want_err_line
+end "--allow-actions without a secret file, with a short secret, or a secret without --allow-actions: exit 64, one line"
+
+# A dead task, a held lease and a queue to act on.
+QA="srv_act_${RUN_ID}"
+LA="srv_lease_${RUN_ID}"
+run task add srv_fails --queue "$QA" --max-attempts 1
+run worker --queue "$QA" --drain --handler 'srv_fails=exit 1'
+run --json task list --queue "$QA" --dead
+DEAD_ID=$(ids "$T/out" | head -1)
+run lease acquire "$LA" --ttl 10m
+SECRET="srv-dashboard-secret-${RUN_ID}"
+(umask 077; printf '%s\n' "$SECRET" >"$T/secret")
+dead_state() { run --json task show "$DEAD_ID"; json_get "$T/out" dead; }
+queue_paused() { run --json queue list; python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print([q['paused'] for q in (d if isinstance(d,list) else d.get('queues',[])) if q['name']==sys.argv[2]])" "$T/out" "$QA"; }
+
+begin
+# Still read-only without the flag: no buttons, and a well-formed action is 405.
+start_serve "$DSN" || why+=("serve did not start: $(excerpt "$T/serve.err")")
+get /
+grep -q '<form' "$T/body" && why+=("the read-only dashboard shows action forms")
+grep -q 'id=mode>read-only<' "$T/body" || why+=("the dashboard does not say read-only")
+get /action -X POST -u "x:$SECRET" --data "action=retry&target=$DEAD_ID&csrf=x"
+[[ $CODE == 405 ]] || why+=("POST /action without --allow-actions answered $CODE, expected 405")
+[[ -n "$DEAD_ID" && "$(dead_state)" == true ]] || why+=("task $DEAD_ID is not dead any more (or never was)")
+stop_serve; wait "$spid" 2>/dev/null || true; spid=""
+end "without --allow-actions: no buttons, POST /action 405, nothing changed"
+
+
+begin
+start_serve "$DSN" --allow-actions --secret-file "$T/secret" || why+=("serve --allow-actions did not start: $(excerpt "$T/serve.err")")
+get /
+CSRF=$(sed -n 's#.*name=csrf value=\([0-9a-f]*\)>.*#\1#p' "$T/body" | head -1)
+[[ ${#CSRF} == 64 ]] || why+=("no form token on the page")
+grep -q "name=target value=\"$DEAD_ID\"><button type=submit>retry" "$T/body" || why+=("no retry button for dead task $DEAD_ID")
+grep -q -F "name=target value=\"$LA\"><button type=submit>break" "$T/body" || why+=("no break button for lease $LA")
+grep -q -F "$SECRET" "$T/body" && why+=("the secret is on the page")
+end "--allow-actions: the page carries a form token and a button per dead task, queue and held lease"
+
+begin
+get /action -X POST --data "action=retry&target=$DEAD_ID&csrf=$CSRF"
+[[ $CODE == 401 ]] || why+=("no secret: $CODE, expected 401")
+get /action -X POST -u "x:wrong-secret-wrong-secret" --data "action=retry&target=$DEAD_ID&csrf=$CSRF"
+[[ $CODE == 401 ]] || why+=("wrong secret: $CODE, expected 401")
+get /action -X POST -u "x:$SECRET" --data "action=retry&target=$DEAD_ID"
+[[ $CODE == 403 ]] || why+=("no form token: $CODE, expected 403")
+get /action -X POST -u "x:$SECRET" --data "action=retry&target=$DEAD_ID&csrf=${CSRF%?}0"
+[[ $CODE == 403 ]] || why+=("wrong form token: $CODE, expected 403")
+get /action -X POST -u "x:$SECRET" -H 'Origin: http://evil.example' --data "action=retry&target=$DEAD_ID&csrf=$CSRF"
+[[ $CODE == 403 ]] || why+=("cross-origin post: $CODE, expected 403")
+get /action -X POST -u "x:$SECRET" -H 'Content-Type: text/plain' --data "action=retry&target=$DEAD_ID&csrf=$CSRF"
+[[ $CODE == 415 ]] || why+=("text/plain post: $CODE, expected 415")
+get /action -X POST -u "x:$SECRET" --data "action=drop&target=$DEAD_ID&csrf=$CSRF"
+[[ $CODE == 400 ]] || why+=("unknown action: $CODE, expected 400")
+[[ "$(dead_state)" == true ]] || why+=("a refused action changed task $DEAD_ID")
+grep -q 'action refused' "$T/serve.err" || why+=("refusals are not logged")
+end "actions refused without the secret, without or with a wrong form token, cross-origin, not a form, unknown: nothing changed"
+
+begin
+get /action -X POST -u "x:$SECRET" -H "Origin: http://127.0.0.1:$PORT" --data "action=retry&target=$DEAD_ID&csrf=$CSRF"
+[[ $CODE == 303 ]] || why+=("retry: $CODE $(excerpt "$T/body"), expected 303")
+[[ "$(dead_state)" == false ]] || why+=("task $DEAD_ID is still dead after retry")
+get /action -X POST -u "x:$SECRET" --data "action=pause&target=$QA&csrf=$CSRF"
+[[ $CODE == 303 ]] || why+=("pause: $CODE")
+[[ "$(queue_paused)" == "[True]" ]] || why+=("queue $QA not paused: $(queue_paused)")
+get /action -X POST -u "x:$SECRET" --data "action=resume&target=$QA&csrf=$CSRF"
+[[ "$(queue_paused)" == "[False]" ]] || why+=("queue $QA not resumed: $(queue_paused)")
+get /action -X POST -u "x:$SECRET" --data "action=break&target=$LA&csrf=$CSRF"
+[[ $CODE == 303 ]] || why+=("break: $CODE")
+run --json lease show "$LA"
+[[ "$(json_get "$T/out" held)" == false ]] || why+=("lease $LA still held after break")
+get /action -X POST -u "x:$SECRET" --data "action=retry&target=999999999&csrf=$CSRF"
+[[ $CODE == 404 ]] || why+=("retry of an unknown task: $CODE, expected 404")
+grep -q "task $DEAD_ID retried" "$T/serve.err" || why+=("the retry is not logged")
+end "with the secret and the form token: retry, pause, resume and break act (303 back to /), each logged; an unknown task is 404"
+
+# A real browser: the page another site serves cannot act through the
+# dashboard, even with the secret in the URL (Chromium sends Origin: null
+# or strips the credentials, and it has no form token).
+begin
+if [[ -n "${CHROMIUM:-}" ]]; then
+    run task add srv_fails --queue "$QA" --max-attempts 1
+    cat >"$T/evil.html" <<EVIL
+<!doctype html><form id=f method=post action="http://x:$SECRET@127.0.0.1:$PORT/action">
+<input name=action value=pause><input name=target value="$QA"></form>
+<script>document.getElementById('f').submit()</script>
+EVIL
+    timeout -k 5 60 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --user-data-dir="$T/chromium2" --virtual-time-budget=3000 --dump-dom "file://$T/evil.html" >/dev/null 2>&1 || true
+    [[ "$(queue_paused)" == "[False]" ]] || why+=("a foreign page paused queue $QA through the browser")
+    timeout -k 5 60 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --user-data-dir="$T/chromium3" --dump-dom "http://127.0.0.1:$PORT/" >"$T/dom2.html" 2>/dev/null ||
+        why+=("chromium could not load the dashboard with actions")
+    grep -q 'actions allowed' "$T/dom2.html" || why+=("the browser's page does not say actions are allowed")
+    grep -q '<button type="submit">pause</button>' "$T/dom2.html" || why+=("the browser shows no pause button")
+    grep -q '<table id="schedules">' "$T/dom2.html" || why+=("no schedules table in the browser's page")
+fi
+end "browser: a foreign page's form post changes nothing; the dashboard shows its buttons"
+stop_serve; wait "$spid" 2>/dev/null || true; spid=""
+
+begin
+run task add srv_tick --queue "$QA" --every 1h
+run serve --log-format yaml
+want_rc 64; want_err_line
+: >"$T/serve.err"
+"$LEASECTL" --db "$DSN" serve --listen 127.0.0.1:0 --log-format json 2>"$T/serve.err" &
+spid=$!
+for _ in $(seq 1 100); do grep -q '"event": *"listening"' "$T/serve.err" && break; sleep 0.1; done
+PORT=$(sed -n 's#.*"message": *"http://127.0.0.1:\([0-9]*\)/".*#\1#p' "$T/serve.err" | head -1)
+[[ -n "$PORT" ]] || why+=("no JSON 'listening' line: $(excerpt "$T/serve.err")")
+get /
+grep -q -F '<td>srv_tick</td><td>every 1h</td>' "$T/body" || why+=("the recurring task is not in the schedules table")
+stop_serve; wait "$spid" 2>/dev/null || true; spid=""
+python3 -c '
+import json,sys
+lines=[l for l in open(sys.argv[1]) if l.strip()]
+assert lines, "no log"
+for l in lines: json.loads(l)
+assert json.loads(lines[-1])["event"]=="stopped", lines[-1]
+' "$T/serve.err" 2>"$T/py.err" || why+=("serve --log-format json: $(excerpt "$T/py.err")")
+end "serve --log-format yaml: exit 64; --log-format json: every line a JSON object (listening, stopped); the schedules table lists a recurring task"
+
 run task list --queue "$Q"
 for id in $(ids "$T/out" 2>/dev/null); do run task rm "$id"; done
 run task list --queue "$QX"
 for id in $(ids "$T/out" 2>/dev/null); do run task rm "$id"; done
+for state in "" --dead; do
+    run task list --queue "$QA" $state
+    for id in $(ids "$T/out" 2>/dev/null); do run task rm "$id"; done
+done
 finish

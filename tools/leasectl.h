@@ -198,6 +198,8 @@ void lc_fmt_rel(char *buf, size_t size, int64_t ms, int64_t now);
 void lc_fmt_when(char *buf, size_t size, int64_t ms, int64_t now);
 /* "250ms", "3s", "5m", "1h30m". */
 void lc_fmt_duration(char *buf, size_t size, int64_t ms);
+/* A task's schedule in words: "once", "every 5m", "cron 0 3 * * * Europe/Paris". */
+void lc_task_schedule(char *buf, size_t size, const lq_task *t);
 /* A copy safe for a terminal: control bytes and invalid UTF-8 escaped. */
 char *lc_printable(const char *s, size_t n);
 /* The same into buf (truncated to size); returns buf.  For messages. */

@@ -1,8 +1,9 @@
 /*
- * leasectl_serve.c - "leasectl serve": /metrics (Prometheus), /healthz and a
- * read-only dashboard at /, over HTTP with GNU libmicrohttpd.  One database
- * connection, used by the server's one thread; every page is read fresh
- * from the database.  Nothing can be changed through it.
+ * leasectl_serve.c - "leasectl serve": /metrics (Prometheus), /healthz and
+ * the dashboard at / (leasectl_dashboard.c), over HTTP with GNU
+ * libmicrohttpd.  One database connection, used by the server's one thread;
+ * every page is read fresh from the database.  Nothing can be changed
+ * through it unless it was started with --allow-actions and a secret.
  */
 #include <errno.h>
 #include <poll.h>
@@ -14,17 +15,25 @@
 #include "leasectl.h"
 
 struct serve_args {
-	const char *listen;
+	const char *listen, *secret_file, *log_format;
+	int allow_actions;
 };
 static const struct lc_opt serve_opts[] = {
 	LC_VALUE(struct serve_args, listen, "listen", 0, "HOST:PORT", 0,
 		 "where to listen (default 127.0.0.1:9464; port 0 picks a free one,\n"
 		 "printed on standard error)"),
+	LC_FLAG(struct serve_args, allow_actions, "allow-actions", 0,
+		"let the dashboard retry dead tasks, pause and resume queues and\n"
+		"break leases (needs --secret-file)"),
+	LC_VALUE(struct serve_args, secret_file, "secret-file", 0, "FILE", 0,
+		 "the password for actions: the file's first line, 16 characters\n"
+		 "or more (the browser asks for it; any user name)"),
+	LC_LOG_OPT(struct serve_args, log_format),
 	LC_OPT_TABLE_END,
 };
 const struct lc_usage lc_serve_usage = {
 	.path = "serve",
-	.summary = "HTTP: Prometheus /metrics, /healthz and a read-only dashboard",
+	.summary = "HTTP: Prometheus /metrics, /healthz and a dashboard (read-only by default)",
 	.description =
 		"Serves, until SIGTERM or SIGINT:\n"
 		"  /metrics  the counts of 'leasectl stats --format prometheus', plus\n"
@@ -32,16 +41,26 @@ const struct lc_usage lc_serve_usage = {
 		"  /healthz  200 \"ok\" when the database answers and its schema is current,\n"
 		"            else 503 and the reason (for load balancers and monitors)\n"
 		"  /         a dashboard that refreshes itself every 5 s: queues with\n"
-		"            their live, due and dead tasks, leases with holder, token and\n"
-		"            expiry, and the most recent dead tasks with their errors\n"
-		"Read-only: GET and HEAD only, nothing can be changed through it.  Listens\n"
-		"on loopback unless told otherwise; put a reverse proxy with\n"
-		"authentication in front of it before exposing it.  The DSN and its\n"
-		"password are never shown.",
+		"            their live, due and dead tasks and the trend of their due\n"
+		"            count, recurring schedules with their next run, leases with\n"
+		"            holder, token and expiry, and the most recent dead tasks\n"
+		"            with their errors\n"
+		"Read-only by default: GET and HEAD only, nothing can be changed through\n"
+		"it.  With --allow-actions the dashboard also shows buttons (retry a dead\n"
+		"task, pause or resume a queue, break a held lease); each is a POST to\n"
+		"/action that needs the secret of --secret-file (HTTP basic auth), comes\n"
+		"from the dashboard's own origin and carries the page's form token\n"
+		"(CSRF protection); anything else is refused and changes nothing.\n"
+		"Listens on loopback unless told otherwise; use a TLS reverse proxy\n"
+		"before exposing it.  The DSN and its password are never shown.",
 	.opts = serve_opts,
 	.examples = "leasectl serve\n"
-		    "leasectl --db postgresql://monitor@db/app serve --listen 0.0.0.0:9464",
-	.exits = "0   stopped by SIGTERM or SIGINT\n64  bad usage (e.g. --listen without a port)\n"
+		    "leasectl --db postgresql://monitor@db/app serve --listen 0.0.0.0:9464\n"
+		    "(umask 077; tr -dc A-Za-z0-9 </dev/urandom | head -c 32 > ~/.leaseq-dashboard)\n"
+		    "leasectl serve --allow-actions --secret-file ~/.leaseq-dashboard --log-format json",
+	.exits = "0   stopped by SIGTERM or SIGINT\n"
+		 "64  bad usage (e.g. --listen without a port, --allow-actions without a\n"
+		 "    secret of 16 characters or more)\n"
 		 "1   could not listen",
 };
 
@@ -49,145 +68,31 @@ const struct lc_usage lc_serve_usage = {
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+
+#include "leasectl_dashboard.h"
 #include <sys/socket.h>
 
 #define SERVE_DEFAULT_PORT 9464
-#define DASH_DEAD_ROWS 20
+
+#define ACTION_BODY_MAX 4096
 
 struct server {
 	struct lc_ctx *ctx;
 	lq_db *db;
+	struct lc_dashboard dash;
 };
 
-/* ------------------------------------------------------------ output */
-
-static void html(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-struct dead_ring {
-	lq_task t[DASH_DEAD_ROWS];
-	size_t n, next;
+/* A POST body being received. */
+struct upload {
+	size_t len;
+	int too_big;
+	char body[ACTION_BODY_MAX];
 };
-
-/* Keep the last DASH_DEAD_ROWS dead tasks (the list comes by id). */
-static int keep_dead(const lq_task *t, void *arg)
-{
-	struct dead_ring *r = arg;
-	lq_task *slot = &r->t[r->next];
-
-	if (r->n == DASH_DEAD_ROWS)
-		lq_task_clear(slot);
-	else
-		r->n++;
-	*slot = *t;
-	slot->payload = NULL; /* lists load none */
-	slot->payload_len = 0;
-	slot->last_error = t->last_error ? strdup(t->last_error) : NULL; /* t's belongs to the library */
-	r->next = (r->next + 1) % DASH_DEAD_ROWS;
-	return 0;
-}
-
-struct lease_rows {
-	FILE *f;
-	int64_t now;
-};
-
-static int lease_row(const lq_lease *l, void *arg)
-{
-	struct lease_rows *lr = arg;
-	char exp[96];
-
-	lc_fmt_when(exp, sizeof(exp), l->expires_at, lr->now);
-	fputs("<tr><td>", lr->f);
-	html(lr->f, l->name);
-	fprintf(lr->f, "</td><td>%s</td><td>", lq_lease_held(l) ? "held" : "free");
-	html(lr->f, lq_lease_held(l) ? l->owner : "");
-	fprintf(lr->f, "</td><td class=n>%lld</td><td>", (long long)l->token);
-	html(lr->f, lq_lease_held(l) ? exp : "");
-	fputs("</td></tr>\n", lr->f);
-	return 0;
-}
-
-static lq_status dashboard(struct server *sv, FILE *f)
-{
-	struct lc_stats s = {0};
-	struct dead_ring dead = {0};
-	char now[40], when[96];
-	lq_status st = lc_stats_collect(sv->db, &s);
-
-	if (st != LQ_OK) {
-		free(s.q);
-		return st;
-	}
-	lc_fmt_time(now, sizeof(now), s.now);
-	fputs("<!doctype html>\n<html><head><meta charset=utf-8><meta http-equiv=refresh content=5>\n"
-	      "<title>leaseq</title><style>body{font:14px sans-serif;margin:2em}"
-	      "table{border-collapse:collapse;margin-bottom:2em}td,th{padding:3px 10px;border-bottom:1px solid #ddd;"
-	      "text-align:left}.n{text-align:right}</style></head><body>\n",
-	      f);
-	fprintf(f, "<h1>leaseq</h1>\n<p id=summary>database clock <span id=now>%s</span> &middot; "
-		   "<span id=leases>%lld</span> leases (<span id=held>%lld</span> held) &middot; "
-		   "<span id=live>%lld</span> live tasks, <span id=due>%lld</span> due, "
-		   "<span id=dead>%lld</span> dead</p>\n",
-		now, (long long)s.leases, (long long)s.held, (long long)s.live, (long long)s.due, (long long)s.dead);
-	fputs("<h2>Queues</h2>\n<table id=queues><tr><th>queue</th><th>state</th><th class=n>tasks</th>"
-	      "<th class=n>due</th><th class=n>dead</th><th>next run</th></tr>\n",
-	      f);
-	for (size_t i = 0; i < s.nq; i++) {
-		const lq_queue_info *q = &s.q[i];
-		lc_fmt_when(when, sizeof(when), q->next_run_at, s.now);
-		fputs("<tr><td>", f);
-		html(f, q->name);
-		fprintf(f, "</td><td>%s</td><td class=n>%lld</td><td class=n>%lld</td><td class=n>%lld</td><td>",
-			q->paused ? "paused" : "active", (long long)q->tasks, (long long)q->due, (long long)q->dead);
-		html(f, when);
-		fputs("</td></tr>\n", f);
-	}
-	fputs("</table>\n<h2>Leases</h2>\n<table id=leases-table><tr><th>name</th><th>state</th><th>holder</th>"
-	      "<th class=n>token</th><th>expires</th></tr>\n",
-	      f);
-	struct lease_rows lr = {f, s.now};
-	st = lq_lease_list(sv->db, lease_row, &lr);
-	fputs("</table>\n<h2>Recent failures (dead tasks)</h2>\n<table id=failures><tr><th class=n>id</th>"
-	      "<th>queue</th><th>name</th><th class=n>attempts</th><th>died</th><th>last error</th></tr>\n",
-	      f);
-	if (st == LQ_OK)
-		st = lq_task_list(sv->db, NULL, LQ_LIST_DEAD, keep_dead, &dead);
-	for (size_t k = 0; k < dead.n; k++) {
-		/* newest first */
-		lq_task *t = &dead.t[(dead.next + DASH_DEAD_ROWS - 1 - k) % DASH_DEAD_ROWS];
-		lc_fmt_when(when, sizeof(when), t->died_at, s.now);
-		fprintf(f, "<tr><td class=n>%lld</td><td>", (long long)t->id);
-		html(f, t->queue);
-		fputs("</td><td>", f);
-		html(f, t->name);
-		fprintf(f, "</td><td class=n>%d</td><td>", t->attempts);
-		html(f, when);
-		fputs("</td><td>", f);
-		html(f, t->last_error);
-		fputs("</td></tr>\n", f);
-	}
-	for (size_t k = 0; k < dead.n; k++)
-		lq_task_clear(&dead.t[k]);
-	fputs("</table>\n</body></html>\n", f);
-	free(s.q);
-	return st;
-}
 
 /* ------------------------------------------------------------ HTTP */
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char *type, char *body, size_t len)
+static enum MHD_Result reply_to(struct MHD_Connection *c, unsigned code, const char *type, char *body, size_t len,
+				 const char *location)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	enum MHD_Result ret;
@@ -199,18 +104,69 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char
 	MHD_add_response_header(r, "Content-Type", type);
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(r, "Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+	/* No scripts at all; forms post only here; no framing (clickjacking). */
+	MHD_add_response_header(r, "Content-Security-Policy",
+				"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
 	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	if (location)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, location);
 	ret = MHD_queue_response(c, code, r);
 	MHD_destroy_response(r);
 	return ret;
 }
 
-static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned code, const char *text)
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char *type, char *body, size_t len)
+{
+	return reply_to(c, code, type, body, len, NULL);
+}
+
+enum MHD_Result lc_serve_reply_text(struct MHD_Connection *c, unsigned code, const char *text)
 {
 	char *b = strdup(text);
 	return b ? reply(c, code, "text/plain; charset=utf-8", b, strlen(b)) : MHD_NO;
+}
+
+enum MHD_Result lc_serve_redirect(struct MHD_Connection *c, const char *location, const char *text)
+{
+	char *b = strdup(text);
+	return b ? reply_to(c, MHD_HTTP_SEE_OTHER, "text/plain; charset=utf-8", b, strlen(b), location) : MHD_NO;
+}
+
+/* Collect a POST /action body (bounded), then hand it to the dashboard. */
+static enum MHD_Result action(struct server *sv, struct MHD_Connection *conn, const char *upload,
+			      size_t *upload_size, void **state)
+{
+	struct upload *u = *state;
+
+	if (!u) {
+		if (!(u = calloc(1, sizeof(*u))))
+			return MHD_NO;
+		*state = u;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		if (u->len + *upload_size > sizeof(u->body))
+			u->too_big = 1;
+		else
+			memcpy(u->body + u->len, upload, *upload_size);
+		u->len += *upload_size;
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (u->too_big)
+		return lc_serve_reply_text(conn, MHD_HTTP_CONTENT_TOO_LARGE, "an action's form is at most 4096 bytes\n");
+	return lc_dashboard_action(&sv->dash, sv->db, conn, u->body, u->len);
+}
+
+static void request_done(void *cls, struct MHD_Connection *conn, void **state, enum MHD_RequestTerminationCode tc)
+{
+	(void)cls;
+	(void)conn;
+	(void)tc;
+	free(*state);
+	*state = NULL;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -225,13 +181,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	const char *type = "text/plain; charset=utf-8";
 
 	(void)version;
-	(void)upload;
-	(void)upload_size;
-	(void)state;
+	if (sv->dash.allow_actions && !strcmp(url, "/action") && !strcmp(method, "POST"))
+		return action(sv, conn, upload, upload_size, state);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "read-only: GET and HEAD only\n");
+		return lc_serve_reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
+					   sv->dash.allow_actions ? "GET and HEAD only (actions: POST /action)\n"
+								  : "read-only: GET and HEAD only\n");
 	if (strcmp(url, "/") && strcmp(url, "/metrics") && strcmp(url, "/healthz"))
-		return reply_text(conn, MHD_HTTP_NOT_FOUND, "not found: try /, /metrics or /healthz\n");
+		return lc_serve_reply_text(conn, MHD_HTTP_NOT_FOUND, "not found: try /, /metrics or /healthz\n");
 	if (!(f = open_memstream(&buf, &len)))
 		return MHD_NO;
 	if (!strcmp(url, "/healthz")) {
@@ -255,7 +212,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		st = LQ_OK; /* a scrape of a database that is down is still an answer: leaseq_up 0 */
 	} else {
 		type = "text/html; charset=utf-8";
-		st = dashboard(sv, f);
+		st = lc_dashboard_page(&sv->dash, sv->db, f);
 	}
 	if (st != LQ_OK) {
 		const char *m = lq_errmsg(sv->db);
@@ -263,7 +220,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		free(buf);
 		code = !strcmp(url, "/healthz") ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_INTERNAL_SERVER_ERROR;
 		snprintf(line, sizeof(line), "%s\n", m && *m ? m : lq_status_str(st));
-		return reply_text(conn, code, line);
+		return lc_serve_reply_text(conn, code, line);
 	}
 	fclose(f);
 	return reply(conn, code, type, buf, len);
@@ -314,17 +271,19 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 	int rc = lc_parse(ctx, &lc_serve_usage, &a, argc, argv);
 	struct sockaddr_storage ss;
 	socklen_t sl = 0;
-	struct server sv = {ctx, NULL};
+	static struct server sv; /* large (the trend samples): not on the stack */
 	struct MHD_Daemon *d;
 	char addr[INET6_ADDRSTRLEN + 2] = "";
 	unsigned port = 0;
-	char def[32];
+	char def[32], url[INET6_ADDRSTRLEN + 32];
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
 	snprintf(def, sizeof(def), "127.0.0.1:%d", SERVE_DEFAULT_PORT);
-	if ((rc = parse_listen(ctx, a.listen ? a.listen : def, &ss, &sl)))
+	if ((rc = lc_log_set_format(ctx, a.log_format)) || (rc = parse_listen(ctx, a.listen ? a.listen : def, &ss, &sl)) ||
+	    (rc = lc_dashboard_init(ctx, &sv.dash, a.allow_actions, a.secret_file)))
 		return rc;
+	sv.ctx = ctx;
 	if (lc_sig_init() != 0) {
 		lc_errorf("cannot create a pipe: %s", strerror(errno));
 		return LC_EXIT_FAIL;
@@ -340,7 +299,7 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 			     0, NULL, NULL, handle, &sv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
-			     MHD_OPTION_END);
+			     MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL, MHD_OPTION_END);
 	if (!d) {
 		lc_errorf("serve: cannot listen on %s: %s", a.listen ? a.listen : def, strerror(errno));
 		lq_close(sv.db);
@@ -357,7 +316,12 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 			inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, addr, sizeof(addr));
 		}
 	}
-	fprintf(stderr, "serve: listening on http://%s:%u/ (/metrics, /healthz)\n", addr, port);
+	snprintf(url, sizeof(url), "http://%s:%u/", addr, port);
+	if (lc_log_is_json())
+		lc_log_event("info", "listening", &(struct lc_log_fields){.message = url});
+	else
+		fprintf(stderr, "serve: listening on %s (/metrics, /healthz%s)\n", url,
+			sv.dash.allow_actions ? ", actions allowed" : "");
 	for (;;) {
 		struct pollfd pfd = {.fd = lc_sig_fd(), .events = POLLIN};
 		int b, stop = 0;
@@ -369,7 +333,10 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 	}
 	MHD_stop_daemon(d);
 	lq_close(sv.db);
-	fprintf(stderr, "serve: stopped\n");
+	if (lc_log_is_json())
+		lc_log_event("info", "stopped", NULL);
+	else
+		fprintf(stderr, "serve: stopped\n");
 	return LC_EXIT_OK;
 }
 #else

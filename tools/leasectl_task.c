@@ -39,7 +39,7 @@ static const char *task_state(const lq_task *t)
 	return "waiting";
 }
 
-static void task_schedule(char *buf, size_t size, const lq_task *t)
+void lc_task_schedule(char *buf, size_t size, const lq_task *t)
 {
 	char d[32];
 
@@ -317,7 +317,7 @@ static int list_one(const lq_task *t, void *arg)
 	snprintf(id, sizeof(id), "%lld", (long long)t->id);
 	lc_fmt_when(when, sizeof(when), t->dead ? t->died_at : t->run_at, t->now);
 	snprintf(att, sizeof(att), "%d/%d", t->attempts, t->max_attempts);
-	task_schedule(sched, sizeof(sched), t);
+	lc_task_schedule(sched, sizeof(sched), t);
 	err[0] = '\0';
 	if (t->last_error) {
 		/* Keep the table readable: the full text is in 'task show'. */
@@ -435,7 +435,7 @@ static void print_task(const lq_task *t)
 	printf("queue:        %s\n", lc_pr(buf, sizeof(buf), t->queue));
 	printf("name:         %s\n", lc_pr(buf, sizeof(buf), t->name));
 	printf("state:        %s\n", task_state(t));
-	task_schedule(sched, sizeof(sched), t);
+	lc_task_schedule(sched, sizeof(sched), t);
 	printf("schedule:     %s\n", lc_pr(buf, sizeof(buf), sched));
 	lc_fmt_when(when, sizeof(when), t->run_at, t->now);
 	printf("run_at:       %s\n", when);

@@ -1,0 +1,472 @@
+/*
+ * leasectl_dashboard.c - the page "leasectl serve" shows at /: queues with
+ * their counts and due trend, recurring schedules, leases, recent failures.
+ * Read-only unless serve was started with --allow-actions and a secret;
+ * then each row carries its action (retry a dead task, pause or resume a
+ * queue, break a lease) as a small POST form, and a POST must pass three
+ * checks before anything changes: the secret (HTTP basic auth), the same
+ * origin (the Origin header, when the browser sends one) and the CSRF token
+ * that only pages of this process carry.
+ */
+#ifdef LC_HAVE_MHD
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "leasectl_dashboard.h"
+
+#define DASH_DEAD_ROWS 20
+#define DASH_SCHEDULE_ROWS 50
+#define DASH_SECRET_MIN 16
+
+/* ------------------------------------------------------------ setup */
+
+int lc_dashboard_init(const struct lc_ctx *ctx, struct lc_dashboard *d, int allow_actions, const char *secret_file)
+{
+	unsigned char rnd[32];
+	struct stat sb;
+	FILE *f;
+	int fd;
+
+	memset(d, 0, sizeof(*d));
+	if (!allow_actions) {
+		if (secret_file)
+			return lc_usage_error(ctx, "--secret-file is only used with --allow-actions");
+		return 0;
+	}
+	if (!secret_file)
+		return lc_usage_error(ctx, "--allow-actions needs --secret-file FILE (the password the dashboard asks for)");
+	if (!(f = fopen(secret_file, "re"))) {
+		lc_errorf("serve: --secret-file %s: %s", secret_file, strerror(errno));
+		return LC_EXIT_USAGE;
+	}
+	if (fstat(fileno(f), &sb) != 0)
+		sb.st_mode = 0;
+	if (!fgets(d->secret, sizeof(d->secret), f))
+		d->secret[0] = '\0';
+	fclose(f);
+	d->secret[strcspn(d->secret, "\r\n")] = '\0';
+	d->secret_len = strlen(d->secret);
+	if (d->secret_len < DASH_SECRET_MIN) {
+		lc_errorf("serve: --secret-file %s: the secret (its first line) must be at least %d characters",
+			  secret_file, DASH_SECRET_MIN);
+		return LC_EXIT_USAGE;
+	}
+	if (sb.st_mode & 0077)
+		fprintf(stderr, "serve: warning: --secret-file %s can be read by others (chmod 600 it)\n", secret_file);
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) < 0 || read(fd, rnd, sizeof(rnd)) != (ssize_t)sizeof(rnd)) {
+		lc_errorf("serve: cannot read /dev/urandom: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return LC_EXIT_FAIL;
+	}
+	close(fd);
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(d->csrf + 2 * i, 3, "%02x", rnd[i]);
+	d->allow_actions = 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+static void html(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* A one-button POST form; the target is HTML-escaped into a hidden field. */
+static void action_form(const struct lc_dashboard *d, FILE *f, const char *action, const char *target, const char *label)
+{
+	if (!d->allow_actions)
+		return;
+	fprintf(f, "<form method=post action=/action class=act><input type=hidden name=csrf value=%s>"
+		   "<input type=hidden name=action value=%s><input type=hidden name=target value=\"",
+		d->csrf, action);
+	html(f, target);
+	fprintf(f, "\"><button type=submit>%s</button></form>", label);
+}
+
+/* Remember each queue's due count every LC_DASH_SAMPLE_MS (renders in
+ * between change nothing), so the page can show where it is heading. */
+static struct lc_dash_trend *trend_of(struct lc_dashboard *d, const char *queue)
+{
+	for (size_t i = 0; i < d->ntrend; i++)
+		if (!strcmp(d->trend[i].queue, queue))
+			return &d->trend[i];
+	if (d->ntrend == LC_DASH_TREND_QUEUES)
+		return NULL;
+	struct lc_dash_trend *t = &d->trend[d->ntrend++];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->queue, sizeof(t->queue), "%s", queue);
+	return t;
+}
+
+static void trend_sample(struct lc_dashboard *d, const struct lc_stats *s)
+{
+	int64_t now = lc_mono_ms();
+
+	if (d->last_sample_ms && now - d->last_sample_ms < LC_DASH_SAMPLE_MS)
+		return;
+	d->last_sample_ms = now;
+	for (size_t i = 0; i < s->nq; i++) {
+		struct lc_dash_trend *t = trend_of(d, s->q[i].name);
+		if (!t)
+			break;
+		t->due[t->next] = s->q[i].due;
+		t->next = (t->next + 1) % LC_DASH_TREND_SAMPLES;
+		if (t->n < LC_DASH_TREND_SAMPLES)
+			t->n++;
+	}
+}
+
+/* An inline SVG polyline of the due counts, and the change over the window. */
+static void trend_cell(FILE *f, const struct lc_dash_trend *t)
+{
+	int64_t max = 1, first, last;
+	size_t start;
+
+	if (!t || t->n < 2) {
+		fputs("<td class=trend>&ndash;</td>", f);
+		return;
+	}
+	start = (t->next + LC_DASH_TREND_SAMPLES - t->n) % LC_DASH_TREND_SAMPLES;
+	for (size_t k = 0; k < t->n; k++)
+		if (t->due[(start + k) % LC_DASH_TREND_SAMPLES] > max)
+			max = t->due[(start + k) % LC_DASH_TREND_SAMPLES];
+	first = t->due[start];
+	last = t->due[(start + t->n - 1) % LC_DASH_TREND_SAMPLES];
+	fputs("<td class=trend><svg width=120 height=20 viewBox=\"0 0 120 20\"><polyline fill=none stroke=#36c points=\"", f);
+	for (size_t k = 0; k < t->n; k++) {
+		int64_t v = t->due[(start + k) % LC_DASH_TREND_SAMPLES];
+		fprintf(f, "%s%zu,%lld", k ? " " : "", k * 119 / (LC_DASH_TREND_SAMPLES - 1),
+			(long long)(19 - v * 18 / max));
+	}
+	fprintf(f, "\"/></svg> %+lld due in %llds</td>", (long long)(last - first),
+		(long long)((t->n - 1) * LC_DASH_SAMPLE_MS / 1000));
+}
+
+struct dead_ring {
+	lq_task t[DASH_DEAD_ROWS];
+	size_t n, next;
+};
+
+/* Keep the last DASH_DEAD_ROWS dead tasks (the list comes by id). */
+static int keep_dead(const lq_task *t, void *arg)
+{
+	struct dead_ring *r = arg;
+	lq_task *slot = &r->t[r->next];
+
+	if (r->n == DASH_DEAD_ROWS)
+		lq_task_clear(slot);
+	else
+		r->n++;
+	*slot = *t;
+	slot->payload = NULL; /* lists load none */
+	slot->payload_len = 0;
+	slot->last_error = t->last_error ? strdup(t->last_error) : NULL; /* t's belongs to the library */
+	r->next = (r->next + 1) % DASH_DEAD_ROWS;
+	return 0;
+}
+
+struct page {
+	struct lc_dashboard *d;
+	FILE *f;
+	int64_t now;
+	size_t shown, more;
+};
+
+static int lease_row(const lq_lease *l, void *arg)
+{
+	struct page *p = arg;
+	char exp[96];
+
+	lc_fmt_when(exp, sizeof(exp), l->expires_at, p->now);
+	fputs("<tr><td>", p->f);
+	html(p->f, l->name);
+	fprintf(p->f, "</td><td>%s</td><td>", lq_lease_held(l) ? "held" : "free");
+	html(p->f, lq_lease_held(l) ? l->owner : "");
+	fprintf(p->f, "</td><td class=n>%lld</td><td>", (long long)l->token);
+	html(p->f, lq_lease_held(l) ? exp : "");
+	fputs("</td><td>", p->f);
+	if (lq_lease_held(l))
+		action_form(p->d, p->f, "break", l->name, "break");
+	fputs("</td></tr>\n", p->f);
+	return 0;
+}
+
+/* Recurring tasks: their schedule, next run and the last error. */
+static int schedule_row(const lq_task *t, void *arg)
+{
+	struct page *p = arg;
+	char sched[160], when[96];
+
+	if (!t->every_ms && !t->cron[0])
+		return 0;
+	if (p->shown == DASH_SCHEDULE_ROWS) {
+		p->more++;
+		return 0;
+	}
+	p->shown++;
+	lc_task_schedule(sched, sizeof(sched), t);
+	lc_fmt_when(when, sizeof(when), t->run_at, p->now);
+	fprintf(p->f, "<tr><td class=n>%lld</td><td>", (long long)t->id);
+	html(p->f, t->queue);
+	fputs("</td><td>", p->f);
+	html(p->f, t->name);
+	fputs("</td><td>", p->f);
+	html(p->f, sched);
+	fprintf(p->f, "</td><td>%s</td><td>", t->paused ? "paused" : t->claim_owner[0] ? "running" : "");
+	html(p->f, when);
+	fputs("</td><td>", p->f);
+	html(p->f, t->last_error);
+	fputs("</td></tr>\n", p->f);
+	return 0;
+}
+
+lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
+{
+	struct lc_stats s = {0};
+	struct dead_ring dead = {0};
+	char now[40], when[96], id[32];
+	lq_status st = lc_stats_collect(db, &s);
+
+	if (st != LQ_OK) {
+		free(s.q);
+		return st;
+	}
+	trend_sample(d, &s);
+	lc_fmt_time(now, sizeof(now), s.now);
+	fputs("<!doctype html>\n<html><head><meta charset=utf-8><meta http-equiv=refresh content=5>\n"
+	      "<title>leaseq</title><style>body{font:14px sans-serif;margin:2em}"
+	      "table{border-collapse:collapse;margin-bottom:2em}td,th{padding:3px 10px;border-bottom:1px solid #ddd;"
+	      "text-align:left}.n{text-align:right}form.act{display:inline;margin:0}</style></head><body>\n",
+	      f);
+	fprintf(f, "<h1>leaseq</h1>\n<p id=summary>database clock <span id=now>%s</span> &middot; "
+		   "<span id=leases>%lld</span> leases (<span id=held>%lld</span> held) &middot; "
+		   "<span id=live>%lld</span> live tasks, <span id=due>%lld</span> due, "
+		   "<span id=dead>%lld</span> dead &middot; <span id=mode>%s</span></p>\n",
+		now, (long long)s.leases, (long long)s.held, (long long)s.live, (long long)s.due, (long long)s.dead,
+		d->allow_actions ? "actions allowed" : "read-only");
+	fputs("<h2>Queues</h2>\n<table id=queues><tr><th>queue</th><th>state</th><th class=n>tasks</th>"
+	      "<th class=n>due</th><th class=n>dead</th><th>next run</th><th>due, last minutes</th><th></th></tr>\n",
+	      f);
+	for (size_t i = 0; i < s.nq; i++) {
+		const lq_queue_info *q = &s.q[i];
+		lc_fmt_when(when, sizeof(when), q->next_run_at, s.now);
+		fputs("<tr><td>", f);
+		html(f, q->name);
+		fprintf(f, "</td><td>%s</td><td class=n>%lld</td><td class=n>%lld</td><td class=n>%lld</td><td>",
+			q->paused ? "paused" : "active", (long long)q->tasks, (long long)q->due, (long long)q->dead);
+		html(f, when);
+		fputs("</td>", f);
+		trend_cell(f, trend_of(d, q->name));
+		fputs("<td>", f);
+		action_form(d, f, q->paused ? "resume" : "pause", q->name, q->paused ? "resume" : "pause");
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n<h2>Recurring schedules</h2>\n<table id=schedules><tr><th class=n>id</th><th>queue</th>"
+	      "<th>name</th><th>schedule</th><th>state</th><th>next run</th><th>last error</th></tr>\n",
+	      f);
+	struct page p = {d, f, s.now, 0, 0};
+	st = lq_task_list(db, NULL, 0, schedule_row, &p);
+	if (p.more)
+		fprintf(f, "<tr><td colspan=7>and %zu more: leasectl task list</td></tr>\n", p.more);
+	fputs("</table>\n<h2>Leases</h2>\n<table id=leases-table><tr><th>name</th><th>state</th><th>holder</th>"
+	      "<th class=n>token</th><th>expires</th><th></th></tr>\n",
+	      f);
+	if (st == LQ_OK)
+		st = lq_lease_list(db, lease_row, &p);
+	fputs("</table>\n<h2>Recent failures (dead tasks)</h2>\n<table id=failures><tr><th class=n>id</th>"
+	      "<th>queue</th><th>name</th><th class=n>attempts</th><th>died</th><th>last error</th><th></th></tr>\n",
+	      f);
+	if (st == LQ_OK)
+		st = lq_task_list(db, NULL, LQ_LIST_DEAD, keep_dead, &dead);
+	for (size_t k = 0; k < dead.n; k++) {
+		/* newest first */
+		lq_task *t = &dead.t[(dead.next + DASH_DEAD_ROWS - 1 - k) % DASH_DEAD_ROWS];
+		lc_fmt_when(when, sizeof(when), t->died_at, s.now);
+		fprintf(f, "<tr><td class=n>%lld</td><td>", (long long)t->id);
+		html(f, t->queue);
+		fputs("</td><td>", f);
+		html(f, t->name);
+		fprintf(f, "</td><td class=n>%d</td><td>", t->attempts);
+		html(f, when);
+		fputs("</td><td>", f);
+		html(f, t->last_error);
+		fputs("</td><td>", f);
+		snprintf(id, sizeof(id), "%lld", (long long)t->id);
+		action_form(d, f, "retry", id, "retry");
+		fputs("</td></tr>\n", f);
+	}
+	for (size_t k = 0; k < dead.n; k++)
+		lq_task_clear(&dead.t[k]);
+	fputs("</table>\n</body></html>\n", f);
+	free(s.q);
+	return st;
+}
+
+/* ------------------------------------------------------------ actions */
+
+/* Equal, in a time that does not depend on where they differ. */
+static int same_secret(const char *a, size_t alen, const char *b, size_t blen)
+{
+	unsigned char diff = alen != blen;
+
+	for (size_t i = 0; i < blen; i++)
+		diff |= (unsigned char)a[i % (alen ? alen : 1)] ^ (unsigned char)b[i];
+	return alen && !diff;
+}
+
+static int hexval(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The value of KEY in an application/x-www-form-urlencoded body, decoded
+ * into out; 0 when absent, malformed or too long. */
+static int form_value(const char *body, size_t len, const char *key, char *out, size_t size)
+{
+	size_t klen = strlen(key), i = 0;
+
+	while (i < len) {
+		size_t end = i;
+		while (end < len && body[end] != '&')
+			end++;
+		if (end - i > klen && !memcmp(body + i, key, klen) && body[i + klen] == '=') {
+			size_t n = 0;
+			for (size_t k = i + klen + 1; k < end; k++) {
+				int c = (unsigned char)body[k];
+				if (c == '+') {
+					c = ' ';
+				} else if (c == '%') {
+					int hi = k + 2 < end ? hexval(body[k + 1]) : -1, lo = k + 2 < end ? hexval(body[k + 2]) : -1;
+					if (hi < 0 || lo < 0)
+						return 0;
+					c = hi * 16 + lo;
+					k += 2;
+				}
+				if (c == 0 || n + 1 >= size)
+					return 0;
+				out[n++] = (char)c;
+			}
+			out[n] = '\0';
+			return 1;
+		}
+		i = end + 1;
+	}
+	return 0;
+}
+
+static enum MHD_Result refuse(struct MHD_Connection *conn, unsigned code, const char *why)
+{
+	lc_log_event("warning", "action_refused", &(struct lc_log_fields){.error = why});
+	if (!lc_log_is_json())
+		fprintf(stderr, "serve: action refused: %s\n", why);
+	return lc_serve_reply_text(conn, code, why);
+}
+
+/* The browser's Origin, when it sends one, must be this server's. */
+static int same_origin(struct MHD_Connection *conn)
+{
+	const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+	const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+
+	if (!origin)
+		return 1; /* curl and other non-browser clients; the token still decides */
+	return host && !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
+}
+
+static lq_status act(lq_db *db, const char *action, const char *target, char *done, size_t size)
+{
+	char t[600];
+	int64_t id;
+
+	lc_pr(t, sizeof(t), target);
+	if (!strcmp(action, "retry")) {
+		char *end;
+		errno = 0;
+		id = strtoll(target, &end, 10);
+		if (errno || end == target || *end || id <= 0)
+			return LQ_EINVAL;
+		snprintf(done, size, "task %lld retried", (long long)id);
+		return lq_task_retry(db, id);
+	}
+	if (!strcmp(action, "pause") || !strcmp(action, "resume")) {
+		snprintf(done, size, "queue \"%s\" %s", t, action[0] == 'p' ? "paused" : "resumed");
+		return lq_queue_pause(db, target, action[0] == 'p');
+	}
+	if (!strcmp(action, "break")) {
+		snprintf(done, size, "lease \"%s\" broken", t);
+		return lq_lease_break(db, target, NULL);
+	}
+	return LQ_EINVAL;
+}
+
+enum MHD_Result lc_dashboard_action(struct lc_dashboard *d, lq_db *db, struct MHD_Connection *conn,
+				    const char *body, size_t len)
+{
+	char *user, *pass = NULL, csrf[80], action[16], target[LQ_NAME_MAX + 1], done[700], why[800];
+	const char *ctype = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+	int authorized;
+	lq_status st;
+
+	user = MHD_basic_auth_get_username_password(conn, &pass);
+	authorized = pass && same_secret(d->secret, d->secret_len, pass, strlen(pass));
+	if (user)
+		MHD_free(user);
+	if (pass)
+		MHD_free(pass);
+	if (!authorized) {
+		const char *msg = "the dashboard's secret is required (HTTP basic auth, any user name)\n";
+		struct MHD_Response *r = MHD_create_response_from_buffer(strlen(msg), (void *)msg, MHD_RESPMEM_PERSISTENT);
+		enum MHD_Result ret;
+		lc_log_event("warning", "action_refused", &(struct lc_log_fields){.error = "no or wrong secret"});
+		if (!lc_log_is_json())
+			fprintf(stderr, "serve: action refused: no or wrong secret\n");
+		if (!r)
+			return MHD_NO;
+		ret = MHD_queue_basic_auth_fail_response(conn, "leaseq dashboard", r);
+		MHD_destroy_response(r);
+		return ret;
+	}
+	if (!ctype || strncmp(ctype, "application/x-www-form-urlencoded", 33))
+		return refuse(conn, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "an action is a form post (application/x-www-form-urlencoded)\n");
+	if (!same_origin(conn))
+		return refuse(conn, MHD_HTTP_FORBIDDEN, "cross-origin action refused\n");
+	if (!form_value(body, len, "csrf", csrf, sizeof(csrf)) || !same_secret(d->csrf, strlen(d->csrf), csrf, strlen(csrf)))
+		return refuse(conn, MHD_HTTP_FORBIDDEN, "missing or stale form token: reload the dashboard and try again\n");
+	if (!form_value(body, len, "action", action, sizeof(action)) ||
+	    !form_value(body, len, "target", target, sizeof(target)) || !target[0])
+		return refuse(conn, MHD_HTTP_BAD_REQUEST, "an action needs action= and target=\n");
+	st = act(db, action, target, done, sizeof(done));
+	if (st == LQ_EINVAL) {
+		snprintf(why, sizeof(why), "unknown action \"%s\" or bad target\n", lc_pr(done, sizeof(done), action));
+		return refuse(conn, MHD_HTTP_BAD_REQUEST, why);
+	}
+	if (st == LQ_NOTFOUND) {
+		snprintf(why, sizeof(why), "%s: not found\n", lc_pr(done, sizeof(done), target));
+		return refuse(conn, MHD_HTTP_NOT_FOUND, why);
+	}
+	if (st != LQ_OK) {
+		const char *m = lq_errmsg(db);
+		snprintf(why, sizeof(why), "%s\n", m && *m ? m : lq_status_str(st));
+		return lc_serve_reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, why);
+	}
+	lc_log_event("info", "action", &(struct lc_log_fields){.message = done});
+	if (!lc_log_is_json())
+		fprintf(stderr, "serve: %s\n", done);
+	return lc_serve_redirect(conn, "/", done);
+}
+#endif
