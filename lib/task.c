@@ -1,5 +1,6 @@
 /*
- * task.c - the task queue.  Candidates are read in (run_at, id) order and
+ * task.c - the task queue.  Candidates are read in (priority DESC, run_at,
+ * id) order and
  * each is claimed by one conditional statement judged by its affected rows:
  * DELETE (at-most-once), UPDATE with a claim lease (at-least-once), or
  * UPDATE of run_at to the next occurrence (recurring).  Where the server has
@@ -29,7 +30,7 @@ LQ_EXTERN(void) lq_task_clear(lq_task *t)
 lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 {
 	memset(t, 0, sizeof(*t));
-	if (n < 20)
+	if (n < 22)
 		return LQ_ERROR;
 	t->id = lq__col_int(&c[0]);
 	lq__col_str(&c[1], t->queue, sizeof(t->queue));
@@ -55,6 +56,8 @@ lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 	t->dead = lq__col_int(&c[17]) != 0;
 	t->died_at = lq__col_int(&c[18]);
 	t->now = lq__col_int(&c[19]);
+	t->priority = (int)lq__col_int(&c[20]);
+	t->timeout_ms = lq__col_int(&c[21]);
 	return LQ_OK;
 }
 
@@ -93,6 +96,12 @@ static void clean_error(const char *in, char *out, size_t size)
 	out[o] = '\0';
 }
 
+/* A stored duration that may be absent: 0 is NULL. */
+static lq_value opt_ms(int64_t ms)
+{
+	return ms > 0 ? lq_v_int(ms) : lq_v_null();
+}
+
 static void task_what(char *buf, size_t size, int64_t id)
 {
 	snprintf(buf, size, "task %lld", (long long)id);
@@ -100,8 +109,10 @@ static void task_what(char *buf, size_t size, int64_t id)
 
 /* ------------------------------------------------------------------ add */
 
+#define ADD_NPARAMS 13
+
 struct add_ctx {
-	lq_value p[11];
+	lq_value p[ADD_NPARAMS];
 	const char *unique_key;
 	int64_t id;
 	int existed;
@@ -113,7 +124,7 @@ static lq_status add_body(lq_db *db, void *arg)
 	int64_t n = 0;
 	a->id = 0;
 	a->existed = 0;
-	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, 11, NULL, NULL, &n);
+	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
 	if (n == 1)
@@ -130,19 +141,16 @@ static lq_status add_body(lq_db *db, void *arg)
 	return LQ_OK;
 }
 
-LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
-				 int64_t *id, int *existed)
+/* Check one task to add and fill its task_insert parameters (p borrows
+ * from name and opts).  *now caches the database clock across a batch
+ * (0: not read yet); only a recurring task without a due time reads it. */
+static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opts, lq_value *p, int64_t *now)
 {
-	lq__ok(db);
 	static const lq_task_opts defaults = LQ_TASK_OPTS_INIT;
 	if (!opts)
 		opts = &defaults;
-	if (id)
-		*id = 0;
-	if (existed)
-		*existed = 0;
 	lq_status st;
-	if (opts->version != LQ_TASK_OPTS_VERSION)
+	if (opts->version != 1 && opts->version != LQ_TASK_OPTS_VERSION)
 		return lq__fail(db, LQ_EINVAL, "task add: unknown lq_task_opts version %u", opts->version);
 	if ((st = lq__check_name(db, "task name", name)) != LQ_OK)
 		return st;
@@ -182,43 +190,61 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		if (lq_check_schedule(opts->cron, opts->tz, msg, sizeof(msg)) != LQ_OK)
 			return lq__fail(db, LQ_EINVAL, "task \"%s\": %s", name, msg);
 	}
-	if ((st = lq__ready(db)) != LQ_OK)
-		return st;
+	int priority = opts->version >= 2 ? opts->priority : 0;
+	int64_t timeout_ms = opts->version >= 2 ? opts->timeout_ms : 0;
+	if (timeout_ms < 0 || timeout_ms > LQ_TTL_MAX_MS)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": timeout must be between 0 and a year", name);
 
 	int64_t run_at = opts->run_at;
 	if (!run_at && !opts->delay_ms && (opts->every_ms > 0 || opts->cron)) {
 		/* The first occurrence comes one interval or one cron slot from now. */
-		int64_t now = 0;
-		if ((st = lq_now(db, &now)) != LQ_OK)
+		if (!*now && ((st = lq__ready(db)) != LQ_OK || (st = lq_now(db, now)) != LQ_OK))
 			return st;
 		if (opts->cron) {
-			st = lq_cron_next(opts->cron, opts->tz, now, &run_at);
+			st = lq_cron_next(opts->cron, opts->tz, *now, &run_at);
 			if (st != LQ_OK)
 				return lq__fail(db, st, "task \"%s\": no next occurrence of \"%s\" (%s)", name,
 						opts->cron, lq_status_str(st));
 		} else {
-			run_at = now + opts->every_ms;
+			run_at = *now + opts->every_ms;
 		}
 	}
+	p[0] = lq__v_text(queue);
+	p[1] = lq__v_text(name);
+	p[2] = opts->payload_len ? lq_v_blob(opts->payload, opts->payload_len) : lq_v_null();
+	p[3] = run_at ? lq_v_int(run_at) : lq_v_null();
+	p[4] = lq_v_int(opts->delay_ms);
+	p[5] = lq_v_int(opts->max_attempts ? opts->max_attempts : LQ_DEFAULT_MAX_ATTEMPTS);
+	p[6] = lq__v_opt_text(opts->unique_key);
+	p[7] = opts->every_ms > 0 ? lq_v_int(opts->every_ms) : lq_v_null();
+	p[8] = lq__v_opt_text(opts->cron);
+	p[9] = lq__v_opt_text(opts->cron ? opts->tz : NULL);
+	p[10] = lq_v_int(opts->missed);
+	p[11] = lq_v_int(priority);
+	p[12] = opt_ms(timeout_ms);
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
+				 int64_t *id, int *existed)
+{
+	lq__ok(db);
+	if (id)
+		*id = 0;
+	if (existed)
+		*existed = 0;
 	struct add_ctx a;
 	memset(&a, 0, sizeof(a));
-	a.p[0] = lq__v_text(queue);
-	a.p[1] = lq__v_text(name);
-	a.p[2] = opts->payload_len ? lq_v_blob(opts->payload, opts->payload_len) : lq_v_null();
-	a.p[3] = run_at ? lq_v_int(run_at) : lq_v_null();
-	a.p[4] = lq_v_int(opts->delay_ms);
-	a.p[5] = lq_v_int(opts->max_attempts ? opts->max_attempts : LQ_DEFAULT_MAX_ATTEMPTS);
-	a.p[6] = lq__v_opt_text(opts->unique_key);
-	a.p[7] = opts->every_ms > 0 ? lq_v_int(opts->every_ms) : lq_v_null();
-	a.p[8] = lq__v_opt_text(opts->cron);
-	a.p[9] = lq__v_opt_text(opts->cron ? opts->tz : NULL);
-	a.p[10] = lq_v_int(opts->missed);
-	a.unique_key = opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
+	int64_t now = 0;
+	lq_status st = add_params(db, name, opts, a.p, &now);
+	if (st != LQ_OK || (st = lq__ready(db)) != LQ_OK)
+		return st;
+	a.unique_key = opts && opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
 	if (db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t new_id = 0;
-		st = lq__exec_once(db, "task add", LQ_SQL_task_insert_notify, a.p, 11, lq__row_int, &new_id, NULL);
+		st = lq__exec_once(db, "task add", LQ_SQL_task_insert_notify, a.p, ADD_NPARAMS, lq__row_int, &new_id, NULL);
 		if (st != LQ_OK)
 			return st;
 		if (new_id > 0) {
@@ -548,11 +574,11 @@ static lq_status claim_body(lq_db *db, void *arg)
 static int batch_row(void *arg, const lq_value *c, int n)
 {
 	struct claim_ctx *cc = arg;
-	if (n < 21) {
+	if (n < 23) {
 		cc->err = LQ_ERROR;
 		return 1;
 	}
-	if (lq__col_int(&c[20]) == 0) {
+	if (lq__col_int(&c[22]) == 0) {
 		cc->left++;
 		return 0;
 	}
@@ -570,6 +596,8 @@ static int batch_row(void *arg, const lq_value *c, int n)
 static int by_due(const void *a, const void *b)
 {
 	const lq_task *x = a, *y = b;
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
 	if (x->run_at != y->run_at)
 		return x->run_at < y->run_at ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
@@ -888,10 +916,10 @@ static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char 
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[9] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
-			 lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
-			 lq__v_text(error), lq_v_int(t->created_at)};
-	return lq__exec(db, what, LQ_SQL_task_dead_insert, p, 9, NULL, NULL, NULL);
+	lq_value p[11] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+			  lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
+			  lq__v_text(error), lq_v_int(t->created_at), lq_v_int(t->priority), opt_ms(t->timeout_ms)};
+	return lq__exec(db, what, LQ_SQL_task_dead_insert, p, 11, NULL, NULL, NULL);
 }
 
 static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int again)
@@ -912,11 +940,12 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int ag
 	if (r->bury)
 		return bury_amo(db, t, r->attempts, r->error);
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[10] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+	lq_value p[12] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(r->attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
-			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at)};
+			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at),
+			  lq_v_int(t->priority), opt_ms(t->timeout_ms)};
 	int64_t n = 0;
-	st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 10, NULL, NULL, &n);
+	st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 12, NULL, NULL, &n);
 	if (st != LQ_OK || n == 1) {
 		if (st == LQ_OK)
 			lq__notify(db, LQ_CHANNEL_TASK);

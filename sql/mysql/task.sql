@@ -7,16 +7,16 @@
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at)
-VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?12, ?13);
 
 -- name: task_insert_notify
 -- task_insert as one autocommit statement; the backend returns the new id
 -- (mysql_stmt_insert_id) as its one row, none when the unique key is taken.
 -- There is no wake-up to send on MySQL.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at)
-VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?12, ?13);
 
 -- name: task_last_id
 SELECT LAST_INSERT_ID();
@@ -25,20 +25,21 @@ SELECT LAST_INSERT_ID();
 SELECT id FROM lq_task WHERE unique_key = ?1;
 
 -- name: task_candidates
--- Walks lq_task_due (queue, run_at, id) from the left and stops after ?2
+-- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left and
+-- stops after ?2
 -- rows; rows another claimer has locked are skipped, not waited for.  On a
 -- server without SKIP LOCKED the backend drops the last line: the
 -- conditional claim by id that follows is still the atomic step.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
   FROM lq_task
  WHERE queue = ?1
    AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
    AND paused = 0
    AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY run_at, id
+ ORDER BY priority DESC, run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
@@ -145,15 +146,15 @@ UPDATE lq_task
 
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, last_error, created_at)
-VALUES (?1, ?2, ?3, ?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?8, ?5, ?6, ?7, ?9, ?10);
+                     unique_key, last_error, created_at, priority, timeout_ms)
+VALUES (?1, ?2, ?3, ?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12);
 
 -- name: task_bury
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
-                          created_at, died_at)
+                          created_at, died_at, priority, timeout_ms)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, ?3, created_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+       every_ms, cron, tz, missed, ?3, created_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
   FROM lq_task
  WHERE id = ?1
    AND ((?2 IS NOT NULL AND claim_owner = ?2)
@@ -164,8 +165,8 @@ DELETE FROM lq_task WHERE id = ?1;
 
 -- name: task_dead_insert
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
-                          unique_key, last_error, created_at, died_at)
-VALUES (?1, ?2, ?3, ?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?5, ?6, ?7, ?8, ?9, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+                          unique_key, last_error, created_at, died_at, priority, timeout_ms)
+VALUES (?1, ?2, ?3, ?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?5, ?6, ?7, ?8, ?9, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?10, ?11);
 
 -- name: task_record_error
 UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
@@ -173,18 +174,18 @@ UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
 -- name: task_get
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
   FROM lq_task WHERE id = ?1
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+       created_at, 1, died_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
   FROM lq_task
  WHERE (?1 IS NULL OR queue = ?1)
    AND (?2 = 0 OR (run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) AND paused = 0
@@ -194,7 +195,7 @@ SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
 -- name: task_list_dead
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+       created_at, 1, died_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
@@ -204,9 +205,9 @@ DELETE FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, every_ms, cron, tz, missed, last_error, created_at)
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
 SELECT id, queue, name, payload, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), 0, max_attempts, unique_key,
-       every_ms, cron, tz, missed, last_error, created_at
+       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_run_now

@@ -3,8 +3,8 @@
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at)
-VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?12, ?13)
 ON CONFLICT (unique_key) DO NOTHING;
 
 -- name: task_insert_notify
@@ -12,8 +12,8 @@ ON CONFLICT (unique_key) DO NOTHING;
 -- second read); SQLite has no wake-up to send.  No row back: the unique key
 -- is taken (the library then looks up the holder).
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at)
-VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?12, ?13)
 ON CONFLICT (unique_key) DO NOTHING
 RETURNING id;
 
@@ -24,17 +24,18 @@ SELECT last_insert_rowid();
 SELECT id FROM lq_task WHERE unique_key = ?1;
 
 -- name: task_candidates
--- Walks lq_task_due (queue, run_at, id) from the left and stops after ?2 rows.
+-- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left and
+-- stops after ?2 rows.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
   FROM lq_task
  WHERE queue = ?1
    AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
    AND paused = 0
    AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY run_at, id
+ ORDER BY priority DESC, run_at, id
  LIMIT ?2;
 
 -- name: task_claim_delete
@@ -103,16 +104,16 @@ UPDATE lq_task
 
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, last_error, created_at)
-VALUES (?1, ?2, ?3, ?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?8, ?5, ?6, ?7, ?9, ?10)
+                     unique_key, last_error, created_at, priority, timeout_ms)
+VALUES (?1, ?2, ?3, ?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12)
 ON CONFLICT DO NOTHING;
 
 -- name: task_bury
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
-                          created_at, died_at)
+                          created_at, died_at, priority, timeout_ms)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, ?3, created_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+       every_ms, cron, tz, missed, ?3, created_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
   FROM lq_task
  WHERE id = ?1
    AND ((?2 IS NOT NULL AND claim_owner = ?2)
@@ -123,8 +124,8 @@ DELETE FROM lq_task WHERE id = ?1;
 
 -- name: task_dead_insert
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
-                          unique_key, last_error, created_at, died_at)
-VALUES (?1, ?2, ?3, ?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?5, ?6, ?7, ?8, ?9, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
+                          unique_key, last_error, created_at, died_at, priority, timeout_ms)
+VALUES (?1, ?2, ?3, ?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?5, ?6, ?7, ?8, ?9, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?10, ?11);
 
 -- name: task_record_error
 UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
@@ -132,18 +133,18 @@ UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
 -- name: task_get
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
   FROM lq_task WHERE id = ?1
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+       created_at, 1, died_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
   FROM lq_task
  WHERE (?1 IS NULL OR queue = ?1)
    AND (?2 = 0 OR (run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AND paused = 0
@@ -153,7 +154,7 @@ SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
 -- name: task_list_dead
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+       created_at, 1, died_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
@@ -163,9 +164,9 @@ DELETE FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, every_ms, cron, tz, missed, last_error, created_at)
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
 SELECT id, queue, name, payload, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), 0, max_attempts, unique_key,
-       every_ms, cron, tz, missed, last_error, created_at
+       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms
   FROM lq_task_dead WHERE id = ?1
 ON CONFLICT DO NOTHING;
 
