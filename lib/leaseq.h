@@ -220,6 +220,22 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 				 int64_t *id, int *existed);
 
 /*
+ * Enqueue n tasks in one transaction: all of them or none.  Task i is
+ * names[i] with opts[i] (opts, or opts[i], NULL: defaults).  They go to the
+ * database 100 to a statement (one round trip each) and get ascending ids
+ * in the order given.  Unique keys mean what they mean to lq_task_add: a
+ * task whose key a live task holds is not added, ids[i] is the holder's id
+ * and existed[i] is 1; a key repeated inside the batch goes to the first
+ * task that has it, and the later ones get that task's id with existed[i]
+ * = 1.  ids and existed (may be NULL) have n places.
+ * LQ_EINVAL: task *invalid (may be NULL) is bad input (lq_errmsg says why);
+ * nothing was sent.  Any other failure rolls the whole batch back.
+ */
+LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *names,
+				      const lq_task_opts *const *opts, int64_t *ids, int *existed,
+				      size_t *invalid);
+
+/*
  * Claim up to n (at most 1000) due tasks of queue (NULL: "default") in one
  * transaction, highest priority first, then in (run_at, id) order; on PostgreSQL, one statement (one round
  * trip) claims the one-off tasks.  at-most-once: each one-off task is deleted

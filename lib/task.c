@@ -265,6 +265,223 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	return LQ_OK;
 }
 
+/* ------------------------------------------------------------- add many */
+
+struct many_row {
+	int64_t id;
+	char *key; /* NULL: no unique key */
+};
+
+struct many_ctx {
+	size_t n;
+	const char *const *names;
+	const lq_task_opts *const *opts;
+	const size_t *first; /* first[i] != i: task i repeats the unique key of task first[i] */
+	int64_t now;
+	int64_t *ids;        /* n */
+	int *existed;        /* n */
+	struct many_row rows[LQ_ADD_MANY_CHUNK];
+	size_t nrows;
+	lq_status err;
+	size_t added;
+};
+
+static const char *many_key(const struct many_ctx *m, size_t i)
+{
+	const lq_task_opts *o = m->opts ? m->opts[i] : NULL;
+	return o && o->unique_key && *o->unique_key ? o->unique_key : NULL;
+}
+
+static int many_row_cb(void *arg, const lq_value *c, int n)
+{
+	struct many_ctx *m = arg;
+	if (n < 2 || m->nrows >= LQ_ADD_MANY_CHUNK) {
+		m->err = LQ_ERROR;
+		return 1;
+	}
+	struct many_row *r = &m->rows[m->nrows];
+	r->id = lq__col_int(&c[0]);
+	r->key = NULL;
+	if (c[1].type != LQ_V_NULL && lq__col_dup(&c[1], &r->key, NULL) != LQ_OK) {
+		m->err = LQ_ENOMEM;
+		return 1;
+	}
+	m->nrows++;
+	return 0;
+}
+
+static int by_row_id(const void *a, const void *b)
+{
+	const struct many_row *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void many_rows_free(struct many_ctx *m)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		free(m->rows[i].key);
+	m->nrows = 0;
+}
+
+/* Tasks idx[0..k) went out in one statement: match the rows it returned
+ * (ids ascend in the order given) and look up the holders of taken keys. */
+static lq_status many_match(lq_db *db, struct many_ctx *m, const size_t *idx, size_t k)
+{
+	qsort(m->rows, m->nrows, sizeof(m->rows[0]), by_row_id);
+	size_t j = 0;
+	for (size_t x = 0; x < k; x++) {
+		size_t i = idx[x];
+		const char *key = many_key(m, i);
+		struct many_row *r = j < m->nrows ? &m->rows[j] : NULL;
+		if (r && ((!key && !r->key) || (key && r->key && strcmp(key, r->key) == 0))) {
+			m->ids[i] = r->id;
+			m->existed[i] = 0;
+			m->added++;
+			j++;
+			continue;
+		}
+		if (!key)
+			return LQ__RETRY; /* MySQL: a racing insert took a key and failed the statement */
+		lq_value p[1] = {lq__v_text(key)};
+		int64_t holder = 0;
+		lq_status st = lq__exec(db, "task add", LQ_SQL_task_find_unique, p, 1, lq__row_int, &holder, NULL);
+		if (st != LQ_OK)
+			return st;
+		if (holder == 0)
+			return LQ__RETRY; /* the holder vanished meanwhile: insert again */
+		m->ids[i] = holder;
+		m->existed[i] = 1;
+	}
+	if (j != m->nrows)
+		return lq__fail(db, LQ_ERROR, "task add: the batch insert returned rows it was not given");
+	return LQ_OK;
+}
+
+static lq_status many_body(lq_db *db, void *arg)
+{
+	struct many_ctx *m = arg;
+	lq_value p[LQ_ADD_MANY_CHUNK * ADD_NPARAMS];
+	size_t idx[LQ_ADD_MANY_CHUNK];
+	m->added = 0;
+	size_t i = 0;
+	while (i < m->n) {
+		size_t k = 0;
+		for (; i < m->n && k < LQ_ADD_MANY_CHUNK; i++) {
+			if (m->first[i] != i)
+				continue; /* settled after the commit, from its first */
+			lq_status st = add_params(db, m->names[i], m->opts ? m->opts[i] : NULL, p + k * ADD_NPARAMS, &m->now);
+			if (st != LQ_OK)
+				return st;
+			idx[k++] = i;
+		}
+		if (k == 0)
+			break;
+		for (size_t j = k * ADD_NPARAMS; j < LQ_ADD_MANY_CHUNK * ADD_NPARAMS; j++)
+			p[j] = lq_v_null();
+		m->err = LQ_OK;
+		lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert_many, p, LQ_ADD_MANY_CHUNK * ADD_NPARAMS,
+					many_row_cb, m, NULL);
+		if (st == LQ_OK && m->err != LQ_OK)
+			st = lq__fail(db, m->err, "task add: %s",
+				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");
+		if (st == LQ_OK)
+			st = many_match(db, m, idx, k);
+		many_rows_free(m);
+		if (st != LQ_OK)
+			return st;
+	}
+	return LQ_OK;
+}
+
+struct key_ref {
+	const char *key;
+	size_t i;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct key_ref *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *names,
+				      const lq_task_opts *const *opts, int64_t *ids, int *existed,
+				      size_t *invalid)
+{
+	lq__ok(db);
+	if (invalid)
+		*invalid = 0;
+	if (n == 0)
+		return LQ_OK;
+	if (!names)
+		return lq__fail(db, LQ_EINVAL, "task add: no names for %zu tasks", n);
+	struct many_ctx *m = calloc(1, sizeof(*m));
+	size_t *first = calloc(n, sizeof(*first));
+	int64_t *my_ids = ids ? ids : calloc(n, sizeof(*my_ids));
+	int *my_existed = existed ? existed : calloc(n, sizeof(*my_existed));
+	struct key_ref *keys = calloc(n, sizeof(*keys));
+	lq_status st = LQ_OK;
+	if (!m || !first || !my_ids || !my_existed || !keys) {
+		st = lq__fail(db, LQ_ENOMEM, "task add: out of memory for %zu tasks", n);
+		goto out;
+	}
+	m->n = n;
+	m->names = names;
+	m->opts = opts;
+	m->first = first;
+	m->ids = my_ids;
+	m->existed = my_existed;
+	/* Everything is checked before anything is sent: all or nothing. */
+	size_t nkeys = 0;
+	for (size_t i = 0; i < n; i++) {
+		lq_value scratch[ADD_NPARAMS];
+		my_ids[i] = 0;
+		my_existed[i] = 0;
+		first[i] = i;
+		if ((st = add_params(db, names[i], opts ? opts[i] : NULL, scratch, &m->now)) != LQ_OK) {
+			if (invalid)
+				*invalid = i;
+			goto out;
+		}
+		if (many_key(m, i))
+			keys[nkeys++] = (struct key_ref){many_key(m, i), i};
+	}
+	/* A key repeated in the batch: the first task takes it, the others
+	 * are settled like a second lq_task_add of that key. */
+	qsort(keys, nkeys, sizeof(*keys), by_key);
+	for (size_t k = 1; k < nkeys; k++)
+		if (strcmp(keys[k].key, keys[k - 1].key) == 0)
+			first[keys[k].i] = first[keys[k - 1].i];
+	if ((st = lq__ready(db)) != LQ_OK)
+		goto out;
+	st = lq__tx(db, 1, "task add", many_body, m);
+	if (st != LQ_OK) {
+		for (size_t i = 0; i < n; i++)
+			my_ids[i] = my_existed[i] = 0;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (first[i] != i) {
+			my_ids[i] = my_ids[first[i]];
+			my_existed[i] = 1;
+		}
+	}
+	if (m->added > 0)
+		lq__notify(db, LQ_CHANNEL_TASK);
+out:
+	if (m)
+		many_rows_free(m);
+	if (my_ids != ids)
+		free(my_ids);
+	if (my_existed != existed)
+		free(my_existed);
+	free(keys);
+	free(first);
+	free(m);
+	return st;
+}
+
 /* ---------------------------------------------------------------- claim */
 
 struct claim_ctx {
