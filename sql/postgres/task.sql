@@ -47,7 +47,7 @@ SELECT id FROM lq_task WHERE unique_key = $1::text;
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority::bigint, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
   FROM lq_task
  WHERE queue = $1::text
    AND run_at <= (SELECT n FROM clk)
@@ -89,7 +89,7 @@ gone AS (
   RETURNING t.*)
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority::bigint, g.timeout_ms,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN gone g ON g.id = cand.id;
 
@@ -122,7 +122,7 @@ took AS (
   RETURNING t.*)
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority::bigint, g.timeout_ms,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
@@ -300,19 +300,19 @@ UPDATE lq_task SET last_error = $2::text WHERE id = $1::bigint;
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority::bigint, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
   FROM lq_task WHERE id = $1::bigint
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL::text, NULL::bigint, every_ms, cron, tz, missed, 0::bigint, last_error,
-       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority::bigint, timeout_ms
+       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms
   FROM lq_task_dead WHERE id = $1::bigint;
 
 -- name: task_list
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority::bigint, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
   FROM lq_task
  WHERE ($1::text IS NULL OR queue = $1::text)
    AND ($2::bigint = 0 OR (run_at <= (SELECT n FROM clk) AND paused = 0
@@ -323,7 +323,7 @@ SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
        NULL::text, NULL::bigint, every_ms, cron, tz, missed, 0::bigint, last_error,
-       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority::bigint, timeout_ms
+       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms
   FROM lq_task_dead
  WHERE ($1::text IS NULL OR queue = $1::text)
  ORDER BY id;
