@@ -25,20 +25,24 @@ SELECT LAST_INSERT_ID();
 SELECT id FROM lq_task WHERE unique_key = ?1;
 
 -- name: task_candidates
--- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left and
--- stops after ?2
--- rows; rows another claimer has locked are skipped, not waited for.  On a
--- server without SKIP LOCKED the backend drops the last line: the
--- conditional claim by id that follows is still the atomic step.
+-- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left (the
+-- EXISTS, one probe of lq_task_due, spares an idle poll the walk past the
+-- tasks not due yet) and
+-- stops after ?2 rows; rows another claimer has locked are skipped, not
+-- waited for.  On a server without SKIP LOCKED the backend drops the last
+-- line: the conditional claim by id that follows is still the atomic step.
+-- FORCE INDEX: with few due tasks the optimizer would rather range-scan
+-- lq_task_due and sort, which reads (and locks) the whole due set.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
-  FROM lq_task
+  FROM lq_task FORCE INDEX (lq_task_claim)
  WHERE queue = ?1
    AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
    AND paused = 0
    AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+   AND EXISTS (SELECT 1 FROM lq_task d FORCE INDEX (lq_task_due) WHERE d.queue = ?1 AND d.run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
  ORDER BY priority DESC, run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;

@@ -42,8 +42,10 @@ SELECT id FROM lq_task WHERE unique_key = $1::text;
 
 -- name: task_candidates
 -- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left and
--- stops after $2
--- rows; rows another claimer holds locked are skipped, not waited for.
+-- stops after as many rows as lq_task_due counts claimable (up to $2, an
+-- O(log n + $2) range; the walk meets a priority's due tasks before its
+-- future ones, so it never reads on through the tasks not due yet); rows
+-- another claimer holds locked are skipped, not waited for.
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
@@ -55,7 +57,11 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
    AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
  ORDER BY priority DESC, run_at, id
- LIMIT $2::bigint
+ LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
+                                WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
+                                  AND d.paused = 0
+                                  AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+                                ORDER BY d.run_at LIMIT $2::bigint) AS due)
    FOR UPDATE SKIP LOCKED;
 
 -- name: task_claim_batch_delete
@@ -77,7 +83,11 @@ cand AS (
      AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY priority DESC, run_at, id
-   LIMIT $2::bigint
+   LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
+                                  WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
+                                    AND d.paused = 0
+                                    AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+                                  ORDER BY d.run_at LIMIT $2::bigint) AS due)
      FOR UPDATE SKIP LOCKED),
 gone AS (
   DELETE FROM lq_task t
@@ -108,7 +118,11 @@ cand AS (
      AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY priority DESC, run_at, id
-   LIMIT $2::bigint
+   LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
+                                  WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
+                                    AND d.paused = 0
+                                    AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+                                  ORDER BY d.run_at LIMIT $2::bigint) AS due)
      FOR UPDATE SKIP LOCKED),
 took AS (
   UPDATE lq_task t

@@ -25,18 +25,26 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 
 -- name: task_candidates
 -- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left and
--- stops after ?2 rows.
+-- stops after ?2 rows (INDEXED BY: never lq_task_due and a sort of the
+-- due set, whatever the statistics say).  The walk meets the due tasks of
+-- a priority before its future ones, so it stops after as many rows as
+-- lq_task_due counts claimable (up to ?2, an O(log n + ?2) range): it never
+-- reads on through the tasks that are not due yet, however many wait.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
-  FROM lq_task
+  FROM lq_task INDEXED BY lq_task_claim
  WHERE queue = ?1
    AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
    AND paused = 0
    AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY priority DESC, run_at, id
- LIMIT ?2;
+ LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d INDEXED BY lq_task_due
+                               WHERE d.queue = ?1 AND d.run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+                                 AND d.paused = 0
+                                 AND (d.claim_until IS NULL OR d.claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+                               LIMIT ?2));
 
 -- name: task_claim_delete
 DELETE FROM lq_task
