@@ -617,7 +617,8 @@ static const struct lc_opt worker_opts[] = {
 	LC_VALUE(struct worker_args, timeout, "timeout", 0, "DUR", 0,
 		 "stop a handler that runs longer than DUR (SIGTERM to its process\n"
 		 "group, SIGKILL 5s later); the attempt fails with \"timed out after\n"
-		 "DUR\" (default: no limit)"),
+		 "DUR\" (default: no limit); a task added with --timeout uses its own\n"
+		 "limit instead"),
 	LC_LOG_OPT(struct worker_args, log_format),
 	LC_OPT_TABLE_END,
 };
