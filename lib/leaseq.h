@@ -151,9 +151,11 @@ LQ_EXTERN(lq_status) lq_lease_decode(const char *text, lq_lease *out);
 
 typedef enum lq_missed { LQ_MISSED_ONCE = 0, LQ_MISSED_SKIP = 1 } lq_missed;
 
-#define LQ_TASK_OPTS_VERSION 1
+/* Version 2 added priority and timeout_ms; a version 1 struct (built
+ * against an older header) still works and gets their defaults. */
+#define LQ_TASK_OPTS_VERSION 2
 typedef struct lq_task_opts {
-	unsigned version;         /* LQ_TASK_OPTS_VERSION */
+	unsigned version;         /* LQ_TASK_OPTS_VERSION (1 or 2) */
 	const char *queue;        /* NULL: "default" */
 	const void *payload;      /* may be NULL; binary-safe */
 	size_t payload_len;
@@ -165,8 +167,14 @@ typedef struct lq_task_opts {
 	const char *cron;         /* recurring on a 5-field cron expression; NULL = not */
 	const char *tz;           /* IANA zone for cron; NULL = UTC */
 	lq_missed missed;         /* what a recurring task does after downtime */
+	/* Version 2: */
+	int priority;             /* higher is claimed first; default 0; any int.
+	                           * Claims take priority, then run_at, then id.
+	                           * A recurring task keeps it for every occurrence. */
+	int64_t timeout_ms;       /* how long a handler may run (0: the worker's
+	                           * default); leasectl's worker stops it past that */
 } lq_task_opts;
-#define LQ_TASK_OPTS_INIT {LQ_TASK_OPTS_VERSION, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, LQ_MISSED_ONCE}
+#define LQ_TASK_OPTS_INIT {LQ_TASK_OPTS_VERSION, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, LQ_MISSED_ONCE, 0, 0}
 
 #define LQ_DEFAULT_MAX_ATTEMPTS 3
 
@@ -199,6 +207,8 @@ typedef struct lq_task {
 	lq_mode mode;
 	int recurring;          /* claimed one occurrence of a recurring task */
 	int64_t next_run_at;    /* recurring: the next occurrence scheduled */
+	int priority;           /* see lq_task_opts */
+	int64_t timeout_ms;     /* 0: none of its own (the worker's default) */
 } lq_task;
 
 /* Free what t owns and zero it.  Accepts NULL. */
@@ -210,8 +220,24 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 				 int64_t *id, int *existed);
 
 /*
+ * Enqueue n tasks in one transaction: all of them or none.  Task i is
+ * names[i] with opts[i] (opts, or opts[i], NULL: defaults).  They go to the
+ * database 100 to a statement (one round trip each) and get ascending ids
+ * in the order given.  Unique keys mean what they mean to lq_task_add: a
+ * task whose key a live task holds is not added, ids[i] is the holder's id
+ * and existed[i] is 1; a key repeated inside the batch goes to the first
+ * task that has it, and the later ones get that task's id with existed[i]
+ * = 1.  ids and existed (may be NULL) have n places.
+ * LQ_EINVAL: task *invalid (may be NULL) is bad input (lq_errmsg says why);
+ * nothing was sent.  Any other failure rolls the whole batch back.
+ */
+LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *names,
+				      const lq_task_opts *const *opts, int64_t *ids, int *existed,
+				      size_t *invalid);
+
+/*
  * Claim up to n (at most 1000) due tasks of queue (NULL: "default") in one
- * transaction, in (run_at, id) order; on PostgreSQL, one statement (one round
+ * transaction, highest priority first, then in (run_at, id) order; on PostgreSQL, one statement (one round
  * trip) claims the one-off tasks.  at-most-once: each one-off task is deleted
  * as it is claimed, so a crash loses that run.  at-least-once: each is marked
  * with a claim that lasts claim_ttl_ms; finish it with lq_task_ack() or

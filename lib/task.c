@@ -1,5 +1,6 @@
 /*
- * task.c - the task queue.  Candidates are read in (run_at, id) order and
+ * task.c - the task queue.  Candidates are read in (priority DESC, run_at,
+ * id) order and
  * each is claimed by one conditional statement judged by its affected rows:
  * DELETE (at-most-once), UPDATE with a claim lease (at-least-once), or
  * UPDATE of run_at to the next occurrence (recurring).  Where the server has
@@ -29,7 +30,7 @@ LQ_EXTERN(void) lq_task_clear(lq_task *t)
 lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 {
 	memset(t, 0, sizeof(*t));
-	if (n < 20)
+	if (n < 22)
 		return LQ_ERROR;
 	t->id = lq__col_int(&c[0]);
 	lq__col_str(&c[1], t->queue, sizeof(t->queue));
@@ -55,6 +56,8 @@ lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 	t->dead = lq__col_int(&c[17]) != 0;
 	t->died_at = lq__col_int(&c[18]);
 	t->now = lq__col_int(&c[19]);
+	t->priority = (int)lq__col_int(&c[20]);
+	t->timeout_ms = lq__col_int(&c[21]);
 	return LQ_OK;
 }
 
@@ -93,6 +96,12 @@ static void clean_error(const char *in, char *out, size_t size)
 	out[o] = '\0';
 }
 
+/* A stored duration that may be absent: 0 is NULL. */
+static lq_value opt_ms(int64_t ms)
+{
+	return ms > 0 ? lq_v_int(ms) : lq_v_null();
+}
+
 static void task_what(char *buf, size_t size, int64_t id)
 {
 	snprintf(buf, size, "task %lld", (long long)id);
@@ -100,8 +109,10 @@ static void task_what(char *buf, size_t size, int64_t id)
 
 /* ------------------------------------------------------------------ add */
 
+#define ADD_NPARAMS 13
+
 struct add_ctx {
-	lq_value p[11];
+	lq_value p[ADD_NPARAMS];
 	const char *unique_key;
 	int64_t id;
 	int existed;
@@ -113,7 +124,7 @@ static lq_status add_body(lq_db *db, void *arg)
 	int64_t n = 0;
 	a->id = 0;
 	a->existed = 0;
-	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, 11, NULL, NULL, &n);
+	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
 	if (n == 1)
@@ -130,19 +141,16 @@ static lq_status add_body(lq_db *db, void *arg)
 	return LQ_OK;
 }
 
-LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
-				 int64_t *id, int *existed)
+/* Check one task to add and fill its task_insert parameters (p borrows
+ * from name and opts).  *now caches the database clock across a batch
+ * (0: not read yet); only a recurring task without a due time reads it. */
+static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opts, lq_value *p, int64_t *now)
 {
-	lq__ok(db);
 	static const lq_task_opts defaults = LQ_TASK_OPTS_INIT;
 	if (!opts)
 		opts = &defaults;
-	if (id)
-		*id = 0;
-	if (existed)
-		*existed = 0;
 	lq_status st;
-	if (opts->version != LQ_TASK_OPTS_VERSION)
+	if (opts->version != 1 && opts->version != LQ_TASK_OPTS_VERSION)
 		return lq__fail(db, LQ_EINVAL, "task add: unknown lq_task_opts version %u", opts->version);
 	if ((st = lq__check_name(db, "task name", name)) != LQ_OK)
 		return st;
@@ -182,43 +190,61 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		if (lq_check_schedule(opts->cron, opts->tz, msg, sizeof(msg)) != LQ_OK)
 			return lq__fail(db, LQ_EINVAL, "task \"%s\": %s", name, msg);
 	}
-	if ((st = lq__ready(db)) != LQ_OK)
-		return st;
+	int priority = opts->version >= 2 ? opts->priority : 0;
+	int64_t timeout_ms = opts->version >= 2 ? opts->timeout_ms : 0;
+	if (timeout_ms < 0 || timeout_ms > LQ_TTL_MAX_MS)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": timeout must be between 0 and a year", name);
 
 	int64_t run_at = opts->run_at;
 	if (!run_at && !opts->delay_ms && (opts->every_ms > 0 || opts->cron)) {
 		/* The first occurrence comes one interval or one cron slot from now. */
-		int64_t now = 0;
-		if ((st = lq_now(db, &now)) != LQ_OK)
+		if (!*now && ((st = lq__ready(db)) != LQ_OK || (st = lq_now(db, now)) != LQ_OK))
 			return st;
 		if (opts->cron) {
-			st = lq_cron_next(opts->cron, opts->tz, now, &run_at);
+			st = lq_cron_next(opts->cron, opts->tz, *now, &run_at);
 			if (st != LQ_OK)
 				return lq__fail(db, st, "task \"%s\": no next occurrence of \"%s\" (%s)", name,
 						opts->cron, lq_status_str(st));
 		} else {
-			run_at = now + opts->every_ms;
+			run_at = *now + opts->every_ms;
 		}
 	}
+	p[0] = lq__v_text(queue);
+	p[1] = lq__v_text(name);
+	p[2] = opts->payload_len ? lq_v_blob(opts->payload, opts->payload_len) : lq_v_null();
+	p[3] = run_at ? lq_v_int(run_at) : lq_v_null();
+	p[4] = lq_v_int(opts->delay_ms);
+	p[5] = lq_v_int(opts->max_attempts ? opts->max_attempts : LQ_DEFAULT_MAX_ATTEMPTS);
+	p[6] = lq__v_opt_text(opts->unique_key);
+	p[7] = opts->every_ms > 0 ? lq_v_int(opts->every_ms) : lq_v_null();
+	p[8] = lq__v_opt_text(opts->cron);
+	p[9] = lq__v_opt_text(opts->cron ? opts->tz : NULL);
+	p[10] = lq_v_int(opts->missed);
+	p[11] = lq_v_int(priority);
+	p[12] = opt_ms(timeout_ms);
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
+				 int64_t *id, int *existed)
+{
+	lq__ok(db);
+	if (id)
+		*id = 0;
+	if (existed)
+		*existed = 0;
 	struct add_ctx a;
 	memset(&a, 0, sizeof(a));
-	a.p[0] = lq__v_text(queue);
-	a.p[1] = lq__v_text(name);
-	a.p[2] = opts->payload_len ? lq_v_blob(opts->payload, opts->payload_len) : lq_v_null();
-	a.p[3] = run_at ? lq_v_int(run_at) : lq_v_null();
-	a.p[4] = lq_v_int(opts->delay_ms);
-	a.p[5] = lq_v_int(opts->max_attempts ? opts->max_attempts : LQ_DEFAULT_MAX_ATTEMPTS);
-	a.p[6] = lq__v_opt_text(opts->unique_key);
-	a.p[7] = opts->every_ms > 0 ? lq_v_int(opts->every_ms) : lq_v_null();
-	a.p[8] = lq__v_opt_text(opts->cron);
-	a.p[9] = lq__v_opt_text(opts->cron ? opts->tz : NULL);
-	a.p[10] = lq_v_int(opts->missed);
-	a.unique_key = opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
+	int64_t now = 0;
+	lq_status st = add_params(db, name, opts, a.p, &now);
+	if (st != LQ_OK || (st = lq__ready(db)) != LQ_OK)
+		return st;
+	a.unique_key = opts && opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
 	if (db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t new_id = 0;
-		st = lq__exec_once(db, "task add", LQ_SQL_task_insert_notify, a.p, 11, lq__row_int, &new_id, NULL);
+		st = lq__exec_once(db, "task add", LQ_SQL_task_insert_notify, a.p, ADD_NPARAMS, lq__row_int, &new_id, NULL);
 		if (st != LQ_OK)
 			return st;
 		if (new_id > 0) {
@@ -237,6 +263,223 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	if (!a.existed)
 		lq__notify(db, LQ_CHANNEL_TASK);
 	return LQ_OK;
+}
+
+/* ------------------------------------------------------------- add many */
+
+struct many_row {
+	int64_t id;
+	char *key; /* NULL: no unique key */
+};
+
+struct many_ctx {
+	size_t n;
+	const char *const *names;
+	const lq_task_opts *const *opts;
+	const size_t *first; /* first[i] != i: task i repeats the unique key of task first[i] */
+	int64_t now;
+	int64_t *ids;        /* n */
+	int *existed;        /* n */
+	struct many_row rows[LQ_ADD_MANY_CHUNK];
+	size_t nrows;
+	lq_status err;
+	size_t added;
+};
+
+static const char *many_key(const struct many_ctx *m, size_t i)
+{
+	const lq_task_opts *o = m->opts ? m->opts[i] : NULL;
+	return o && o->unique_key && *o->unique_key ? o->unique_key : NULL;
+}
+
+static int many_row_cb(void *arg, const lq_value *c, int n)
+{
+	struct many_ctx *m = arg;
+	if (n < 2 || m->nrows >= LQ_ADD_MANY_CHUNK) {
+		m->err = LQ_ERROR;
+		return 1;
+	}
+	struct many_row *r = &m->rows[m->nrows];
+	r->id = lq__col_int(&c[0]);
+	r->key = NULL;
+	if (c[1].type != LQ_V_NULL && lq__col_dup(&c[1], &r->key, NULL) != LQ_OK) {
+		m->err = LQ_ENOMEM;
+		return 1;
+	}
+	m->nrows++;
+	return 0;
+}
+
+static int by_row_id(const void *a, const void *b)
+{
+	const struct many_row *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void many_rows_free(struct many_ctx *m)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		free(m->rows[i].key);
+	m->nrows = 0;
+}
+
+/* Tasks idx[0..k) went out in one statement: match the rows it returned
+ * (ids ascend in the order given) and look up the holders of taken keys. */
+static lq_status many_match(lq_db *db, struct many_ctx *m, const size_t *idx, size_t k)
+{
+	qsort(m->rows, m->nrows, sizeof(m->rows[0]), by_row_id);
+	size_t j = 0;
+	for (size_t x = 0; x < k; x++) {
+		size_t i = idx[x];
+		const char *key = many_key(m, i);
+		struct many_row *r = j < m->nrows ? &m->rows[j] : NULL;
+		if (r && ((!key && !r->key) || (key && r->key && strcmp(key, r->key) == 0))) {
+			m->ids[i] = r->id;
+			m->existed[i] = 0;
+			m->added++;
+			j++;
+			continue;
+		}
+		if (!key)
+			return LQ__RETRY; /* MySQL: a racing insert took a key and failed the statement */
+		lq_value p[1] = {lq__v_text(key)};
+		int64_t holder = 0;
+		lq_status st = lq__exec(db, "task add", LQ_SQL_task_find_unique, p, 1, lq__row_int, &holder, NULL);
+		if (st != LQ_OK)
+			return st;
+		if (holder == 0)
+			return LQ__RETRY; /* the holder vanished meanwhile: insert again */
+		m->ids[i] = holder;
+		m->existed[i] = 1;
+	}
+	if (j != m->nrows)
+		return lq__fail(db, LQ_ERROR, "task add: the batch insert returned rows it was not given");
+	return LQ_OK;
+}
+
+static lq_status many_body(lq_db *db, void *arg)
+{
+	struct many_ctx *m = arg;
+	lq_value p[LQ_ADD_MANY_CHUNK * ADD_NPARAMS];
+	size_t idx[LQ_ADD_MANY_CHUNK];
+	m->added = 0;
+	size_t i = 0;
+	while (i < m->n) {
+		size_t k = 0;
+		for (; i < m->n && k < LQ_ADD_MANY_CHUNK; i++) {
+			if (m->first[i] != i)
+				continue; /* settled after the commit, from its first */
+			lq_status st = add_params(db, m->names[i], m->opts ? m->opts[i] : NULL, p + k * ADD_NPARAMS, &m->now);
+			if (st != LQ_OK)
+				return st;
+			idx[k++] = i;
+		}
+		if (k == 0)
+			break;
+		for (size_t j = k * ADD_NPARAMS; j < LQ_ADD_MANY_CHUNK * ADD_NPARAMS; j++)
+			p[j] = lq_v_null();
+		m->err = LQ_OK;
+		lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert_many, p, LQ_ADD_MANY_CHUNK * ADD_NPARAMS,
+					many_row_cb, m, NULL);
+		if (st == LQ_OK && m->err != LQ_OK)
+			st = lq__fail(db, m->err, "task add: %s",
+				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");
+		if (st == LQ_OK)
+			st = many_match(db, m, idx, k);
+		many_rows_free(m);
+		if (st != LQ_OK)
+			return st;
+	}
+	return LQ_OK;
+}
+
+struct key_ref {
+	const char *key;
+	size_t i;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct key_ref *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *names,
+				      const lq_task_opts *const *opts, int64_t *ids, int *existed,
+				      size_t *invalid)
+{
+	lq__ok(db);
+	if (invalid)
+		*invalid = 0;
+	if (n == 0)
+		return LQ_OK;
+	if (!names)
+		return lq__fail(db, LQ_EINVAL, "task add: no names for %zu tasks", n);
+	struct many_ctx *m = calloc(1, sizeof(*m));
+	size_t *first = calloc(n, sizeof(*first));
+	int64_t *my_ids = ids ? ids : calloc(n, sizeof(*my_ids));
+	int *my_existed = existed ? existed : calloc(n, sizeof(*my_existed));
+	struct key_ref *keys = calloc(n, sizeof(*keys));
+	lq_status st = LQ_OK;
+	if (!m || !first || !my_ids || !my_existed || !keys) {
+		st = lq__fail(db, LQ_ENOMEM, "task add: out of memory for %zu tasks", n);
+		goto out;
+	}
+	m->n = n;
+	m->names = names;
+	m->opts = opts;
+	m->first = first;
+	m->ids = my_ids;
+	m->existed = my_existed;
+	/* Everything is checked before anything is sent: all or nothing. */
+	size_t nkeys = 0;
+	for (size_t i = 0; i < n; i++) {
+		lq_value scratch[ADD_NPARAMS];
+		my_ids[i] = 0;
+		my_existed[i] = 0;
+		first[i] = i;
+		if ((st = add_params(db, names[i], opts ? opts[i] : NULL, scratch, &m->now)) != LQ_OK) {
+			if (invalid)
+				*invalid = i;
+			goto out;
+		}
+		if (many_key(m, i))
+			keys[nkeys++] = (struct key_ref){many_key(m, i), i};
+	}
+	/* A key repeated in the batch: the first task takes it, the others
+	 * are settled like a second lq_task_add of that key. */
+	qsort(keys, nkeys, sizeof(*keys), by_key);
+	for (size_t k = 1; k < nkeys; k++)
+		if (strcmp(keys[k].key, keys[k - 1].key) == 0)
+			first[keys[k].i] = first[keys[k - 1].i];
+	if ((st = lq__ready(db)) != LQ_OK)
+		goto out;
+	st = lq__tx(db, 1, "task add", many_body, m);
+	if (st != LQ_OK) {
+		for (size_t i = 0; i < n; i++)
+			my_ids[i] = my_existed[i] = 0;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (first[i] != i) {
+			my_ids[i] = my_ids[first[i]];
+			my_existed[i] = 1;
+		}
+	}
+	if (m->added > 0)
+		lq__notify(db, LQ_CHANNEL_TASK);
+out:
+	if (m)
+		many_rows_free(m);
+	if (my_ids != ids)
+		free(my_ids);
+	if (my_existed != existed)
+		free(my_existed);
+	free(keys);
+	free(first);
+	free(m);
+	return st;
 }
 
 /* ---------------------------------------------------------------- claim */
@@ -548,11 +791,11 @@ static lq_status claim_body(lq_db *db, void *arg)
 static int batch_row(void *arg, const lq_value *c, int n)
 {
 	struct claim_ctx *cc = arg;
-	if (n < 21) {
+	if (n < 23) {
 		cc->err = LQ_ERROR;
 		return 1;
 	}
-	if (lq__col_int(&c[20]) == 0) {
+	if (lq__col_int(&c[22]) == 0) {
 		cc->left++;
 		return 0;
 	}
@@ -570,6 +813,8 @@ static int batch_row(void *arg, const lq_value *c, int n)
 static int by_due(const void *a, const void *b)
 {
 	const lq_task *x = a, *y = b;
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
 	if (x->run_at != y->run_at)
 		return x->run_at < y->run_at ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
@@ -888,10 +1133,10 @@ static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char 
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[9] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
-			 lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
-			 lq__v_text(error), lq_v_int(t->created_at)};
-	return lq__exec(db, what, LQ_SQL_task_dead_insert, p, 9, NULL, NULL, NULL);
+	lq_value p[11] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+			  lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
+			  lq__v_text(error), lq_v_int(t->created_at), lq_v_int(t->priority), opt_ms(t->timeout_ms)};
+	return lq__exec(db, what, LQ_SQL_task_dead_insert, p, 11, NULL, NULL, NULL);
 }
 
 static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int again)
@@ -912,11 +1157,12 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int ag
 	if (r->bury)
 		return bury_amo(db, t, r->attempts, r->error);
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[10] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+	lq_value p[12] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(r->attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
-			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at)};
+			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at),
+			  lq_v_int(t->priority), opt_ms(t->timeout_ms)};
 	int64_t n = 0;
-	st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 10, NULL, NULL, &n);
+	st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 12, NULL, NULL, &n);
 	if (st != LQ_OK || n == 1) {
 		if (st == LQ_OK)
 			lq__notify(db, LQ_CHANNEL_TASK);

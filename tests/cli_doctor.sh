@@ -133,8 +133,12 @@ if [[ $backend == sqlite ]]; then
         end "a missing index: critical, named"
 
         begin
-        # As a database last migrated by the previous leasectl: without step 2.
-        sqlite3 "$dbf" "DROP INDEX lq_task_dead_died_at; DELETE FROM lq_schema WHERE version = 2"
+        # As a database last migrated by an older leasectl: steps 2 and 3
+        # undone (3: task priority and timeout).
+        sqlite3 "$dbf" "DROP INDEX lq_task_dead_died_at; DROP INDEX lq_task_claim;
+            ALTER TABLE lq_task DROP COLUMN priority; ALTER TABLE lq_task DROP COLUMN timeout_ms;
+            ALTER TABLE lq_task_dead DROP COLUMN priority; ALTER TABLE lq_task_dead DROP COLUMN timeout_ms;
+            DELETE FROM lq_schema WHERE version >= 2"
         run doctor; want_rc 2
         want_level schema critical
         grep -q 'needs' "$T/out" || why+=("the message does not say which version is needed")

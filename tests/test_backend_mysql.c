@@ -322,15 +322,15 @@ static void test_placeholders(void **state)
 	name(uk, sizeof(uk), "ph_key");
 	int64_t id = 4000000000000LL + getpid();
 	static const char payload[] = "pay\0load";
-	/* task_reinsert: VALUES (?1, ?2, ?3, ?4, NOW + ?8, ?5, ?6, ?7, ?9, ?10) */
-	lq_value p[10] = {lq_v_int(id),      txt(q),        txt(nm),        lq_v_blob(payload, sizeof(payload)),
+	/* task_reinsert: VALUES (?1, ?2, ?3, ?4, NOW + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12) */
+	lq_value p[12] = {lq_v_int(id),      txt(q),        txt(nm),        lq_v_blob(payload, sizeof(payload)),
 			  lq_v_int(5),       lq_v_int(7),   txt(uk),        lq_v_int(-3600000),
-			  txt("last err"),   lq_v_int(1234)};
-	assert_int_equal(RUN(c, LQ_SQL_task_reinsert, p, 10, NULL), 1);
+			  txt("last err"),   lq_v_int(1234), lq_v_int(0),   lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_reinsert, p, 12, NULL), 1);
 	lq_value pid[1] = {lq_v_int(id)};
 	RUN(c, LQ_SQL_task_get, pid, 1, r);
 	assert_int_equal(r->n, 1);
-	assert_int_equal(r->ncols, 20);
+	assert_int_equal(r->ncols, 22);
 	struct cell *row = r->c[0];
 	assert_int_equal(row[0].i, id);
 	assert_string_equal(row[1].s, q);
@@ -406,10 +406,10 @@ static void blob_roundtrip(struct lq_conn *c, size_t size)
 	buf[size - 1] = 0;
 	char q[64];
 	name(q, sizeof(q), "blob_q");
-	lq_value p[11] = {txt(q),      txt("blob"), lq_v_blob(buf, size), lq_v_null(), lq_v_int(60000),
+	lq_value p[13] = {txt(q),      txt("blob"), lq_v_blob(buf, size), lq_v_null(), lq_v_int(60000),
 			  lq_v_int(3), lq_v_null(), lq_v_null(),          lq_v_null(), lq_v_null(),
-			  lq_v_int(0)};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 11, NULL), 1);
+			  lq_v_int(0), lq_v_int(0), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 13, NULL), 1);
 	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
 	assert_int_equal(r->n, 1);
 	int64_t id = r->c[0][0].i;
@@ -463,13 +463,13 @@ static void test_duplicate_insert(void **state)
 	char q[64], k[64];
 	name(q, sizeof(q), "dup_q");
 	name(k, sizeof(k), "dup_key");
-	lq_value pt[11] = {txt(q),      txt("u"), lq_v_null(), lq_v_null(), lq_v_int(0),
+	lq_value pt[13] = {txt(q),      txt("u"), lq_v_null(), lq_v_null(), lq_v_int(0),
 			   lq_v_int(3), txt(k),   lq_v_null(), lq_v_null(), lq_v_null(),
-			   lq_v_int(0)};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 11, NULL), 1);
+			   lq_v_int(0), lq_v_int(0), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 13, NULL), 1);
 	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
 	int64_t id = r->c[0][0].i;
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 11, NULL), 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 13, NULL), 0);
 	lq_value pk[1] = {txt(k)};
 	RUN(c, LQ_SQL_task_find_unique, pk, 1, r);
 	assert_int_equal(r->n, 1);
@@ -477,13 +477,13 @@ static void test_duplicate_insert(void **state)
 	lq_value pid[1] = {lq_v_int(id)};
 	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
 	/* The one-statement enqueue: its row is the new id; a taken key gives none. */
-	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 11, r), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 13, r), 1);
 	assert_int_equal(r->n, 1);
 	assert_true(r->c[0][0].i > id);
 	pid[0] = lq_v_int(r->c[0][0].i);
 	RUN(c, LQ_SQL_task_find_unique, pk, 1, r);
 	assert_int_equal(r->c[0][0].i, pid[0].i);
-	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 11, r), 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 13, r), 0);
 	assert_int_equal(r->n, 0);
 	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
 
@@ -524,10 +524,10 @@ static void test_found_rows(void **state)
 	struct rows *r = rows_new();
 	char q[64];
 	name(q, sizeof(q), "found_q");
-	lq_value pt[11] = {txt(q),      txt("f"),     lq_v_null(), lq_v_null(), lq_v_int(0),
+	lq_value pt[13] = {txt(q),      txt("f"),     lq_v_null(), lq_v_null(), lq_v_int(0),
 			   lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(),
-			   lq_v_int(0)};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 11, NULL), 1);
+			   lq_v_int(0), lq_v_int(0), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 13, NULL), 1);
 	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
 	lq_value p[2] = {lq_v_int(r->c[0][0].i), lq_v_int(0)};
 	assert_int_equal(RUN(c, LQ_SQL_task_set_paused, p, 2, NULL), 1); /* already 0 */
@@ -834,10 +834,10 @@ static int64_t add_task(struct lq_conn *c, const char *q, const char *nm, lq_val
 			lq_value every)
 {
 	struct rows *r = rows_new();
-	lq_value p[11] = {txt(q),      txt(nm),     lq_v_blob("x", 1), run_at,      lq_v_int(delay),
+	lq_value p[13] = {txt(q),      txt(nm),     lq_v_blob("x", 1), run_at,      lq_v_int(delay),
 			  lq_v_int(3), lq_v_null(), every,             lq_v_null(), lq_v_null(),
-			  lq_v_int(0)};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 11, NULL), 1);
+			  lq_v_int(0), lq_v_int(0), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 13, NULL), 1);
 	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
 	int64_t id = r->c[0][0].i;
 	rows_del(r);
@@ -858,7 +858,7 @@ static void test_task_semantics(void **state)
 
 	lq_value pc[2] = {txt(q), lq_v_int(10)};
 	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
-	assert_int_equal(r->ncols, 20);
+	assert_int_equal(r->ncols, 22);
 	assert_int_equal(r->n, 3); /* t3 (run_at 1), t4 (5), t1 (now); not t2 */
 	assert_int_equal(r->c[0][0].i, t3);
 	assert_int_equal(r->c[1][0].i, t4);
@@ -974,10 +974,10 @@ static void test_task_semantics(void **state)
 	assert_int_equal(r->c[0][17].i, 0);
 	assert_string_equal(r->c[0][15].s, "dead");
 
-	lq_value pdi[9] = {lq_v_int(t2), txt(q),      txt("t2"), lq_v_blob("", 0), lq_v_int(3),
-			   lq_v_int(3),  lq_v_null(), txt("out"), lq_v_int(77)};
-	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 9, NULL), 1);
-	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 9, NULL), 0);
+	lq_value pdi[11] = {lq_v_int(t2), txt(q),      txt("t2"), lq_v_blob("", 0), lq_v_int(3),
+			    lq_v_int(3),  lq_v_null(), txt("out"), lq_v_int(77), lq_v_int(0), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 11, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 11, NULL), 0);
 
 	RUN(c, LQ_SQL_queue_list, NULL, 0, r);
 	int seen = 0;

@@ -419,7 +419,7 @@ static void test_bytea_roundtrip(void **state)
 		p[k] = (k % 3 == 0) ? 0 : (unsigned char)(k * 131 + (k >> 9));
 	int64_t aff = RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("big"), lq_v_blob(p, n),
 			  lq_v_null(), lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(),
-			  lq_v_null(), lq_v_int(0));
+			  lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
 	assert_int_equal(aff, 1);
 	RUN0(c, task_last_id, &r);
 	int64_t id = r.i[0];
@@ -427,7 +427,7 @@ static void test_bytea_roundtrip(void **state)
 
 	RUN(c, task_get, &r, lq_v_int(id));
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.ncols, 22);
 	assert_int_equal(r.type[3], LQ_V_BLOB);
 	assert_int_equal(r.blob_len, n);
 	assert_memory_equal(r.blob, p, n);
@@ -439,13 +439,13 @@ static void test_bytea_roundtrip(void **state)
 	/* An empty payload is not NULL, and NULL stays NULL. */
 	RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("empty"), lq_v_blob(NULL, 0),
 	    lq_v_null(), lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(),
-	    lq_v_int(0));
+	    lq_v_int(0), lq_v_int(0), lq_v_null());
 	RUN0(c, task_last_id, &r);
 	RUN(c, task_get, &r, lq_v_int(r.i[0]));
 	assert_int_equal(r.type[3], LQ_V_BLOB);
 	assert_int_equal(r.blob_len, 0);
 	RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("none"), lq_v_null(), lq_v_null(),
-	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
 	RUN0(c, task_last_id, &r);
 	RUN(c, task_get, &r, lq_v_int(r.i[0]));
 	assert_int_equal(r.type[3], LQ_V_NULL);
@@ -584,23 +584,41 @@ static void test_every_statement(void **state)
 	assert_int_equal(r.ncols, 6);
 
 	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 1);
+			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
 	RUN0(c, task_last_id, &r), DID(task_last_id); /* only right after an insert */
 	int64_t id = r.i[0];
 	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 0);
+			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 0);
 	DID(task_insert);
 	/* One-statement enqueue: the id back, nothing for a taken key. */
 	RUN(c, task_insert_notify, &r, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3), lq__v_text("u2"),
-	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
 	DID(task_insert_notify);
 	assert_int_equal(r.n, 1);
 	assert_true(r.i[0] > id);
 	int64_t id2 = r.i[0];
 	RUN(c, task_insert_notify, &r, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3), lq__v_text("u2"),
-	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
 	assert_int_equal(r.n, 0);
 	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id2)), 1);
+	{
+		/* Bulk enqueue: two tasks in the NULL-padded statement, the one
+		 * with the taken key "u1" skipped. */
+		static lq_value pm[100 * 13]; /* LQ_ADD_MANY_CHUNK tasks */
+		for (size_t k = 0; k < sizeof(pm) / sizeof(pm[0]); k++)
+			pm[k] = lq_v_null();
+		for (int t = 0; t < 2; t++) {
+			lq_value *v = pm + t * 13;
+			v[0] = q, v[1] = nm, v[4] = lq_v_int(0), v[5] = lq_v_int(3);
+			v[6] = t ? lq__v_text("u1") : lq_v_null();
+			v[10] = lq_v_int(0), v[11] = lq_v_int(7);
+		}
+		run_st(c, LQ_OK, LQ_SQL_task_insert_many, pm, (int)(sizeof(pm) / sizeof(pm[0])), &r);
+		DID(task_insert_many);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.type[1], LQ_V_NULL);
+		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(r.i[0])), 1);
+	}
 	RUN(c, task_find_unique, &r, lq__v_text("u1")), DID(task_find_unique);
 	assert_int_equal(r.i[0], id);
 	{
@@ -609,30 +627,30 @@ static void test_every_statement(void **state)
 		const lq_value qb = lq__v_text("qb");
 		int64_t plain1, plain2, every;
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 1);
+				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
 		plain1 = r.i[0];
 		RUN(c, task_claim_batch_update, &r, qb, lq_v_int(10), lq__v_text("wb"), lq_v_int(30000));
 		DID(task_claim_batch_update);
 		assert_int_equal(r.n, 1);
-		assert_int_equal(r.ncols, 21);
+		assert_int_equal(r.ncols, 23);
 		assert_int_equal(r.i[0], plain1);
 		assert_string_equal(r.s[8], "wb"); /* the row as updated */
 		assert_int_equal(r.i[5], 1);
 		assert_true(r.i[9] >= r.i[19] + 30000);
-		assert_int_equal(r.i[20], 1);
+		assert_int_equal(r.i[22], 1); /* claimed */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0),
-				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0)), 1);
+				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
 		every = r.i[0];
 		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10)), DID(task_claim_batch_delete);
 		assert_int_equal(r.n, 1); /* the claimed plain task is not due */
-		assert_int_equal(r.ncols, 21);
+		assert_int_equal(r.ncols, 23);
 		assert_int_equal(r.type[0], LQ_V_NULL);
-		assert_int_equal(r.i[20], 0);
+		assert_int_equal(r.i[22], 0); /* claimed */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0)), 1);
+				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
 		plain2 = r.i[0];
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
@@ -640,7 +658,7 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 1);
 		assert_int_equal(r.i[0], plain2);
 		assert_int_equal(r.blob_len, sizeof(pl));
-		assert_int_equal(r.i[20], 1);
+		assert_int_equal(r.i[22], 1); /* claimed */
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10));
 		assert_int_equal(r.n, 0); /* gone */
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(plain1)), 1);
@@ -648,7 +666,7 @@ static void test_every_statement(void **state)
 	}
 	RUN(c, task_candidates, &r, q, lq_v_int(10)), DID(task_candidates);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.ncols, 22);
 	assert_int_equal(r.i[0], id);
 	assert_true(r.i[19] >= now);
 	int64_t created = r.i[16];
@@ -692,12 +710,12 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_claim_delete, NULL, lq_v_int(id)), 1);
 	DID(task_claim_delete);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created)), 1);
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null()), 1);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created)), 0);
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null()), 0);
 	DID(task_reinsert);
 	RUN(c, task_get, &r, lq_v_int(id)), DID(task_get);
-	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.ncols, 22);
 	assert_int_equal(r.blob_len, sizeof(pl));
 	assert_memory_equal(r.blob, pl, sizeof(pl));
 	assert_int_equal(r.i[5], 1); /* attempts */
@@ -716,7 +734,7 @@ static void test_every_statement(void **state)
 	DID(task_run_now);
 	RUN(c, task_list, &r, lq_v_null(), lq_v_int(0)), DID(task_list);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.ncols, 22);
 	assert_int_equal(r.type[3], LQ_V_NULL); /* no payloads in lists */
 	RUN(c, task_list, &r, q, lq_v_int(1));
 	assert_int_equal(r.n, 0); /* paused */
@@ -725,11 +743,11 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id)), 1);
 	DID(task_delete);
 	assert_int_equal(RUN(c, task_dead_insert, NULL, lq_v_int(id + 1000), q, nm, pay, lq_v_int(3),
-			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created)), 1);
+			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created), lq_v_int(0), lq_v_null()), 1);
 	DID(task_dead_insert);
 	RUN(c, task_list_dead, &r, q), DID(task_list_dead);
 	assert_int_equal(r.n, 2);
-	assert_int_equal(r.ncols, 20);
+	assert_int_equal(r.ncols, 22);
 	assert_int_equal(r.i[17], 1);
 	RUN(c, task_get, &r, lq_v_int(id));
 	assert_int_equal(r.i[17], 1);
@@ -953,7 +971,7 @@ static void test_notify(void **state)
 	tx_ok(be->notify(q, chan, &err), &err, "notify");
 	struct rows r = {0};
 	RUN(q, task_insert_notify, &r, lq__v_text("lqt_quiet"), lq__v_text("t"), lq_v_null(), lq_v_null(),
-	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0));
+	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
 	assert_int_equal(r.n, 1);
 	assert_int_equal(RUN(q, task_delete, NULL, lq_v_int(r.i[0])), 1);
 	assert_int_equal(be->wait_notify(a, chan, 300, &err), LQ_ETIMEDOUT);
@@ -1065,8 +1083,9 @@ static void pq_ok(PGconn *pg, const char *sql)
 }
 
 /*
- * The due-task statements walk lq_task_due however many tasks wait in the
- * future: NOW is an InitPlan, so run_at <= NOW is an index condition.
+ * The due-task statements walk lq_task_claim (claims) or lq_task_due (the
+ * next due time) however many tasks wait in the future: NOW is an InitPlan,
+ * so run_at <= NOW is an index condition.
  */
 static void test_due_index_used(void **state)
 {
@@ -1090,10 +1109,16 @@ static void test_due_index_used(void **state)
 	for (int generic = 0; generic < 2; generic++) {
 		pq_ok(pg, generic ? "SET plan_cache_mode = force_generic_plan"
 				  : "SET plan_cache_mode = force_custom_plan");
+		/* Claims walk lq_task_claim (queue, priority DESC, run_at, id):
+		 * priority order without a sort of the due tasks. */
 		explain(pg, "cand", LQ_SQL_task_candidates, "'default', 10", plan, sizeof(plan));
-		if (!strstr(plan, "Index Scan using lq_task_due") || !strstr(plan, "run_at <= ") ||
+		if (!strstr(plan, "Index Scan using lq_task_claim") || !strstr(plan, "run_at <= ") ||
 		    strstr(plan, "Seq Scan on lq_task") || strstr(plan, "Sort"))
-			fail_msg("task_candidates does not walk lq_task_due:\n%s", plan);
+			fail_msg("task_candidates does not walk lq_task_claim:\n%s", plan);
+		explain(pg, "cbd", LQ_SQL_task_claim_batch_delete, "'default', 10", plan, sizeof(plan));
+		if (!strstr(plan, "Index Scan using lq_task_claim") || strstr(plan, "Seq Scan on lq_task") ||
+		    strstr(plan, "Sort"))
+			fail_msg("task_claim_batch_delete does not walk lq_task_claim:\n%s", plan);
 		explain(pg, "nd", LQ_SQL_queue_next_due, "'default'", plan, sizeof(plan));
 		if (!strstr(plan, "Index Scan using lq_task_due") || strstr(plan, "Seq Scan on lq_task") ||
 		    strstr(plan, "Sort"))

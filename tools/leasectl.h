@@ -188,6 +188,18 @@ int lc_integer(const struct lc_ctx *ctx, const char *what, const char *text, int
  * is given).  Returns 0 and epoch ms, or -1. */
 int lc_parse_time(const char *text, int64_t *ms);
 
+/* One field of a flat JSON object (leasectl_jsonl.c). */
+enum { LC_JSTR = 1, LC_JNUM, LC_JBOOL, LC_JNULL };
+struct lc_jfield {
+	const char *key;
+	const char *val; /* the string, the number's text, "true"/"false"; NULL for null */
+	int type;        /* LC_J* */
+};
+/* Parse line, one JSON object whose values are strings, numbers, booleans
+ * or null, unescaping in place (the fields point into line).  -1 with a
+ * reason in err when it is not. */
+int lc_jsonl_object(char *line, struct lc_jfield *f, size_t max, size_t *n, char *err, size_t errsize);
+
 /* ------------------------------------------------------------ output */
 
 /* "2026-11-22T10:00:00Z": UTC, whole seconds (truncated). */

@@ -239,6 +239,8 @@ void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload)
 	lc_json_kint(j, "run_at", t->run_at);
 	lc_json_kint(j, "attempts", t->attempts);
 	lc_json_kint(j, "max_attempts", t->max_attempts);
+	lc_json_kint(j, "priority", t->priority);
+	lc_json_kint_opt(j, "timeout_ms", t->timeout_ms);
 	lc_json_kstr_opt(j, "unique_key", t->unique_key);
 	lc_json_kstr_opt(j, "claim_owner", t->claim_owner);
 	lc_json_kint_opt(j, "claim_until", t->claim_until);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "leasectl.h"
 
@@ -60,10 +62,11 @@ void lc_task_schedule(char *buf, size_t size, const lq_task *t)
 
 struct add_args {
 	const char *name, *queue, *payload, *payload_file, *in, *at, *every, *cron, *tz, *missed, *unique,
-		*max_attempts;
+		*max_attempts, *priority, *timeout, *from;
 };
 static const struct lc_opt add_opts[] = {
-	LC_ARG(struct add_args, name, "NAME", 0, "the task's name: selects the worker's --handler NAME=CMD"),
+	LC_ARG(struct add_args, name, "NAME", LC_OPTIONAL,
+	       "the task's name: selects the worker's --handler NAME=CMD (not with --from)"),
 	LC_VALUE(struct add_args, queue, "queue", 0, "Q", 0, "the queue (default \"default\")"),
 	LC_VALUE(struct add_args, payload, "payload", 0, "STR", 0, "the payload, given to the handler on standard input"),
 	LC_VALUE(struct add_args, payload_file, "payload-file", 0, "F", 0,
@@ -83,6 +86,17 @@ static const struct lc_opt add_opts[] = {
 		 "at most one live task with KEY: adding it again prints the existing\nid and changes nothing"),
 	LC_VALUE(struct add_args, max_attempts, "max-attempts", 0, "N", 0,
 		 "attempts before the task is dead (default 3; at-least-once workers)"),
+	LC_VALUE(struct add_args, priority, "priority", 0, "N", 0,
+		 "claimed before tasks of lower priority that are due (default 0; may be\n"
+		 "negative); among equals, the earliest due first"),
+	LC_VALUE(struct add_args, timeout, "timeout", 0, "DUR", 0,
+		 "stop the handler after DUR (its process group) and count the attempt as\n"
+		 "failed; wins over the worker's --timeout"),
+	LC_VALUE(struct add_args, from, "from", 0, "FILE|-", 0,
+		 "add every task of a JSON Lines file (\"-\": standard input), all or\n"
+		 "nothing: one object per line with the fields name, queue, payload, in,\n"
+		 "at, every, cron, tz, missed, unique, max_attempts, priority, timeout (the\n"
+		 "flags' values; flags given too are the defaults of every line)"),
 	LC_OPT_TABLE_END,
 };
 static const struct lc_usage add_usage = {
@@ -90,16 +104,25 @@ static const struct lc_usage add_usage = {
 	.summary = "enqueue a task (one-off, delayed or recurring)",
 	.description = "Adds a task and prints its id.  With --unique, a second add of a live task\n"
 		       "with the same key prints the existing id (exit 0).  JSON: {\"id\": N,\n"
-		       "\"existed\": bool}.  Payloads are binary-safe, up to 8 MiB.",
+		       "\"existed\": bool}.  Payloads are binary-safe, up to 8 MiB.\n"
+		       "\n"
+		       "With --from, every line is checked before anything is sent, and the tasks\n"
+		       "go in in one transaction (100 to a statement): a bad line adds nothing and\n"
+		       "is named (\"--from tasks.jsonl: line 17: ...\", exit 64).  Empty lines are\n"
+		       "skipped.  A line whose unique key a live task (or an earlier line) holds\n"
+		       "adds nothing, as a second add would.  Prints how many were added; JSON:\n"
+		       "{\"added\": N, \"existed\": N, \"ids\": [...]} in the order of the lines.",
 	.opts = add_opts,
 	.examples = "leasectl task add send-mail --payload '{\"to\":\"a@example.com\"}'\n"
 		    "leasectl task add report --cron '0 3 * * *' --tz Europe/Paris --unique report\n"
 		    "leasectl task add cleanup --every 10m --missed skip\n"
 		    "leasectl task add resize --in 30s --payload-file photo.jpg\n"
-		    "echo hello | leasectl task add echo --payload-file - --at 2026-11-22T10:00:00Z",
+		    "echo hello | leasectl task add echo --payload-file - --at 2026-11-22T10:00:00Z\n"
+		    "leasectl task add urgent-mail --priority 10 --timeout 30s\n"
+		    "leasectl task add --from tasks.jsonl --queue mail",
 	.exits = "0   added (or already there with --unique)\n"
 		 "64  bad usage or invalid input (name, duration, time, cron, zone, payload\n"
-		 "    over 8 MiB, unreadable payload file): nothing was added\n"
+		 "    over 8 MiB, unreadable payload file, a bad --from line): nothing was added\n"
 		 "69  database unreachable\n1   other failure",
 };
 
@@ -183,6 +206,7 @@ static int load_payload(const struct lc_ctx *ctx, const struct add_args *a, stru
 static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_task_opts *o, int64_t *max)
 {
 	char msg[512] = "";
+	int64_t prio = 0;
 	int rc;
 
 	if ((rc = lc_check_name(ctx, "task name", a->name)) ||
@@ -220,12 +244,223 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 	}
 	if (a->max_attempts && (rc = lc_integer(ctx, "--max-attempts", a->max_attempts, 1, INT_MAX, max)))
 		return rc;
+	if (a->priority && (rc = lc_integer(ctx, "--priority", a->priority, INT_MIN, INT_MAX, &prio)))
+		return rc;
+	if (a->timeout && (rc = lc_duration(ctx, "--timeout", a->timeout, 0, &o->timeout_ms)))
+		return rc;
+	o->priority = (int)prio;
 	o->queue = a->queue;
 	o->unique_key = a->unique;
 	o->cron = a->cron;
 	o->tz = a->tz;
 	o->max_attempts = (int)*max;
 	return 0;
+}
+
+/* --from: a JSON Lines field is the flag of the same name. */
+static const struct {
+	const char *key;
+	size_t off;
+} from_fields[] = {
+	{"name", offsetof(struct add_args, name)},
+	{"queue", offsetof(struct add_args, queue)},
+	{"payload", offsetof(struct add_args, payload)},
+	{"in", offsetof(struct add_args, in)},
+	{"at", offsetof(struct add_args, at)},
+	{"every", offsetof(struct add_args, every)},
+	{"cron", offsetof(struct add_args, cron)},
+	{"tz", offsetof(struct add_args, tz)},
+	{"missed", offsetof(struct add_args, missed)},
+	{"unique", offsetof(struct add_args, unique)},
+	{"max_attempts", offsetof(struct add_args, max_attempts)},
+	{"max-attempts", offsetof(struct add_args, max_attempts)},
+	{"priority", offsetof(struct add_args, priority)},
+	{"timeout", offsetof(struct add_args, timeout)},
+};
+#define FROM_FIELDS_MAX 32
+#define FROM_PROGRESS_LINES 10000
+
+struct from_task {
+	char *line;       /* owns the text the fields point into */
+	size_t lineno;
+	lq_task_opts o;
+	const char *name;
+};
+
+struct from_set {
+	struct from_task *t;
+	size_t n, cap;
+};
+
+static void from_free(struct from_set *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		free(fs->t[i].line);
+	free(fs->t);
+}
+
+/* One line into a task: its fields over the flags' defaults, then the
+ * checks of a single add, every error naming the line. */
+static int from_line(struct lc_ctx *ctx, const struct add_args *defaults, char *line, struct from_task *t)
+{
+	struct lc_jfield f[FROM_FIELDS_MAX];
+	struct add_args a = *defaults;
+	char err[256];
+	size_t nf = 0;
+	int64_t max = 0;
+
+	if (lc_jsonl_object(line, f, FROM_FIELDS_MAX, &nf, err, sizeof(err)))
+		return lc_usage_error(ctx, "%s", err);
+	for (size_t i = 0; i < nf; i++) {
+		size_t k = 0;
+		while (k < sizeof(from_fields) / sizeof(from_fields[0]) && strcmp(from_fields[k].key, f[i].key))
+			k++;
+		if (k == sizeof(from_fields) / sizeof(from_fields[0]))
+			return lc_usage_error(ctx, "unknown field \"%s\"", f[i].key);
+		if (f[i].type == LC_JBOOL)
+			return lc_usage_error(ctx, "field \"%s\": expected a string or a number", f[i].key);
+		*(const char **)((char *)&a + from_fields[k].off) = f[i].type == LC_JNULL ? NULL : f[i].val;
+	}
+	if (!a.name)
+		return lc_usage_error(ctx, "field \"name\" is missing");
+	t->o = (lq_task_opts)LQ_TASK_OPTS_INIT;
+	int rc = validate_add(ctx, &a, &t->o, &max);
+	if (rc)
+		return rc;
+	t->name = a.name;
+	if (a.payload) {
+		t->o.payload = a.payload;
+		t->o.payload_len = strlen(a.payload);
+		if (t->o.payload_len > LQ_PAYLOAD_MAX)
+			return too_big(ctx, t->o.payload_len);
+	}
+	return 0;
+}
+
+static int from_read(struct lc_ctx *ctx, const struct add_args *defaults, struct from_set *fs)
+{
+	const char *file = defaults->from;
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	char *line = NULL, prefix[256];
+	size_t cap = 0, lineno = 0;
+	int progress = isatty(2), rc = 0;
+	const char *cmd = ctx->cmd;
+	ssize_t got;
+
+	if (!f)
+		return lc_usage_error(ctx, "--from: cannot open %s: %s", file, strerror(errno));
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (progress && lineno % FROM_PROGRESS_LINES == 0)
+			fprintf(stderr, "\rleasectl: task add --from %s: read %zu lines", file, lineno);
+		if (strspn(line, " \t\r\n") == (size_t)got)
+			continue; /* an empty line */
+		if (fs->n == fs->cap) {
+			size_t ncap = fs->cap ? fs->cap * 2 : 256;
+			struct from_task *nt = realloc(fs->t, ncap * sizeof(*nt));
+			if (!nt) {
+				rc = lc_usage_error(ctx, "--from %s: out of memory at line %zu", file, lineno);
+				break;
+			}
+			fs->t = nt;
+			fs->cap = ncap;
+		}
+		struct from_task *t = &fs->t[fs->n];
+		memset(t, 0, sizeof(*t));
+		t->line = line; /* the next getline allocates anew */
+		t->lineno = lineno;
+		fs->n++;
+		line = NULL;
+		cap = 0;
+		snprintf(prefix, sizeof(prefix), "%s: --from %s: line %zu", cmd, file, lineno);
+		ctx->cmd = prefix;
+		rc = from_line(ctx, defaults, t->line, t);
+		ctx->cmd = cmd;
+		if (rc)
+			break;
+	}
+	if (!rc && ferror(f))
+		rc = lc_usage_error(ctx, "--from: cannot read %s: %s", file, strerror(errno));
+	if (progress && lineno >= FROM_PROGRESS_LINES)
+		fprintf(stderr, "\rleasectl: task add --from %s: read %zu lines, %zu tasks%s\n", file, lineno, fs->n,
+			rc ? "" : "; adding them");
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+static int cmd_task_add_from(struct lc_ctx *ctx, const struct add_args *a)
+{
+	struct from_set fs = {0};
+	const char **names = NULL;
+	const lq_task_opts **opts = NULL;
+	int64_t *ids = NULL;
+	int *existed = NULL, rc;
+	lq_db *db = NULL;
+	size_t bad = 0;
+	lq_status st;
+
+	if (a->name)
+		return lc_usage_error(ctx, "NAME and --from cannot be combined (each line names its task)");
+	if (a->payload_file)
+		return lc_usage_error(ctx, "--payload-file and --from cannot be combined");
+	if ((rc = from_read(ctx, a, &fs)))
+		goto out;
+	names = calloc(fs.n + 1, sizeof(*names));
+	opts = calloc(fs.n + 1, sizeof(*opts));
+	ids = calloc(fs.n + 1, sizeof(*ids));
+	existed = calloc(fs.n + 1, sizeof(*existed));
+	if (!names || !opts || !ids || !existed) {
+		lc_errorf("task add: out of memory for %zu tasks", fs.n);
+		rc = LC_EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < fs.n; i++) {
+		names[i] = fs.t[i].name;
+		opts[i] = &fs.t[i].o;
+	}
+	if ((rc = lc_open(ctx, &db)))
+		goto out;
+	st = lq_task_add_many(db, fs.n, names, opts, ids, existed, &bad);
+	if (st == LQ_EINVAL && bad < fs.n) {
+		rc = lc_usage_error(ctx, "--from %s: line %zu: %s", a->from, fs.t[bad].lineno, lq_errmsg(db));
+		goto out;
+	}
+	if (st != LQ_OK) {
+		rc = lc_db_error(db, st);
+		goto out;
+	}
+	size_t n_existed = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		n_existed += existed[i] != 0;
+	if (ctx->json) {
+		struct lc_json j;
+		lc_json_init(&j, stdout);
+		lc_json_obj(&j);
+		lc_json_kint(&j, "added", (int64_t)(fs.n - n_existed));
+		lc_json_kint(&j, "existed", (int64_t)n_existed);
+		lc_json_key(&j, "ids");
+		lc_json_arr(&j);
+		for (size_t i = 0; i < fs.n; i++)
+			lc_json_int(&j, ids[i]);
+		lc_json_end_arr(&j);
+		lc_json_end_obj(&j);
+		lc_json_end(&j);
+	} else {
+		printf("added %zu tasks", fs.n - n_existed);
+		if (n_existed)
+			printf(" (%zu already there by their unique key)", n_existed);
+		printf("\n");
+	}
+out:
+	free(names);
+	free(opts);
+	free(ids);
+	free(existed);
+	from_free(&fs);
+	lq_close(db);
+	return rc;
 }
 
 static int cmd_task_add(struct lc_ctx *ctx, int argc, char **argv)
@@ -240,6 +475,10 @@ static int cmd_task_add(struct lc_ctx *ctx, int argc, char **argv)
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
+	if (a.from)
+		return cmd_task_add_from(ctx, &a);
+	if (!a.name)
+		return lc_usage_error(ctx, "give the task's NAME (or --from FILE)");
 	if ((rc = validate_add(ctx, &a, &o, &max)) || (rc = load_payload(ctx, &a, &payload)))
 		goto out;
 	o.payload = payload.p;
@@ -284,12 +523,13 @@ static const struct lc_opt list_opts[] = {
 static const struct lc_usage list_usage = {
 	.path = "task list",
 	.summary = "list tasks",
-	.description = "One line per task, by id: queue, name, when it runs next, attempts, state\n"
-		       "(due, waiting, claimed, paused or dead), schedule (once, every DUR,\n"
-		       "cron EXPR ZONE) and the last error.  JSON: an array of task objects with\n"
-		       "the schema's field names (id, queue, name, run_at, attempts, max_attempts,\n"
-		       "unique_key, claim_owner, claim_until, every_ms, cron, tz, missed, paused,\n"
-		       "last_error, created_at, dead, died_at; times in epoch ms).",
+	.description = "One line per task, by id: queue, name, when it runs next, attempts,\n"
+		       "priority, state (due, waiting, claimed, paused or dead), schedule (once,\n"
+		       "every DUR, cron EXPR ZONE) and the last error.  JSON: an array of task\n"
+		       "objects with the schema's field names (id, queue, name, run_at, attempts,\n"
+		       "max_attempts, priority, timeout_ms, unique_key, claim_owner, claim_until,\n"
+		       "every_ms, cron, tz, missed, paused, last_error, created_at, dead, died_at;\n"
+		       "times in epoch ms).",
 	.opts = list_opts,
 	.examples = "leasectl task list --queue mail --due\nleasectl task list --dead --json | jq '.[].last_error'",
 	.exits = "0   listed (also when there are none)\n64  bad usage\n69  database unreachable\n1   other failure",
@@ -305,7 +545,7 @@ struct list_state {
 static int list_one(const lq_task *t, void *arg)
 {
 	struct list_state *s = arg;
-	char id[32], when[96], att[48], sched[300], err[64];
+	char id[32], when[96], att[48], prio[16], sched[300], err[64];
 
 	s->n++;
 	if (s->json) {
@@ -317,6 +557,7 @@ static int list_one(const lq_task *t, void *arg)
 	snprintf(id, sizeof(id), "%lld", (long long)t->id);
 	lc_fmt_when(when, sizeof(when), t->dead ? t->died_at : t->run_at, t->now);
 	snprintf(att, sizeof(att), "%d/%d", t->attempts, t->max_attempts);
+	snprintf(prio, sizeof(prio), "%d", t->priority);
 	lc_task_schedule(sched, sizeof(sched), t);
 	err[0] = '\0';
 	if (t->last_error) {
@@ -329,17 +570,17 @@ static int list_one(const lq_task *t, void *arg)
 			memcpy(err + n, "...", 4);
 		}
 	}
-	lc_table_row(&s->t, (const char *const[]){id, t->queue, t->name, when, att, task_state(t), sched,
+	lc_table_row(&s->t, (const char *const[]){id, t->queue, t->name, when, att, prio, task_state(t), sched,
 						  err[0] ? err : NULL});
 	return 0;
 }
 
 static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
 {
-	static const char *const heads[] = {"ID", "QUEUE", "NAME", "NEXT RUN", "ATTEMPTS", "STATE", "SCHEDULE",
-					    "LAST ERROR"};
-	static const char *const dead_heads[] = {"ID", "QUEUE", "NAME", "DIED", "ATTEMPTS", "STATE", "SCHEDULE",
-						 "LAST ERROR"};
+	static const char *const heads[] = {"ID", "QUEUE", "NAME", "NEXT RUN", "ATTEMPTS", "PRIO", "STATE",
+					    "SCHEDULE", "LAST ERROR"};
+	static const char *const dead_heads[] = {"ID", "QUEUE", "NAME", "DIED", "ATTEMPTS", "PRIO", "STATE",
+						 "SCHEDULE", "LAST ERROR"};
 	struct list_args a = {0};
 	struct list_state s = {0};
 	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
@@ -369,7 +610,7 @@ static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
 		lc_json_init(&s.j, mem);
 		lc_json_arr(&s.j);
 	} else {
-		lc_table_init(&s.t, 8, a.dead ? dead_heads : heads);
+		lc_table_init(&s.t, 9, a.dead ? dead_heads : heads);
 	}
 	st = lq_task_list(db, a.queue, (a.due ? LQ_LIST_DUE : 0u) | (a.dead ? LQ_LIST_DEAD : 0u), list_one, &s);
 	if (st != LQ_OK) {
@@ -444,6 +685,11 @@ static void print_task(const lq_task *t)
 		printf("next_run_at:  %s\n", when);
 	}
 	printf("attempts:     %d of %d\n", t->attempts, t->max_attempts);
+	printf("priority:     %d\n", t->priority);
+	if (t->timeout_ms) {
+		lc_fmt_duration(d, sizeof(d), t->timeout_ms);
+		printf("timeout:      %s\n", d);
+	}
 	printf("unique_key:   %s\n", t->unique_key[0] ? lc_pr(buf, sizeof(buf), t->unique_key) : "-");
 	if (t->claim_owner[0]) {
 		lc_fmt_when(when, sizeof(when), t->claim_until, t->now);

@@ -260,8 +260,10 @@ static int handler_fn(lq_job *job, void *arg)
 		next_hb = now + interval;
 		expiry = now + ttl;
 	}
-	if (c->timeout > 0)
-		timeout_at = started + c->timeout;
+	/* The task's own timeout (task add --timeout) wins over --timeout. */
+	int64_t limit = t->timeout_ms > 0 ? t->timeout_ms : c->timeout;
+	if (limit > 0)
+		timeout_at = started + limit;
 	for (;;) {
 		struct pollfd pfd[2] = {{.fd = lc_sig_fd(), .events = POLLIN}, {.fd = out.fd, .events = POLLIN}};
 		int64_t wake = now + 1000; /* also notices lq_job_stopping */
@@ -347,7 +349,7 @@ static int handler_fn(lq_job *job, void *arg)
 	 * off, dead when out of attempts), never a task handed back unrun. */
 	if (timed_out) {
 		char dur[32];
-		lc_fmt_duration(dur, sizeof(dur), c->timeout);
+		lc_fmt_duration(dur, sizeof(dur), limit);
 		snprintf(err, sizeof(err), "timed out after %s: the handler was stopped (%s)", dur, why);
 	} else if (termed)
 		snprintf(err, sizeof(err), "interrupted by shutdown: the handler was stopped (%s)", why);
@@ -615,7 +617,8 @@ static const struct lc_opt worker_opts[] = {
 	LC_VALUE(struct worker_args, timeout, "timeout", 0, "DUR", 0,
 		 "stop a handler that runs longer than DUR (SIGTERM to its process\n"
 		 "group, SIGKILL 5s later); the attempt fails with \"timed out after\n"
-		 "DUR\" (default: no limit)"),
+		 "DUR\" (default: no limit); a task added with --timeout uses its own\n"
+		 "limit instead"),
 	LC_LOG_OPT(struct worker_args, log_format),
 	LC_OPT_TABLE_END,
 };

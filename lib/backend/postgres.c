@@ -35,7 +35,7 @@
 #define PG_VARCHAROID 1043
 #define PG_VOIDOID 2278
 
-#define PG_MAX_PARAMS 104 /* the catalogue uses at most 102 (task_claim_update_set) */
+#define PG_MAX_PARAMS 1300 /* the catalogue uses at most 1300 (task_insert_many) */
 #define PG_MAX_COLS 32    /* TASK_COLS is the widest: 20 */
 #define PG_MAX_CHANNELS 8
 #define PG_CHANNEL_MAX 63 /* NAMEDATALEN - 1 */

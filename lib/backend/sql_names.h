@@ -39,9 +39,15 @@
 	/* tasks */                                                                           \
 	X(task_insert)          /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay,  \
 	                            ?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron,     \
-	                            ?10 tz, ?11 missed) -> affected (0: unique key taken) */  \
+	                            ?10 tz, ?11 missed, ?12 priority, ?13 timeout_ms|NULL)    \
+	                            -> affected (0: unique key taken) */                      \
 	X(task_insert_notify)   /* (as task_insert) -> (id) if inserted, and wakes workers:   \
 	                            one statement; only where LQ_CAP_ONE_STATEMENT_ADD */    \
+	X(task_insert_many)     /* (13 parameters per task, as task_insert + ?12 priority,    \
+	                            ?13 timeout_ms; LQ_ADD_MANY_CHUNK tasks, NULL-padded)     \
+	                            -> (id, unique_key) per row inserted, in the given order; \
+	                            a taken unique key is skipped (or, on MySQL, a racing one \
+	                            fails the statement: no row at all) */                    \
 	X(task_last_id)         /* () -> (id of the row this connection inserted last) */     \
 	X(task_find_unique)     /* (?1 unique_key) -> (id) */                                 \
 	X(task_candidates)      /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \

@@ -1,0 +1,289 @@
+/*
+ * conf_task_features.c - conformance: task priorities, per-task timeouts
+ * and bulk enqueue (lq_task_add_many).
+ */
+#include <string.h>
+
+#include "testutil.h"
+
+#define CONF(state) ((lqt_conf *)*(state))
+#define DB(state) (CONF(state)->db)
+
+static int64_t add_prio(lq_db *db, const char *queue, int priority, int64_t run_at)
+{
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t id = 0;
+
+	o.queue = queue;
+	o.priority = priority;
+	o.run_at = run_at;
+	assert_lq_ok(db, lq_task_add(db, "p", &o, &id, NULL));
+	assert_true(id > 0);
+	return id;
+}
+
+/* Priority first (higher wins), then run_at, then id; in one batch, one
+ * at a time, and in both modes. */
+static void prio_order(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db);
+	int64_t want[2][6];
+	lq_task t[10];
+	size_t n;
+
+	for (int q = 0; q < 2; q++) {
+		const char *queue = q == 0 ? "p1" : "p2";
+		int64_t a = add_prio(db, queue, 0, now - 5000);
+		int64_t b = add_prio(db, queue, 5, now - 1000);
+		int64_t c = add_prio(db, queue, -3, now - 9000);
+		int64_t d = add_prio(db, queue, 5, now - 2000);
+		int64_t e = add_prio(db, queue, 0, now - 5000);
+		int64_t f = add_prio(db, queue, 9, now + 3600 * 1000); /* not due: never claimed */
+		(void)f;
+		int64_t g = add_prio(db, queue, 1, now - 1);
+		want[q][0] = d; /* 5, earlier */
+		want[q][1] = b; /* 5 */
+		want[q][2] = g; /* 1 */
+		want[q][3] = a; /* 0, same run_at as e, lower id */
+		want[q][4] = e;
+		want[q][5] = c; /* -3 */
+	}
+	assert_lq_ok(db, lq_task_claim(db, "p1", LQ_AT_MOST_ONCE, 0, t, 10, &n));
+	assert_int_equal(n, 6);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(t[i].id, want[0][i]);
+		lq_task_clear(&t[i]);
+	}
+	for (int i = 0; i < 6; i++) {
+		assert_lq_ok(db, lq_task_claim(db, "p2", LQ_AT_LEAST_ONCE, 30000, t, 1, &n));
+		assert_int_equal(n, 1);
+		assert_int_equal(t[0].id, want[1][i]);
+		assert_lq_ok(db, lq_task_ack(db, &t[0]));
+		lq_task_clear(&t[0]);
+	}
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, "p1", LQ_AT_MOST_ONCE, 0, t, 1, &n));
+}
+
+/* Priority and timeout are stored, read back, kept by a failed retry and
+ * through the dead tasks, and kept by every occurrence of a recurring task. */
+static void prio_timeout_kept(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	lq_task t;
+	int64_t id = 0, rid = 0;
+	size_t n;
+
+	o.queue = "keep";
+	o.priority = -7;
+	o.timeout_ms = 1500;
+	o.max_attempts = 1;
+	assert_lq_ok(db, lq_task_add(db, "k", &o, &id, NULL));
+	assert_lq_ok(db, lq_task_get(db, id, &t));
+	assert_int_equal(t.priority, -7);
+	assert_int_equal(t.timeout_ms, 1500);
+	lq_task_clear(&t);
+	/* At-most-once failure on the last attempt: dead, with both kept. */
+	assert_lq_ok(db, lq_task_claim(db, "keep", LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+	assert_lq_ok(db, lq_task_fail(db, &t, "boom"));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, id, &t));
+	assert_true(t.dead);
+	assert_int_equal(t.priority, -7);
+	assert_int_equal(t.timeout_ms, 1500);
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_retry(db, id));
+	assert_lq_ok(db, lq_task_claim(db, "keep", LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
+	assert_int_equal(t.id, id);
+	assert_int_equal(t.priority, -7);
+	assert_int_equal(t.timeout_ms, 1500);
+	assert_lq_ok(db, lq_task_ack(db, &t));
+	lq_task_clear(&t);
+
+	/* Recurring: each occurrence keeps the priority, and outranks older
+	 * due tasks of lower priority. */
+	int64_t now = lqt_db_now(db);
+	int64_t low = add_prio(db, "rec", 0, now - 60000);
+	lq_task_opts r = LQ_TASK_OPTS_INIT;
+	r.queue = "rec";
+	r.every_ms = 50;
+	r.run_at = now - 10;
+	r.priority = 4;
+	assert_lq_ok(db, lq_task_add(db, "r", &r, &rid, NULL));
+	for (int i = 0; i < 2; i++) {
+		if (i)
+			lqt_sleep_ms(120);
+		assert_lq_ok(db, lq_task_claim(db, "rec", LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+		assert_int_equal(t.id, rid);
+		assert_int_equal(t.priority, 4);
+		lq_task_clear(&t);
+	}
+	assert_lq_ok(db, lq_task_rm(db, rid));
+	assert_lq_ok(db, lq_task_claim(db, "rec", LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+	assert_int_equal(t.id, low);
+	lq_task_clear(&t);
+
+	/* A version 1 options struct (an older caller) gets the defaults. */
+	lq_task_opts v1 = LQ_TASK_OPTS_INIT;
+	v1.version = 1;
+	v1.priority = 99; /* beyond a version 1 struct: never read */
+	v1.queue = "v1";
+	assert_lq_ok(db, lq_task_add(db, "old", &v1, &id, NULL));
+	assert_lq_ok(db, lq_task_get(db, id, &t));
+	assert_int_equal(t.priority, 0);
+	assert_int_equal(t.timeout_ms, 0);
+	lq_task_clear(&t);
+	o.timeout_ms = -1;
+	assert_lq(db, LQ_EINVAL, lq_task_add(db, "k", &o, &id, NULL));
+}
+
+/* Bulk enqueue: ids ascend in the order given, fields are stored, more
+ * than one statement's worth goes in. */
+static void many_basic(void **state)
+{
+	lq_db *db = DB(state);
+	enum { N = 250 };
+	static const char *names[N];
+	static lq_task_opts opts[N];
+	static const lq_task_opts *po[N];
+	static int64_t ids[N];
+	static int existed[N];
+	static char payloads[N][16];
+	lq_task t;
+
+	for (int i = 0; i < N; i++) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		snprintf(payloads[i], sizeof(payloads[i]), "p%d", i);
+		o.queue = "bulk";
+		o.payload = payloads[i];
+		o.payload_len = strlen(payloads[i]);
+		o.priority = i % 3;
+		o.timeout_ms = i == 7 ? 2500 : 0;
+		o.delay_ms = i == 8 ? 3600 * 1000 : 0;
+		opts[i] = o;
+		po[i] = &opts[i];
+		names[i] = i % 2 ? "odd" : "even";
+	}
+	size_t bad = 99;
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, existed, &bad));
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(existed[i], 0);
+		if (i)
+			assert_true(ids[i] > ids[i - 1]);
+	}
+	assert_int_equal(lqt_count_tasks(db, "bulk", 0), N);
+	assert_lq_ok(db, lq_task_get(db, ids[7], &t));
+	assert_string_equal(t.name, "odd");
+	assert_memory_equal(t.payload, "p7", 2);
+	assert_int_equal(t.priority, 1);
+	assert_int_equal(t.timeout_ms, 2500);
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, ids[8], &t));
+	assert_true(t.run_at > t.now + 3000 * 1000);
+	lq_task_clear(&t);
+	/* NULL opts: defaults. */
+	const char *two[2] = {"x", "y"};
+	assert_lq_ok(db, lq_task_add_many(db, 2, two, NULL, ids, NULL, NULL));
+	assert_lq_ok(db, lq_task_get(db, ids[1], &t));
+	assert_string_equal(t.queue, "default");
+	assert_string_equal(t.name, "y");
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_add_many(db, 0, NULL, NULL, NULL, NULL, NULL));
+}
+
+/* All or nothing: one invalid task (here the 150th, past the first
+ * statement) adds none and is named. */
+static void many_all_or_nothing(void **state)
+{
+	lq_db *db = DB(state);
+	enum { N = 160 };
+	static const char *names[N];
+	static lq_task_opts opts[N];
+	static const lq_task_opts *po[N];
+	size_t bad = 0;
+
+	for (int i = 0; i < N; i++) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		o.queue = "aon";
+		opts[i] = o;
+		po[i] = &opts[i];
+		names[i] = "t";
+	}
+	opts[150].max_attempts = -1;
+	assert_lq(db, LQ_EINVAL, lq_task_add_many(db, N, names, po, NULL, NULL, &bad));
+	assert_int_equal(bad, 150);
+	assert_non_null(strstr(lq_errmsg(db), "max attempts"));
+	opts[150].max_attempts = 0;
+	names[3] = "";
+	assert_lq(db, LQ_EINVAL, lq_task_add_many(db, N, names, po, NULL, NULL, &bad));
+	assert_int_equal(bad, 3);
+	assert_int_equal(lqt_count_tasks(db, "aon", 0), 0);
+	names[3] = "t";
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, NULL, NULL, &bad));
+	assert_int_equal(lqt_count_tasks(db, "aon", 0), N);
+}
+
+/* Unique keys: a key a live task holds is not added (its id comes back,
+ * existed = 1), a key repeated in the batch goes to its first task, and
+ * the rest of the batch goes in. */
+static void many_unique(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t held = 0;
+
+	o.queue = "uq";
+	o.unique_key = "k1";
+	assert_lq_ok(db, lq_task_add(db, "held", &o, &held, NULL));
+
+	enum { N = 5 };
+	const char *names[N] = {"a", "b", "c", "d", "e"};
+	lq_task_opts opts[N];
+	const lq_task_opts *po[N];
+	const char *keys[N] = {NULL, "k1", "k2", "k2", NULL};
+	int64_t ids[N];
+	int existed[N];
+	for (int i = 0; i < N; i++) {
+		lq_task_opts d = LQ_TASK_OPTS_INIT;
+		d.queue = "uq";
+		d.unique_key = keys[i];
+		opts[i] = d;
+		po[i] = &opts[i];
+	}
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, existed, NULL));
+	assert_int_equal(existed[0], 0);
+	assert_int_equal(existed[1], 1);
+	assert_int_equal(ids[1], held);
+	assert_int_equal(existed[2], 0);
+	assert_int_equal(existed[3], 1);
+	assert_int_equal(ids[3], ids[2]);
+	assert_int_equal(existed[4], 0);
+	assert_true(ids[4] > ids[2] && ids[2] > ids[0] && ids[0] > held);
+	assert_int_equal(lqt_count_tasks(db, "uq", 0), 4); /* held, a, c, e */
+	lq_task t;
+	assert_lq_ok(db, lq_task_get(db, ids[2], &t));
+	assert_string_equal(t.name, "c");
+	lq_task_clear(&t);
+	/* The same batch again: everything with a key exists already. */
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, existed, NULL));
+	assert_int_equal(existed[1] + existed[2] + existed[3], 3);
+	assert_int_equal(existed[0] + existed[4], 0);
+	assert_int_equal(lqt_count_tasks(db, "uq", 0), 6);
+}
+
+int lqt_conf_task_features(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(prio_order, lqt_conf_test_setup),
+		cmocka_unit_test_setup(prio_timeout_kept, lqt_conf_test_setup),
+		cmocka_unit_test_setup(many_basic, lqt_conf_test_setup),
+		cmocka_unit_test_setup(many_all_or_nothing, lqt_conf_test_setup),
+		cmocka_unit_test_setup(many_unique, lqt_conf_test_setup),
+	};
+	char name[64];
+
+	snprintf(name, sizeof(name), "task-features/%s", lqt_conf_backend);
+	return _cmocka_run_group_tests(name, tests, sizeof(tests) / sizeof(tests[0]),
+				       lqt_conf_group_setup, lqt_conf_group_teardown);
+}
