@@ -76,6 +76,7 @@ static const char global_help[] =
 	"Global options (before or after the command name):\n"
 	"  --db DSN      the database: sqlite:PATH, postgresql://..., mysql://...,\n"
 	"                mariadb://... (default: $LEASEQ_DSN, else sqlite:leaseq.db)\n"
+	"                (worker and tick take several: --db A --db B ...)\n"
 	"  --json        print one JSON document instead of text\n"
 	"  -h, --help    explain the command\n";
 
