@@ -95,6 +95,25 @@ want "$(($(grep -c '"db"' "$T/out") == ${#dbs[@]}))" "one JSON report with \"db\
 end "tick over several databases"
 
 begin
+for i in "${!dbs[@]}"; do
+    run_raw --db "${dbs[$i]}" task add "listed$i" --queue "$Q"
+done
+run_raw "${dbargs[@]}" --json task list --queue "$Q"
+want_rc 0
+want "$(($(grep -c '"db"' "$T/out") == ${#dbs[@]}))" "one row with \"db\" per database"
+[[ -z "$PASSWORD" ]] || ! grep -qF "$PASSWORD" "$T/out" || why+=("a password in the listing")
+run_raw "${dbargs[@]}" task list --queue "$Q"
+want_rc 0
+want_out '^DB +ID +QUEUE'
+want "$(($(grep -c "listed" "$T/out") == ${#dbs[@]}))" "text: one row per database"
+run_raw "${dbargs[@]}" --db "$DOWN" --json queue list
+want_rc 69
+want "$(($(grep -c "\"name\": \"$Q\"" "$T/out") == ${#dbs[@]}))" "queue list: the reachable databases' queues"
+want_err 'nobody:\*\*\*@'
+grep -q s3cretpw "$T/err" "$T/out" && why+=("the password of the unreachable DSN was printed")
+end "task list and queue list over several databases, each row labelled"
+
+begin
 run_raw --db "${dbs[0]}" --db "${dbs[1]}" lease acquire x --ttl 5s
 want_rc 64
 want_err 'takes one --db'

@@ -129,6 +129,11 @@ int lc_multi_db_ok(const char *path);
  * first failure's status (LC_EXIT_HELD only when no run failed otherwise). */
 int lc_run_per_db(struct lc_ctx *ctx, int max_tries, int (*fn)(struct lc_ctx *ctx, void *arg), void *arg);
 
+/* Open each database of ctx in turn and call fn (label: the redacted DSN
+ * when there are several, else NULL); one that fails is reported and the
+ * others still listed.  Returns the first failure's status, or 0. */
+int lc_each_db(struct lc_ctx *ctx, int (*fn)(lq_db *db, const char *label, void *arg), void *arg);
+
 /* Lease and queue counts (leasectl_stats.c), for stats and serve. */
 struct lc_stats {
 	int64_t now, leases, held, live, due, dead;

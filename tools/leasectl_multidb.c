@@ -21,7 +21,7 @@
 
 int lc_multi_db_ok(const char *path)
 {
-	static const char *const ok[] = {"worker", "tick", NULL};
+	static const char *const ok[] = {"worker", "tick", "task list", "queue list", NULL};
 	for (int i = 0; ok[i]; i++)
 		if (!strcmp(path, ok[i]))
 			return 1;
@@ -143,5 +143,36 @@ int lc_run_per_db(struct lc_ctx *ctx, int max_tries, int (*fn)(struct lc_ctx *ct
 	}
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGINT, &old_int, NULL);
+	return rc;
+}
+
+int lc_each_db(struct lc_ctx *ctx, int (*fn)(lq_db *db, const char *label, void *arg), void *arg)
+{
+	const char *one[1] = {lc_dsn(ctx)};
+	const char *const *dsns = ctx->ndsn > 1 ? ctx->dsns : one;
+	size_t n = ctx->ndsn > 1 ? ctx->ndsn : 1;
+	int rc = LC_EXIT_OK;
+
+	for (size_t i = 0; i < n; i++) {
+		char label[256];
+		lq_db *db = NULL;
+		lq_status st = lq_open(dsns[i], &db);
+		int r;
+
+		lc_redact_dsn(dsns[i], label, sizeof(label));
+		if (st != LQ_OK) {
+			r = lc_db_error(db, st);
+		} else {
+			r = fn(db, n > 1 ? label : NULL, arg);
+			/* The library's message may not say which database. */
+			if (r && n > 1)
+				lc_errorf("%s: (the error above is from %s)", ctx->cmd, label);
+		}
+		lq_close(db);
+		if (r && !rc)
+			rc = r;
+		if (r && n == 1)
+			break;
+	}
 	return rc;
 }
