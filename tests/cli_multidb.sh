@@ -114,6 +114,18 @@ grep -q s3cretpw "$T/err" "$T/out" && why+=("the password of the unreachable DSN
 end "task list and queue list over several databases, each row labelled"
 
 begin
+run_raw "${dbargs[@]}" --json stats
+want_rc 0
+want "$(($(grep -c '"db"' "$T/out") == ${#dbs[@]}))" "one stats object with \"db\" per database"
+json_ok "$T/out" || why+=("stats --json over several databases is not one JSON document")
+run_raw "${dbargs[@]}" stats
+want_rc 0
+want "$(($(grep -c '^database: ' "$T/out") == ${#dbs[@]}))" "text: one block per database"
+run_raw "${dbargs[@]}" stats --format prometheus
+want_rc 64
+end "stats over several databases"
+
+begin
 run_raw --db "${dbs[0]}" --db "${dbs[1]}" lease acquire x --ttl 5s
 want_rc 64
 want_err 'takes one --db'
