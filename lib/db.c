@@ -256,6 +256,15 @@ void lq__set_interrupt(lq_db *db, const volatile sig_atomic_t *flag)
 		db->be->set_stop(db->conn, flag);
 }
 
+/* A conflict (deadlock, SQLITE_BUSY) inside the application's transaction:
+ * it aborted that transaction or is part of it, so only the application
+ * can retry. */
+static lq_status app_tx_conflict(lq_db *db, const char *what, const char *detail)
+{
+	return lq__fail(db, LQ_ERROR, "%s: conflict inside the application's transaction: roll it back "
+			"and retry it (%s)", what, detail);
+}
+
 lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,
 		   lq_row_fn fn, void *ctx, int64_t *affected)
 {
@@ -267,8 +276,6 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 				lq__sql_name(id), db->be->name);
 	if ((st = lq__borrow_check(db, what, id)) != LQ_OK)
 		return st;
-	/* In the application's transaction a conflict aborted it (PostgreSQL)
-	 * or belongs to it: only the application can retry. */
 	int app_tx = lq__app_tx(db);
 	int attempt = 1;
 	for (int64_t first = lq__mono_ms(), try_ms = first;; attempt++, try_ms = lq__mono_ms()) {
@@ -287,8 +294,7 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 	if (st == LQ_OK)
 		return LQ_OK;
 	if (st == LQ__RETRY && app_tx && !db->in_tx)
-		return lq__fail(db, LQ_ERROR, "%s: conflict inside the application's transaction: roll it back "
-				"and retry it (%s)", what, db->err.msg);
+		return app_tx_conflict(db, what, db->err.msg);
 	if (st == LQ__RETRY)
 		return db->in_tx ? st
 				 : lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts: %s", what,
@@ -356,9 +362,11 @@ static lq_status tx_joined(lq_db *db, const char *what, lq_tx_body body, void *c
 	lq_status st = body(db, ctx);
 	db->in_tx = 0;
 	db->joined = 0;
-	if (st == LQ__RETRY)
-		return lq__fail(db, LQ_ERROR, "%s: conflict inside the application's transaction: roll it back "
-				"and retry it (%s)", what, db->errmsg[0] ? db->errmsg : db->err.msg);
+	if (st == LQ__RETRY) {
+		char detail[sizeof(db->errmsg)];
+		snprintf(detail, sizeof(detail), "%s", db->errmsg[0] ? db->errmsg : db->err.msg);
+		return app_tx_conflict(db, what, detail);
+	}
 	return st;
 }
 

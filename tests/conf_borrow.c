@@ -311,6 +311,14 @@ static void borrow_refused_in_tx(void **state)
 static void borrow_bad(void **state)
 {
 	lq_db *b = NULL;
+	/* The typed shorthands exist once the client header came first. */
+	(void)lq_open_sqlite3;
+#ifdef LEASEQ_HAVE_POSTGRES
+	(void)lq_open_pgconn;
+#endif
+#ifdef LEASEQ_HAVE_MYSQL
+	(void)lq_open_mysql;
+#endif
 	assert_lq(b, LQ_EINVAL, lq_open_borrowed(LQ_CONN_SQLITE, NULL, &b));
 	lq_close(b);
 	b = NULL;
