@@ -148,11 +148,46 @@ lq_status lq__open_backend(const char *dsn, const struct lq_backend *be, lq_db *
 	return lq__connect(*out);
 }
 
+LQ_EXTERN(lq_status) lq_open_borrowed(lq_conn_kind kind, void *conn, lq_db **out)
+{
+	static const char *const names[] = {"", "sqlite", "postgres", "mysql"};
+	const char *name = kind >= LQ_CONN_SQLITE && kind <= LQ_CONN_MYSQL ? names[kind] : "?";
+	char label[64];
+	/* Stands in for the DSN in messages: we never learn the real one. */
+	snprintf(label, sizeof(label), "borrowed %s connection", name);
+	lq_status st = db_new(label, out);
+	if (st != LQ_OK)
+		return st;
+	lq_db *db = *out;
+	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (registry[i].be && strcmp(registry[i].be->name, name) == 0)
+			db->be = registry[i].be;
+	if (!db->be)
+		return lq__fail(db, LQ_EINVAL, "lq_open_borrowed: kind %d is not a backend this leaseq was built with",
+				(int)kind);
+	if (!conn)
+		return lq__fail(db, LQ_EINVAL, "lq_open_borrowed: no %s connection given", name);
+	if (!db->be->adopt || !db->be->release || !db->be->app_tx)
+		return lq__fail(db, LQ_EINVAL, "backend %s cannot borrow a connection", name);
+	db->err.msg[0] = '\0';
+	st = db->be->adopt(conn, &db->conn, &db->err);
+	if (st != LQ_OK) {
+		db->conn = NULL;
+		return lq__fail(db, st, "%s: %s", label, db->err.msg);
+	}
+	db->borrowed = 1;
+	if (db->be->set_stop)
+		db->be->set_stop(db->conn, db->interrupt);
+	return LQ_OK;
+}
+
 LQ_EXTERN(void) lq_close(lq_db *db)
 {
 	if (!db)
 		return;
-	if (db->conn)
+	if (db->conn && db->borrowed)
+		db->be->release(db->conn); /* the connection stays the application's */
+	else if (db->conn)
 		db->be->disconnect(db->conn);
 	if (db->dsn) {
 		/* The DSN may hold a password: don't leave it in freed memory. */
@@ -182,6 +217,12 @@ static int may_retry(lq_db *db, int attempt, int64_t first_ms, int64_t try_ms)
 
 static void drop_conn(lq_db *db)
 {
+	/* A borrowed connection is the application's to reset or replace. */
+	if (db->borrowed) {
+		db->schema_ok = 0;
+		db->in_tx = 0;
+		return;
+	}
 	if (db->conn)
 		db->be->disconnect(db->conn);
 	db->conn = NULL;
@@ -195,6 +236,8 @@ lq_status lq__connect(lq_db *db)
 		return lq__fail(db, LQ_EINVAL, "no database backend");
 	if (db->conn)
 		return LQ_OK;
+	if (db->borrowed)
+		return lq__fail(db, LQ_ECONN, "the borrowed connection was released");
 	db->err.msg[0] = '\0';
 	lq_status st = db->be->connect(db->dsn, &db->conn, &db->err);
 	if (st != LQ_OK) {
@@ -213,6 +256,15 @@ void lq__set_interrupt(lq_db *db, const volatile sig_atomic_t *flag)
 		db->be->set_stop(db->conn, flag);
 }
 
+/* A conflict (deadlock, SQLITE_BUSY) inside the application's transaction:
+ * it aborted that transaction or is part of it, so only the application
+ * can retry. */
+static lq_status app_tx_conflict(lq_db *db, const char *what, const char *detail)
+{
+	return lq__fail(db, LQ_ERROR, "%s: conflict inside the application's transaction: roll it back "
+			"and retry it (%s)", what, detail);
+}
+
 lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *params, int n,
 		   lq_row_fn fn, void *ctx, int64_t *affected)
 {
@@ -222,6 +274,9 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 	if (!db->be->sql[id])
 		return lq__fail(db, LQ_ERROR, "%s: statement %s is missing for %s", what,
 				lq__sql_name(id), db->be->name);
+	if ((st = lq__borrow_check(db, what, id)) != LQ_OK)
+		return st;
+	int app_tx = lq__app_tx(db);
 	int attempt = 1;
 	for (int64_t first = lq__mono_ms(), try_ms = first;; attempt++, try_ms = lq__mono_ms()) {
 		if (affected)
@@ -232,12 +287,14 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 		st = db->be->exec(db->conn, id, params, n, fn, ctx, affected, &db->err);
 		/* Inside a transaction the whole transaction retries (lq__tx);
 		 * a lone statement retries here. */
-		if (st != LQ__RETRY || db->in_tx || !may_retry(db, attempt, first, try_ms))
+		if (st != LQ__RETRY || db->in_tx || app_tx || !may_retry(db, attempt, first, try_ms))
 			break;
 		lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
 	}
 	if (st == LQ_OK)
 		return LQ_OK;
+	if (st == LQ__RETRY && app_tx && !db->in_tx)
+		return app_tx_conflict(db, what, db->err.msg);
 	if (st == LQ__RETRY)
 		return db->in_tx ? st
 				 : lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts: %s", what,
@@ -263,6 +320,8 @@ lq_status lq__exec_script(lq_db *db, const char *what, const char *sql)
 {
 	lq_status st = lq__connect(db);
 	if (st != LQ_OK)
+		return st;
+	if ((st = lq__borrow_check(db, what, LQ_SQL__COUNT)) != LQ_OK)
 		return st;
 	db->err.msg[0] = '\0';
 	db->statements++;
@@ -293,9 +352,29 @@ static lq_status tx_begin(struct lq_conn *c, lq_err *err, const struct lq_backen
 	return be->begin(c, write, err);
 }
 
+/* lq__tx inside the application's transaction: no BEGIN, COMMIT, ROLLBACK
+ * or retry (the outcome is the application's), and each statement of body
+ * is checked by lq__borrow_check. */
+static lq_status tx_joined(lq_db *db, const char *what, lq_tx_body body, void *ctx)
+{
+	db->in_tx = 1;
+	db->joined = 1;
+	lq_status st = body(db, ctx);
+	db->in_tx = 0;
+	db->joined = 0;
+	if (st == LQ__RETRY) {
+		char detail[sizeof(db->errmsg)];
+		snprintf(detail, sizeof(detail), "%s", db->errmsg[0] ? db->errmsg : db->err.msg);
+		return app_tx_conflict(db, what, detail);
+	}
+	return st;
+}
+
 lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *ctx)
 {
 	lq_status st = LQ_ERROR;
+	if (db->borrowed && lq__connect(db) == LQ_OK && lq__app_tx(db))
+		return tx_joined(db, what, body, ctx);
 	int attempt = 1;
 	for (int64_t first = lq__mono_ms(), try_ms = first;; attempt++, try_ms = lq__mono_ms()) {
 		st = lq__connect(db);

@@ -27,6 +27,8 @@ struct lq_db {
 	/* A stop request that interrupts waits (the runner's flag), or NULL. */
 	const volatile sig_atomic_t *interrupt;
 	int64_t statements;   /* sent to the server: lq_db_statements() */
+	int borrowed;         /* conn is the application's (lq_open_borrowed) */
+	int joined;           /* lq__tx is running inside the application's transaction */
 };
 
 /* Point the backend's waits at flag (NULL: none). */
@@ -104,6 +106,13 @@ void lq__notify(lq_db *db, const char *channel);
 /* Wait up to ms for a notification (backend with LQ_CAP_NOTIFY) or sleep.
  * Returns 1 when woken by a notification. */
 int lq__wait(lq_db *db, const char *channel, int64_t ms);
+
+/* Borrowed connections (borrow.c): 1 when db is borrowed and the
+ * application's transaction is open on it (not one of ours). */
+int lq__app_tx(lq_db *db);
+/* LQ_OK when statement id may run now; LQ_ETXOPEN (message set) when the
+ * application's transaction is open and id is not a read or an enqueue. */
+lq_status lq__borrow_check(lq_db *db, const char *what, lq_sql_id id);
 
 /* Drop every leaseq table: for tests only. */
 lq_status lq__drop_schema(lq_db *db);

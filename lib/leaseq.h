@@ -51,7 +51,8 @@ extern "C" {
 	X(EUNKNOWN, 8, "outcome unknown: connection lost during commit")    \
 	X(ENOMEM, 9, "out of memory")                                        \
 	X(ERROR, 10, "database error")                                       \
-	X(ETIMEDOUT, 11, "timed out")
+	X(ETIMEDOUT, 11, "timed out")                                        \
+	X(ETXOPEN, 12, "not allowed inside the application's open transaction")
 
 typedef enum lq_status {
 #define LQ__STATUS_ENUM(name, value, text) LQ_##name = value,
@@ -96,6 +97,67 @@ LQ_EXTERN(const char *) lq_backend_name(const lq_db *db);
 LQ_EXTERN(int64_t) lq_db_statements(const lq_db *db);
 /* The database clock, epoch milliseconds. */
 LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms);
+
+/* ------------------------------------------------- borrowed connections */
+
+/*
+ * Open a handle on a connection the application already has, so that
+ * lq_task_add can join the application's own transaction: the task then
+ * exists if and only if the application's writes commit (an "outbox").
+ * conn is a sqlite3 *, PGconn * or MYSQL * as kind says.
+ *
+ * Ownership: the application keeps its connection.  lq_close() frees only
+ * what leaseq made (its prepared statements, the handle) and leaves the
+ * connection open; the application closes it, after lq_close().  leaseq
+ * never reconnects a borrowed connection and changes none of its session
+ * settings: after the application resets or replaces it, open a new handle.
+ * MySQL/MariaDB: the connection must have been made with CLIENT_FOUND_ROWS
+ * (LQ_EINVAL otherwise).  PostgreSQL: leaseq prepares statements named
+ * "lq<N>" on the connection.
+ *
+ * While a transaction is open on the connection (PQtransactionStatus,
+ * sqlite3_get_autocommit, SERVER_STATUS_IN_TRANS), leaseq never sends
+ * BEGIN, COMMIT or ROLLBACK: lq_task_add runs inside that transaction and
+ * the read-only calls (lq_task_get, lq_task_list, lq_lease_get,
+ * lq_lease_list, lq_queue_list, lq_queue_next_due, lq_now,
+ * lq_schema_status) read through it.  Every other call (claims, ack/fail,
+ * leases, runners, migrations, admin changes) returns LQ_ETXOPEN before
+ * sending anything: nothing is changed and the application's transaction
+ * is untouched.  A conflict inside the application's transaction (a
+ * deadlock, SQLITE_BUSY) is not retried: LQ_ERROR, the application rolls
+ * back and retries its transaction.  With no transaction open, a borrowed
+ * handle behaves like any other (its own short transactions).
+ * On any status but LQ_ENOMEM *out is set; close it with lq_close().
+ */
+typedef enum lq_conn_kind {
+	LQ_CONN_SQLITE = 1,   /* sqlite3 * */
+	LQ_CONN_POSTGRES = 2, /* PGconn * */
+	LQ_CONN_MYSQL = 3     /* MYSQL * (MariaDB Connector/C or libmysqlclient) */
+} lq_conn_kind;
+LQ_EXTERN(lq_status) lq_open_borrowed(lq_conn_kind kind, void *conn, lq_db **out);
+/* 1 when db was opened with lq_open_borrowed. */
+LQ_EXTERN(int) lq_db_borrowed(const lq_db *db);
+
+/* Typed shorthands, declared only when the client library's header was
+ * included before this one (leaseq.h itself needs none of them). */
+#ifdef SQLITE_VERSION
+static inline lq_status lq_open_sqlite3(sqlite3 *conn, lq_db **out)
+{
+	return lq_open_borrowed(LQ_CONN_SQLITE, conn, out);
+}
+#endif
+#ifdef LIBPQ_FE_H
+static inline lq_status lq_open_pgconn(PGconn *conn, lq_db **out)
+{
+	return lq_open_borrowed(LQ_CONN_POSTGRES, conn, out);
+}
+#endif
+#ifdef _mysql_h
+static inline lq_status lq_open_mysql(MYSQL *conn, lq_db **out)
+{
+	return lq_open_borrowed(LQ_CONN_MYSQL, conn, out);
+}
+#endif
 
 /* ---------------------------------------------------------------- schema */
 

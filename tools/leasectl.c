@@ -76,6 +76,7 @@ static const char global_help[] =
 	"Global options (before or after the command name):\n"
 	"  --db DSN      the database: sqlite:PATH, postgresql://..., mysql://...,\n"
 	"                mariadb://... (default: $LEASEQ_DSN, else sqlite:leaseq.db)\n"
+	"                (worker, tick, task list, queue list, stats take several)\n"
 	"  --json        print one JSON document instead of text\n"
 	"  -h, --help    explain the command\n";
 
@@ -309,6 +310,21 @@ static void print_main_help(FILE *f)
  * was one (its value consumed), G_NO when not, G_HELP, or G_ERR after
  * printing the error. */
 enum { G_NO = 0, G_YES = 1, G_HELP = -1, G_ERR = -2 };
+
+/* --db again adds a database (the same one twice is one). */
+static int add_db(struct lc_ctx *ctx, const char *dsn)
+{
+	for (size_t k = 0; k < ctx->ndsn; k++)
+		if (!strcmp(ctx->dsns[k], dsn))
+			return G_YES;
+	if (ctx->ndsn >= LC_MAX_DBS) {
+		lc_usage_error(ctx, "--db: at most %d databases", LC_MAX_DBS);
+		return G_ERR;
+	}
+	ctx->dsns[ctx->ndsn++] = dsn;
+	ctx->dsn = ctx->dsns[0];
+	return G_YES;
+}
 static int parse_global(struct lc_ctx *ctx, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
@@ -319,17 +335,14 @@ static int parse_global(struct lc_ctx *ctx, int argc, char **argv, int *i)
 		ctx->json = 1;
 		return G_YES;
 	}
-	if (!strncmp(a, "--db=", 5)) {
-		ctx->dsn = a + 5;
-		return G_YES;
-	}
+	if (!strncmp(a, "--db=", 5))
+		return add_db(ctx, a + 5);
 	if (!strcmp(a, "--db")) {
 		if (*i + 1 >= argc) {
 			lc_usage_error(ctx, "option --db needs a value (DSN)");
 			return G_ERR;
 		}
-		ctx->dsn = argv[++*i];
-		return G_YES;
+		return add_db(ctx, argv[++*i]);
 	}
 	return G_NO;
 }
@@ -461,6 +474,8 @@ int lc_parse(struct lc_ctx *ctx, const struct lc_usage *u, void *args, int argc,
 			break; /* the command starts at its first word, like env(1) */
 		return parse_error(ctx, "unexpected argument \"%s\"", a);
 	}
+	if (ctx->ndsn > 1 && !lc_multi_db_ok(u->path))
+		return parse_error(ctx, "takes one --db (several are for worker, tick, task list, queue list and stats)");
 	if (rest) {
 		struct lc_rest *r = (struct lc_rest *)((char *)args + rest->offset);
 		r->argv = argv + i;

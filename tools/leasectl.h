@@ -26,8 +26,13 @@
 
 /* State shared by every command: the global flags and the fds leasectl was
  * started with (everything else is closed in the programs it runs). */
+#define LC_MAX_DBS 16 /* --db given several times (worker, tick, read-only lists) */
+
 struct lc_ctx {
 	const char *dsn;  /* --db; NULL: $LEASEQ_DSN, else LC_DEFAULT_DSN */
+	const char *dsns[LC_MAX_DBS]; /* every --db, in order (dsn is the first) */
+	size_t ndsn;
+	char db_label[256]; /* the redacted DSN this process serves, when several */
 	int json;         /* --json */
 	const char *cmd;  /* "lease acquire": prefixes usage errors */
 	int *inherited;   /* fds open at start, sorted */
@@ -112,6 +117,22 @@ void lc_print_synopsis(FILE *f, const struct lc_usage *u);
 /* Dispatch argv[1] among subs (global flags may come first). */
 int lc_dispatch(struct lc_ctx *ctx, const char *group, const struct lc_cmd *subs,
 		const char *summary, int argc, char **argv);
+
+/* Several --db (leasectl_multidb.c).  Whether the command (u->path) takes
+ * them: worker, tick and the read-only lists. */
+int lc_multi_db_ok(const char *path);
+/* Run fn once per database, each in its own child process with ctx->dsn
+ * set to that database (ctx->db_label its redacted form).  A database that
+ * is unreachable (fn returns LC_EXIT_CONN) is retried with back-off, up to
+ * max_tries (0: until stopped); the others go on.  SIGTERM and SIGINT are
+ * passed on to every child.  Returns 0 when every run ended 0, else the
+ * first failure's status (LC_EXIT_HELD only when no run failed otherwise). */
+int lc_run_per_db(struct lc_ctx *ctx, int max_tries, int (*fn)(struct lc_ctx *ctx, void *arg), void *arg);
+
+/* Open each database of ctx in turn and call fn (label: the redacted DSN
+ * when there are several, else NULL); one that fails is reported and the
+ * others still listed.  Returns the first failure's status, or 0. */
+int lc_each_db(struct lc_ctx *ctx, int (*fn)(lq_db *db, const char *label, void *arg), void *arg);
 
 /* Lease and queue counts (leasectl_stats.c), for stats and serve. */
 struct lc_stats {

@@ -28,6 +28,7 @@ struct queue_state {
 	int json;
 	size_t n;
 	int64_t now;
+	const char *db; /* several --db: the redacted DSN of the rows */
 	struct lc_json j;
 	struct lc_table t;
 };
@@ -40,6 +41,8 @@ static int list_one(const lq_queue_info *q, void *arg)
 	s->n++;
 	if (s->json) {
 		lc_json_obj(&s->j);
+		if (s->db)
+			lc_json_kstr(&s->j, "db", s->db);
 		lc_json_kstr(&s->j, "name", q->name);
 		lc_json_kbool(&s->j, "paused", q->paused);
 		lc_json_kint(&s->j, "tasks", q->tasks);
@@ -54,30 +57,41 @@ static int list_one(const lq_queue_info *q, void *arg)
 	snprintf(due, sizeof(due), "%lld", (long long)q->due);
 	snprintf(dead, sizeof(dead), "%lld", (long long)q->dead);
 	lc_fmt_when(next, sizeof(next), q->next_run_at, s->now);
-	lc_table_row(&s->t, (const char *const[]){q->name, q->paused ? "paused" : "active", tasks, due, dead, next});
+	if (s->db)
+		lc_table_row(&s->t, (const char *const[]){s->db, q->name, q->paused ? "paused" : "active", tasks, due,
+							  dead, next});
+	else
+		lc_table_row(&s->t, (const char *const[]){q->name, q->paused ? "paused" : "active", tasks, due, dead,
+							  next});
 	return 0;
+}
+
+/* One database's queues into the listing, on its own clock. */
+static int list_db(lq_db *db, const char *label, void *arg)
+{
+	struct queue_state *s = arg;
+	lq_status st = lq_now(db, &s->now);
+
+	s->db = label;
+	if (st == LQ_OK)
+		st = lq_queue_list(db, list_one, s);
+	return st == LQ_OK ? 0 : lc_db_error(db, st);
 }
 
 static int cmd_queue_list(struct lc_ctx *ctx, int argc, char **argv)
 {
 	static const char *const heads[] = {"QUEUE", "STATE", "TASKS", "DUE", "DEAD", "NEXT RUN"};
+	static const char *const db_heads[] = {"DB", "QUEUE", "STATE", "TASKS", "DUE", "DEAD", "NEXT RUN"};
 	struct list_args a = {0};
 	struct queue_state s = {0};
 	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
 	char *out = NULL;
 	size_t outlen = 0;
 	FILE *mem = NULL;
-	lq_db *db = NULL;
-	lq_status st;
+	int print;
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
-	if ((rc = lc_open(ctx, &db)))
-		return rc;
-	if ((st = lq_now(db, &s.now)) != LQ_OK) {
-		rc = lc_db_error(db, st);
-		goto done;
-	}
 	s.json = ctx->json;
 	if (s.json) {
 		if (!(mem = open_memstream(&out, &outlen))) {
@@ -88,19 +102,19 @@ static int cmd_queue_list(struct lc_ctx *ctx, int argc, char **argv)
 		lc_json_init(&s.j, mem);
 		lc_json_arr(&s.j);
 	} else {
-		lc_table_init(&s.t, 6, heads);
+		lc_table_init(&s.t, ctx->ndsn > 1 ? 7 : 6, ctx->ndsn > 1 ? db_heads : heads);
 	}
-	st = lq_queue_list(db, list_one, &s);
-	if (st != LQ_OK) {
-		rc = lc_db_error(db, st);
-	} else if (s.json) {
+	rc = lc_each_db(ctx, list_db, &s);
+	/* Several databases: what the reachable ones hold, and the failure's status. */
+	print = !rc || ctx->ndsn > 1;
+	if (print && s.json) {
 		lc_json_end_arr(&s.j);
 		lc_json_end(&s.j);
 		fflush(mem);
 		fwrite(out, 1, outlen, stdout);
-	} else if (s.n) {
+	} else if (print && s.n) {
 		lc_table_print(&s.t, stdout);
-	} else {
+	} else if (print) {
 		printf("no queues\n");
 	}
 	if (!s.json)
@@ -109,7 +123,6 @@ done:
 	if (mem)
 		fclose(mem);
 	free(out);
-	lq_close(db);
 	return rc;
 }
 

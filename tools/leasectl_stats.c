@@ -121,12 +121,14 @@ lq_status lc_stats_collect(lq_db *db, struct lc_stats *s)
 	return st;
 }
 
-static void print_json(const struct lc_stats *s)
+static void print_json(const struct lc_stats *s, const char *db)
 {
 	struct lc_json j;
 
 	lc_json_init(&j, stdout);
 	lc_json_obj(&j);
+	if (db)
+		lc_json_kstr(&j, "db", db);
 	lc_json_kint(&j, "now", s->now);
 	lc_json_key(&j, "leases");
 	lc_json_obj(&j);
@@ -156,12 +158,14 @@ static void print_json(const struct lc_stats *s)
 	lc_json_end(&j);
 }
 
-static void print_text(const struct lc_stats *s)
+static void print_text(const struct lc_stats *s, const char *db)
 {
 	static const char *const heads[] = {"QUEUE", "STATE", "TASKS", "DUE", "DEAD", "NEXT RUN"};
 	struct lc_table t;
 	char now[40];
 
+	if (db)
+		printf("database:        %s\n", db);
 	lc_fmt_time(now, sizeof(now), s->now);
 	printf("database clock:  %s\n", now);
 	printf("leases:          %lld (%lld held)\n", (long long)s->leases, (long long)s->held);
@@ -184,6 +188,33 @@ static void print_text(const struct lc_stats *s)
 	lc_table_free(&t);
 }
 
+/* Several --db: one block (text) or object (in a JSON array) per database. */
+struct stats_each {
+	const char *fmt;
+	int n;
+};
+
+static int stats_db(lq_db *db, const char *label, void *arg)
+{
+	struct stats_each *e = arg;
+	struct lc_stats s = {0};
+	lq_status st = lc_stats_collect(db, &s);
+
+	if (st == LQ_OK) {
+		if (!strcmp(e->fmt, "json"))
+			printf("%s", e->n ? ",\n" : "[\n");
+		else if (e->n)
+			putchar('\n');
+		if (!strcmp(e->fmt, "json"))
+			print_json(&s, label);
+		else
+			print_text(&s, label);
+		e->n++;
+	}
+	free(s.q);
+	return st == LQ_OK ? 0 : lc_db_error(db, st);
+}
+
 int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct stats_args a = {0};
@@ -198,6 +229,15 @@ int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
 	fmt = a.format ? a.format : ctx->json ? "json" : "text";
 	if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "prometheus"))
 		return lc_usage_error(ctx, "--format: expected text, json or prometheus, not \"%s\"", fmt);
+	if (ctx->ndsn > 1) {
+		struct stats_each e = {fmt, 0};
+		if (!strcmp(fmt, "prometheus"))
+			return lc_usage_error(ctx, "--format prometheus reads one --db (one scrape target per database)");
+		rc = lc_each_db(ctx, stats_db, &e);
+		if (!strcmp(fmt, "json"))
+			printf("%s]\n", e.n ? "" : "[\n");
+		return rc;
+	}
 	if ((rc = lc_open(ctx, &db)))
 		return rc;
 	st = lc_stats_collect(db, &s);
@@ -206,9 +246,9 @@ int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
 	else if (!strcmp(fmt, "prometheus"))
 		lc_stats_prometheus(stdout, &s);
 	else if (!strcmp(fmt, "json"))
-		print_json(&s);
+		print_json(&s, NULL);
 	else
-		print_text(&s);
+		print_text(&s, NULL);
 	free(s.q);
 	lq_close(db);
 	return rc;

@@ -538,6 +538,9 @@ static const struct lc_usage list_usage = {
 struct list_state {
 	int json, dead, oom;
 	size_t n;
+	const char *db; /* several --db: the redacted DSN of the rows */
+	const char *queue;
+	unsigned flags;
 	struct lc_json j;
 	struct lc_table t;
 };
@@ -550,6 +553,8 @@ static int list_one(const lq_task *t, void *arg)
 	s->n++;
 	if (s->json) {
 		lc_json_obj(&s->j);
+		if (s->db)
+			lc_json_kstr(&s->j, "db", s->db);
 		lc_json_task(&s->j, t, 0);
 		lc_json_end_obj(&s->j);
 		return 0;
@@ -570,9 +575,24 @@ static int list_one(const lq_task *t, void *arg)
 			memcpy(err + n, "...", 4);
 		}
 	}
-	lc_table_row(&s->t, (const char *const[]){id, t->queue, t->name, when, att, prio, task_state(t), sched,
-						  err[0] ? err : NULL});
+	if (s->db)
+		lc_table_row(&s->t, (const char *const[]){s->db, id, t->queue, t->name, when, att, prio,
+							  task_state(t), sched, err[0] ? err : NULL});
+	else
+		lc_table_row(&s->t, (const char *const[]){id, t->queue, t->name, when, att, prio, task_state(t),
+							  sched, err[0] ? err : NULL});
 	return 0;
+}
+
+/* One database's tasks into the listing. */
+static int list_db(lq_db *db, const char *label, void *arg)
+{
+	struct list_state *s = arg;
+	lq_status st;
+
+	s->db = label;
+	st = lq_task_list(db, s->queue, s->flags, list_one, s);
+	return st == LQ_OK ? 0 : lc_db_error(db, st);
 }
 
 static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
@@ -581,14 +601,17 @@ static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
 					    "SCHEDULE", "LAST ERROR"};
 	static const char *const dead_heads[] = {"ID", "QUEUE", "NAME", "DIED", "ATTEMPTS", "PRIO", "STATE",
 						 "SCHEDULE", "LAST ERROR"};
+	static const char *const db_heads[] = {"DB", "ID", "QUEUE", "NAME", "NEXT RUN", "ATTEMPTS", "PRIO", "STATE",
+					       "SCHEDULE", "LAST ERROR"};
+	static const char *const db_dead_heads[] = {"DB", "ID", "QUEUE", "NAME", "DIED", "ATTEMPTS", "PRIO", "STATE",
+						    "SCHEDULE", "LAST ERROR"};
 	struct list_args a = {0};
 	struct list_state s = {0};
 	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
 	char *out = NULL;
 	size_t outlen = 0;
 	FILE *mem = NULL;
-	lq_db *db = NULL;
-	lq_status st;
+	int print;
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
@@ -596,10 +619,10 @@ static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (a.due && a.dead)
 		return lc_usage_error(ctx, "--due and --dead cannot be combined (dead tasks are never due)");
-	if ((rc = lc_open(ctx, &db)))
-		return rc;
 	s.json = ctx->json;
 	s.dead = a.dead;
+	s.queue = a.queue;
+	s.flags = (a.due ? LQ_LIST_DUE : 0u) | (a.dead ? LQ_LIST_DEAD : 0u);
 	if (s.json) {
 		/* Buffered, so that a failure half-way prints no half document. */
 		if (!(mem = open_memstream(&out, &outlen))) {
@@ -610,19 +633,22 @@ static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
 		lc_json_init(&s.j, mem);
 		lc_json_arr(&s.j);
 	} else {
-		lc_table_init(&s.t, 9, a.dead ? dead_heads : heads);
+		if (ctx->ndsn > 1)
+			lc_table_init(&s.t, 10, a.dead ? db_dead_heads : db_heads);
+		else
+			lc_table_init(&s.t, 9, a.dead ? dead_heads : heads);
 	}
-	st = lq_task_list(db, a.queue, (a.due ? LQ_LIST_DUE : 0u) | (a.dead ? LQ_LIST_DEAD : 0u), list_one, &s);
-	if (st != LQ_OK) {
-		rc = lc_db_error(db, st);
-	} else if (s.json) {
+	rc = lc_each_db(ctx, list_db, &s);
+	/* Several databases: what the reachable ones hold, and the failure's status. */
+	print = !rc || ctx->ndsn > 1;
+	if (print && s.json) {
 		lc_json_end_arr(&s.j);
 		lc_json_end(&s.j);
 		fflush(mem);
 		fwrite(out, 1, outlen, stdout);
-	} else if (s.n) {
+	} else if (print && s.n) {
 		lc_table_print(&s.t, stdout);
-	} else {
+	} else if (print) {
 		printf("no %stasks%s%s\n", a.dead ? "dead " : a.due ? "due " : "", a.queue ? " in queue " : "",
 		       a.queue ? a.queue : "");
 	}
@@ -632,7 +658,6 @@ done:
 	if (mem)
 		fclose(mem);
 	free(out);
-	lq_close(db);
 	return rc;
 }
 

@@ -282,6 +282,18 @@ static int has_word(int argc, char **argv, const char *w)
 	return 0;
 }
 
+/* A tick on one of several databases (ctx->dsn). */
+static int tick_one_db(struct lc_ctx *ctx, void *arg)
+{
+	lq_run_report rep;
+	char msg[456];
+	int rc = lc_run_runner(arg, &rep, msg, sizeof(msg));
+
+	(void)ctx;
+	lc_print_run_report(arg, &rep, rc, msg);
+	return rc;
+}
+
 int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct tick_args a = {0};
@@ -318,6 +330,8 @@ int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
 		rc = lc_parse_handlers(ctx, &a.handlers, &c);
 	if (rc && rc != LC_PARSE_HELP && cgi) /* the reason is on standard error: the server's log */
 		cgi_answer("500 Internal Server Error", "leasectl tick: bad configuration (see the server's error log)\n");
+	if (!rc && (cgi || a.spawn) && ctx->ndsn > 1)
+		rc = lc_usage_error(ctx, "several --db are for a plain tick, not --spawn or CGI");
 	if (!rc && (cgi || a.spawn)) {
 		sigset_t block, old;
 		int d;
@@ -361,7 +375,9 @@ int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
 			return lc_finish_run(&c, rc);
 		}
 	}
-	if (!rc) {
+	if (!rc && ctx->ndsn > 1) {
+		rc = lc_run_per_db(ctx, 1, tick_one_db, &c); /* a tick is one try per database */
+	} else if (!rc) {
 		rc = lc_run_runner(&c, &rep, msg, sizeof(msg));
 		/* A detached tick's log: what ran or failed, and errors; not every
 		 * web hit that found nothing to do. */

@@ -450,14 +450,22 @@ out:
 
 void lc_print_run_report(const struct wconf *c, const lq_run_report *rep, int rc, const char *msg)
 {
-	const char *what = c->tick ? "tick" : "worker";
+	char what[300];
 	char sum[160];
+
+	/* Several databases: say which one this report is about. */
+	if (c->ctx->db_label[0])
+		snprintf(what, sizeof(what), "%s (%s)", c->tick ? "tick" : "worker", c->ctx->db_label);
+	else
+		snprintf(what, sizeof(what), "%s", c->tick ? "tick" : "worker");
 
 	summary_line(sum, sizeof(sum), rep);
 	if (c->ctx->json) {
 		struct lc_json j;
 		lc_json_init(&j, stdout);
 		lc_json_obj(&j);
+		if (c->ctx->db_label[0])
+			lc_json_kstr(&j, "db", c->ctx->db_label);
 		lc_json_report(&j, rep);
 		if (rc && msg[0])
 			lc_json_kstr(&j, "error", msg);
@@ -471,7 +479,7 @@ void lc_print_run_report(const struct wconf *c, const lq_run_report *rep, int rc
 						     .error = rc && msg[0] ? msg : NULL});
 	else if (rc == LC_EXIT_HELD && c->tick)
 		lc_errorf("tick: another runner is active on queue \"%s\"; nothing to do", c->queues[0]);
-	else if (rc && msg[0] && !strncmp(msg, what, strlen(what)) && msg[strlen(what)] == ':')
+	else if (rc && msg[0] && !c->ctx->db_label[0] && !strncmp(msg, what, strlen(what)) && msg[strlen(what)] == ':')
 		lc_errorf("%s (%s)", msg, sum); /* the library named it already */
 	else if (rc && msg[0])
 		lc_errorf("%s: %s (%s)", what, msg, sum);
@@ -674,6 +682,31 @@ static int preflight(struct wconf *c)
 	return rc;
 }
 
+#define DRAIN_DB_TRIES 3
+
+struct one_db {
+	struct wconf *c;
+	int64_t jobs;
+};
+
+/* The worker on one database (ctx->dsn): -j processes or this one. */
+static int work_one_db(struct lc_ctx *ctx, void *arg)
+{
+	struct one_db *o = arg;
+	lq_run_report rep;
+	char msg[456];
+	int rc;
+
+	(void)ctx;
+	if (o->jobs > 1) {
+		rc = preflight(o->c);
+		return rc ? rc : run_jobs(o->c, o->jobs);
+	}
+	rc = lc_run_runner(o->c, &rep, msg, sizeof(msg));
+	lc_print_run_report(o->c, &rep, rc, msg);
+	return rc;
+}
+
 int cmd_worker(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct worker_args a = {0};
@@ -681,8 +714,6 @@ int cmd_worker(struct lc_ctx *ctx, int argc, char **argv)
 	int rc = lc_parse(ctx, &lc_worker_usage, &a, argc, argv);
 	int64_t jobs = 1;
 	const char **queues = NULL;
-	lq_run_report rep;
-	char msg[456];
 
 	if (rc) {
 		free(a.queues.v);
@@ -715,15 +746,12 @@ int cmd_worker(struct lc_ctx *ctx, int argc, char **argv)
 			c.queues = queues;
 		}
 	}
-	if (!rc && jobs > 1)
-		rc = preflight(&c);
-	if (!rc) {
-		if (jobs > 1) {
-			rc = run_jobs(&c, jobs);
-		} else {
-			rc = lc_run_runner(&c, &rep, msg, sizeof(msg));
-			lc_print_run_report(&c, &rep, rc, msg);
-		}
+	if (!rc && ctx->ndsn > 1) {
+		/* --drain: an unreachable database is tried a few times, not for ever. */
+		rc = lc_run_per_db(ctx, c.drain ? DRAIN_DB_TRIES : 0, work_one_db, &(struct one_db){&c, jobs});
+	} else if (!rc) {
+		struct one_db o = {&c, jobs};
+		rc = work_one_db(ctx, &o);
 	}
 	free(queues);
 	free(a.queues.v);

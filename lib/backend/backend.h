@@ -121,6 +121,14 @@ struct lq_backend {
 	/* Optional.  The stop flag the backend's waits look at (NULL: none);
 	 * the core sets it after every connect and when it changes. */
 	void (*set_stop)(struct lq_conn *c, const volatile sig_atomic_t *stop);
+	/* Optional: borrowed connections (lq_open_borrowed).  adopt wraps the
+	 * application's native connection without taking it over and without
+	 * changing its session; release frees the wrapper and what it
+	 * prepared, leaving the connection open; app_tx is non-zero while a
+	 * transaction is open on the connection (whoever began it). */
+	lq_status (*adopt)(void *native, struct lq_conn **out, lq_err *err);
+	void (*release)(struct lq_conn *c);
+	int (*app_tx)(struct lq_conn *c);
 };
 
 struct lq_migration {

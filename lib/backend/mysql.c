@@ -910,15 +910,24 @@ static lq_status check_options(const char *query, lq_err *err)
 	return LQ_OK;
 }
 
-static void my_disconnect(struct lq_conn *c)
+/* Closes leaseq's prepared statements, not the connection. */
+static void my_release(struct lq_conn *c)
 {
 	if (!c)
 		return;
 	for (int i = 0; i < LQ_SQL__COUNT; i++)
 		stmt_free(c->stmt[i]);
-	if (c->my)
-		mysql_close(c->my);
 	free(c);
+}
+
+static void my_disconnect(struct lq_conn *c)
+{
+	if (!c)
+		return;
+	MYSQL *my = c->my;
+	my_release(c);
+	if (my)
+		mysql_close(my);
 }
 
 static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
@@ -1041,6 +1050,38 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	return LQ_OK;
 }
 
+/* The application's MYSQL, as it is: its session settings stay its own.
+ * Claims and renews count matched rows, so it must have been connected
+ * with CLIENT_FOUND_ROWS. */
+static lq_status my_adopt(void *native, struct lq_conn **out, lq_err *err)
+{
+	MYSQL *my = native;
+	if (!(my->client_flag & CLIENT_FOUND_ROWS)) {
+		lq__err_set(err, "the connection was made without CLIENT_FOUND_ROWS (pass it to "
+				 "mysql_real_connect: leaseq counts matched rows)");
+		return LQ_EINVAL;
+	}
+	struct lq_conn *c = calloc(1, sizeof *c);
+	if (!c) {
+		lq__err_set(err, "out of memory");
+		return LQ_ENOMEM;
+	}
+	c->my = my;
+	c->deadline_ms = LQ_STATEMENT_TIMEOUT_MS;
+	c->skip_locked = server_skip_locked(my);
+#ifdef MY_NONBLOCK
+	/* Our bounded waits; the application's blocking calls work as before. */
+	mysql_options(my, MYSQL_OPT_NONBLOCK, 0);
+#endif
+	*out = c;
+	return LQ_OK;
+}
+
+static int my_app_tx(struct lq_conn *c)
+{
+	return (c->my->server_status & SERVER_STATUS_IN_TRANS) != 0;
+}
+
 static void my_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
 {
 	c->stop = stop;
@@ -1063,4 +1104,7 @@ const struct lq_backend lq__backend_mysql = {
 	.notify = NULL,
 	.wait_notify = NULL,
 	.set_stop = my_set_stop,
+	.adopt = my_adopt,
+	.release = my_release,
+	.app_tx = my_app_tx,
 };

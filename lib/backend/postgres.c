@@ -65,6 +65,7 @@ struct lq_conn {
 	int warned;  /* a WARNING came with the current statement (a cancelled
 	              * wait for synchronous replication says so) */
 	int broken;  /* a wait was given up mid-statement: unusable */
+	int app_nonblocking; /* borrowed: the application's PQisnonblocking, restored on release */
 };
 
 /* ------------------------------------------------------------ messages */
@@ -1203,6 +1204,74 @@ static void pg_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
 	c->stop = stop;
 }
 
+/* ------------------------------------------------------------ borrowed */
+
+/* The application's PGconn, as it is: no session settings and no notice
+ * receiver of ours (it would outlive the handle).  Statements an earlier
+ * handle prepared on it are still there: read which, so that none is
+ * prepared twice (that error would abort the application's transaction). */
+static lq_status pg_adopt(void *native, struct lq_conn **out, lq_err *err)
+{
+	PGconn *pg = native;
+	if (PQstatus(pg) != CONNECTION_OK) {
+		lq__err_set(err, "the connection is not open");
+		return LQ_ECONN;
+	}
+	if (PQtransactionStatus(pg) == PQTRANS_ACTIVE) {
+		lq__err_set(err, "a command is in progress on the connection");
+		return LQ_EINVAL;
+	}
+	struct lq_conn *c = calloc(1, sizeof(*c));
+	if (!c) {
+		lq__err_set(err, "out of memory");
+		return LQ_ENOMEM;
+	}
+	c->pg = pg;
+	c->deadline_ms = LQ_STATEMENT_TIMEOUT_MS;
+	PGresult *r = PQexec(pg, "SELECT name FROM pg_prepared_statements WHERE name ~ '^lq[0-9]+$'");
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		one_line(err->msg, sizeof(err->msg), PQerrorMessage(pg));
+		err_prefix(err, "reading the prepared statements: ");
+		PQclear(r);
+		free(c);
+		return LQ_ERROR;
+	}
+	for (int i = 0; i < PQntuples(r); i++) {
+		long id = strtol(PQgetvalue(r, i, 0) + 2, NULL, 10);
+		if (id >= 0 && id < LQ_SQL__COUNT)
+			c->prepared[id] = 1;
+	}
+	PQclear(r);
+	c->app_nonblocking = PQisnonblocking(pg);
+	c->cancel = PQgetCancel(pg);
+	if (!c->cancel || PQsetnonblocking(pg, 1) != 0) {
+		if (c->cancel)
+			PQfreeCancel(c->cancel);
+		free(c);
+		lq__err_set(err, "out of memory");
+		return LQ_ENOMEM;
+	}
+	*out = c;
+	return LQ_OK;
+}
+
+/* The prepared statements stay for the next handle on this connection. */
+static void pg_release(struct lq_conn *c)
+{
+	if (!c)
+		return;
+	if (c->cancel)
+		PQfreeCancel(c->cancel);
+	(void)PQsetnonblocking(c->pg, c->app_nonblocking);
+	free(c);
+}
+
+static int pg_app_tx(struct lq_conn *c)
+{
+	PGTransactionStatusType t = PQtransactionStatus(c->pg);
+	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
+}
+
 /* ------------------------------------------------------------ the vtable */
 
 const struct lq_backend lq__backend_postgres = {
@@ -1222,4 +1291,7 @@ const struct lq_backend lq__backend_postgres = {
 	.notify = pg_notify,
 	.wait_notify = pg_wait_notify,
 	.set_stop = pg_set_stop,
+	.adopt = pg_adopt,
+	.release = pg_release,
+	.app_tx = pg_app_tx,
 };

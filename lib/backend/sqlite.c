@@ -66,7 +66,8 @@ static lq_status map_rc(sqlite3 *db, int rc, lq_err *err, const char *what)
 	return LQ_ERROR;
 }
 
-static void sqlite_disconnect(struct lq_conn *c)
+/* Our statements and the wrapper; a borrowed connection stays open. */
+static void sqlite_release(struct lq_conn *c)
 {
 	if (!c)
 		return;
@@ -74,8 +75,16 @@ static void sqlite_disconnect(struct lq_conn *c)
 		sqlite3_finalize(c->stmt[i]);
 	for (int i = 0; i < TX__COUNT; i++)
 		sqlite3_finalize(c->tx[i]);
-	sqlite3_close_v2(c->db);
 	free(c);
+}
+
+static void sqlite_disconnect(struct lq_conn *c)
+{
+	if (!c)
+		return;
+	sqlite3 *db = c->db;
+	sqlite_release(c);
+	sqlite3_close_v2(db);
 }
 
 /* Run a pragma or other parameterless statement, retrying while busy. */
@@ -293,6 +302,25 @@ static lq_status sqlite_rollback(struct lq_conn *c, lq_err *err)
 	return simple(c, "ROLLBACK", TX_ROLLBACK, err);
 }
 
+/* Borrowed: the application's handle, its busy timeout and pragmas as
+ * the application set them. */
+static lq_status sqlite_adopt(void *native, struct lq_conn **out, lq_err *err)
+{
+	struct lq_conn *c = calloc(1, sizeof(*c));
+	if (!c) {
+		lq__err_set(err, "out of memory");
+		return LQ_ENOMEM;
+	}
+	c->db = native;
+	*out = c;
+	return LQ_OK;
+}
+
+static int sqlite_app_tx(struct lq_conn *c)
+{
+	return !sqlite3_get_autocommit(c->db);
+}
+
 const struct lq_backend lq__backend_sqlite = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "sqlite",
@@ -308,4 +336,7 @@ const struct lq_backend lq__backend_sqlite = {
 	.commit = sqlite_commit,
 	.rollback = sqlite_rollback,
 	.set_stop = sqlite_set_stop,
+	.adopt = sqlite_adopt,
+	.release = sqlite_release,
+	.app_tx = sqlite_app_tx,
 };
