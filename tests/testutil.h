@@ -144,6 +144,7 @@ void lqt_conf_reopen(lqt_conf *c);
 /* One function per conformance group; each returns the failures. */
 int lqt_conf_lease(void);
 int lqt_conf_task(void);
+int lqt_conf_run(void);
 int lqt_conf_schedule(void);
 int lqt_conf_runner(void);
 int lqt_conf_errors(void);
