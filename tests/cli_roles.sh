@@ -69,16 +69,17 @@ mysql)
     W_DSN="$scheme://$WROLE:$WPASS@$hostport/$D1"
     grant() {
         local t g=""
-        for t in lq_lease lq_task lq_task_dead lq_queue; do
+        for t in lq_lease lq_task lq_task_dead lq_queue lq_run lq_counter; do
             g+="GRANT SELECT, INSERT, UPDATE, DELETE ON $D1.$t TO '$WROLE'@'%'; "
         done
         sql "$g GRANT SELECT ON $D1.lq_schema TO '$WROLE'@'%'"
     }
     # MariaDB lets a user with a wildcard database grant (DB_%) re-grant only
     # table by table, on tables that exist: the empty space for the migrate
-    # check is D1 with its last step (0004: lq_queue) undone by the owner.
+    # check is D1 with its last step (0007: lq_run, lq_counter and their
+    # triggers) undone by the owner.
     W_DSN2=$W_DSN
-    undo_last_step() { sql "DELETE FROM $D1.lq_schema WHERE version = 4; DROP TABLE $D1.lq_queue"; }
+    undo_last_step() { sql "DELETE FROM $D1.lq_schema WHERE version = 7; DROP TABLE $D1.lq_counter; DROP TABLE $D1.lq_run; DROP TRIGGER IF EXISTS $D1.lq_lease_counted"; }
     ;;
 esac
 if [[ ${#why[@]} -eq 0 ]]; then
