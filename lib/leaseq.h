@@ -307,7 +307,8 @@ LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char 
  * task, the due time of the occurrence, queue, name, the worker (host:pid),
  * the attempt, when it was claimed and when it ended, its outcome and error.
  * At-least-once: the row is written in the transaction of the ack or fail
- * (on PostgreSQL the ack and its row are one statement), so the history
+ * (the ack and its row are one round trip: one statement on PostgreSQL, one
+ * procedure call on MySQL/MariaDB), so the history
  * never says "done" for a run whose ack did not commit, and never misses
  * one that did.  At-most-once: the claim already removed the task, so the
  * row is written after the run, by lq_task_ack / lq_task_fail, with a

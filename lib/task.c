@@ -826,7 +826,7 @@ static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
 		char worker[LQ_OWNER_MAX + 1];
 		lq__run_worker(worker, sizeof(worker));
 		lq_value q[4] = {p[0], p[1], lq__v_text(worker), lq_v_int(t->now)};
-		st = lq__exec(db, what, LQ_SQL_task_ack_run, q, 4, NULL, NULL, &n);
+		st = lq__exec(db, what, LQ_SQL_task_ack_run, q, 4, lq__row_int, &n, NULL);
 	} else {
 		st = settle_run(db, t, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, &n);
 	}

@@ -323,9 +323,9 @@ static void run_prune(void **state)
 	lq_task_clear(&t);
 	assert_lq_ok(db, lq_run_prune(db, 3600 * 1000, NULL, 0, &removed));
 	assert_int_equal(removed, 0);
+	lqt_sleep_ms(5); /* older than 0 ms: ended before now */
 	assert_lq_ok(db, lq_run_prune(db, 0, NULL, LQ_PRUNE_DRY_RUN, &removed));
 	assert_int_equal(removed, 1);
-	lqt_sleep_ms(5);
 	assert_lq_ok(db, lq_run_prune(db, 0, NULL, 0, &removed));
 	assert_int_equal(removed, 1);
 	memset(&rs, 0, sizeof(rs));

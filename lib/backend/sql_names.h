@@ -100,8 +100,9 @@
 	                            ?6 attempt, ?7 started_at, ?8 outcome, ?9 error|NULL)     \
 	                            ended_at NOW; counted in lq_counter by a trigger */       \
 	X(task_ack_run)         /* (?1 id, ?2 owner, ?3 worker, ?4 started_at) task_ack and   \
-	                            its 'done' run_insert in one statement -> affected;      \
-	                            only where LQ_CAP_ONE_STATEMENT_ACK */                   \
+	                            its 'done' run_insert in one round trip and one         \
+	                            transaction -> (acked 0|1); only where                   \
+	                            LQ_CAP_ONE_STATEMENT_ACK */                              \
 	X(run_list)             /* (?1 queue|NULL, ?2 name|NULL, ?3 age ms, ?4 limit) ->      \
 	                            RUN_COLS ended within age, newest first */               \
 	X(run_list_task)        /* (?1 task_id, ?2 age ms, ?3 limit) -> RUN_COLS, newest first */ \

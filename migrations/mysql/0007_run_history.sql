@@ -51,3 +51,28 @@ CREATE OR REPLACE TRIGGER lq_lease_counted AFTER UPDATE ON lq_lease FOR EACH ROW
       FROM DUAL
      WHERE NEW.token > OLD.token AND (OLD.owner IS NOT NULL OR NEW.owner IS NULL)
     ON DUPLICATE KEY UPDATE n = n + 1;
+
+-- The at-least-once ack and its history row in one round trip and one
+-- transaction (MariaDB cannot chain a DELETE into an INSERT in one
+-- statement): the row is written only if the claim was still ours.  Result:
+-- one row, acked 0|1.  Statements inside end with ';' at the start of the
+-- next line, so the migration runner keeps the body whole.
+CREATE OR REPLACE PROCEDURE lq_task_ack_run(IN p_id BIGINT, IN p_owner VARBINARY(255),
+                                            IN p_worker VARBINARY(255), IN p_started BIGINT)
+    MODIFIES SQL DATA
+BEGIN
+    DECLARE n INT DEFAULT 0
+    ; DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END
+    ; START TRANSACTION
+    ; INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
+      SELECT id, run_at, queue, name, p_worker, attempts, p_started,
+             CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), 'done'
+        FROM lq_task WHERE id = p_id AND claim_owner = p_owner
+    ; IF ROW_COUNT() = 1 THEN
+          DELETE FROM lq_task WHERE id = p_id AND claim_owner = p_owner
+          ; SET n = ROW_COUNT()
+          ; IF n <> 1 THEN ROLLBACK; SET n = 0; END IF
+      ; END IF
+    ; COMMIT
+    ; SELECT n
+; END;

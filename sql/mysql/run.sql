@@ -8,6 +8,11 @@
 INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?8, ?9);
 
+-- name: task_ack_run
+-- The at-least-once ack and its history row: one round trip, one
+-- transaction, in the procedure of migration 0007.  -> (acked 0|1)
+CALL lq_task_ack_run(?1, ?2, ?3, ?4);
+
 -- name: run_list
 -- Newest first.  The first run that ended inside the window, found on
 -- lq_run_ended, bounds the walk down the primary key (ids grow with

@@ -12,11 +12,14 @@ VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::bigint, $7::bi
 -- name: task_ack_run
 -- The at-least-once ack and its history row in one statement (one round
 -- trip, one transaction): the row is written only if the claim was still
--- ours and the task is gone.  Affected rows: 1 acked, 0 claim lost.
+-- ours and the task is gone.  -> (acked 0|1)
 WITH d AS (DELETE FROM lq_task WHERE id = $1::bigint AND claim_owner = $2::text
-           RETURNING id, run_at, queue, name, attempts)
-INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
-SELECT id, run_at, queue, name, $3::text, attempts, $4::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint, 'done' FROM d;
+           RETURNING id, run_at, queue, name, attempts),
+     i AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
+           SELECT id, run_at, queue, name, $3::text, attempts, $4::bigint,
+                  (extract(epoch FROM clock_timestamp()) * 1000)::bigint, 'done' FROM d
+           RETURNING 1)
+SELECT count(*)::bigint FROM i;
 
 -- name: run_list
 -- Newest first.  The first run that ended inside the window, found on
