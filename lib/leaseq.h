@@ -407,7 +407,7 @@ LQ_EXTERN(lq_status) lq_queue_list(lq_db *db, lq_queue_fn fn, void *ctx);
 LQ_EXTERN(lq_status) lq_queue_pause(lq_db *db, const char *queue, int paused);
 /* lq_queue_list for monitoring, bounded on a queue of any size: the queues
  * are found by skip scans, and tasks, due and dead each count at most cap
- * rows (an index range that stops there; cap 0: 100000): a value equal to
+ * rows (an index range that stops there; cap 0: 10000): a value equal to
  * cap means "cap or more".  One statement per queue. */
 LQ_EXTERN(lq_status) lq_queue_gauges(lq_db *db, int64_t cap, lq_queue_fn fn, void *ctx);
 /* Milliseconds until the next task of queue could be due (0 = now), or -1

@@ -94,7 +94,7 @@ LQ_EXTERN(lq_status) lq_queue_next_due(lq_db *db, const char *queue, int64_t *wa
 	return LQ_OK;
 }
 
-#define LQ_GAUGE_CAP_DEFAULT 100000
+#define LQ_GAUGE_CAP_DEFAULT 10000
 #define LQ_GAUGE_QUEUES_MAX 10000 /* queues one call reports at most */
 
 struct names_ctx {

@@ -134,7 +134,7 @@ done
 for c in taken lost broken; do
     grep -q -x "# TYPE leaseq_leases_${c}_total counter" "$T/body" || why+=("no TYPE line for leaseq_leases_${c}_total")
 done
-grep -q -x "leaseq_queue_count_cap 100000" "$T/body" || why+=("no leaseq_queue_count_cap")
+grep -q -x "leaseq_queue_count_cap 10000" "$T/body" || why+=("no leaseq_queue_count_cap")
 run task add ok --queue "$QC"
 run task add ok --queue "$QC"
 run task add bad --queue "$QC" --max-attempts 1

@@ -30,7 +30,7 @@ const struct lc_usage lc_serve_usage = {
 		"  /metrics  the counts of 'leasectl stats --format prometheus', plus\n"
 		"            leaseq_up (1: the database answered); bounded on a queue\n"
 		"            of any size: per-queue task, due and dead counts stop at\n"
-		"            leaseq_queue_count_cap (100000); counters (_total) of runs\n"
+		"            leaseq_queue_count_cap (10000); counters (_total) of runs\n"
 		"            per queue and name and of leases taken, lost and broken\n"
 		"  /healthz  200 \"ok\" when the database answers and its schema is current,\n"
 		"            else 503 and the reason (for load balancers and monitors)\n"

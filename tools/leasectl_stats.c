@@ -9,7 +9,7 @@
 #include "leasectl.h"
 
 #define LC_STATS_RECENT_MS (3600 * 1000) /* "runs, last hour" */
-#define LC_METRICS_CAP 100000            /* per-queue counts of /metrics stop here */
+#define LC_METRICS_CAP 10000             /* per-queue counts of /metrics stop here */
 
 struct stats_args {
 	const char *format;
@@ -24,9 +24,15 @@ const struct lc_usage lc_stats_usage = {
 	.path = "stats",
 	.summary = "lease and queue counts, as text, JSON or Prometheus metrics",
 	.description = "Counts leases (held or not) and, per queue, live, due and dead tasks, whether\n"
-		       "the queue is paused and when its next task is due.  JSON: {now, leases:\n"
-		       "{total, held}, tasks: {live, due, dead}, queues: [{name, paused, tasks, due,\n"
-		       "dead, next_run_at}]}.",
+		       "the queue is paused and when its next task is due; the runs that ended in\n"
+		       "the last hour by outcome (from the run history, 'task history'); and the\n"
+		       "lease counters since the schema began keeping them (taken, lost: taken\n"
+		       "over after expiring in its holder's hands, broken).  These counts are\n"
+		       "exact: they read every task (see 'serve' for bounded ones).  JSON: {now,\n"
+		       "leases: {total, held}, tasks: {live, due, dead}, runs_last_hour: {done,\n"
+		       "failed, timed_out, dead}, leases_total: {taken, lost, broken}, queues:\n"
+		       "[{name, paused, tasks, due, dead, next_run_at}]}.  Prometheus: also the\n"
+		       "_total counters of runs per queue and name, as /metrics.",
 	.opts = stats_opts,
 	.examples = "leasectl stats\n"
 		    "leasectl stats --format prometheus > /var/lib/node_exporter/leaseq.prom",

@@ -62,7 +62,9 @@ ORDER BY 1;
 
 -- name: queue_gauges
 -- One queue's counts, each capped at $2 rows read (an index range that
--- stops there), and its next due time (the first entry of lq_task_due).
+-- stops there), and its next due time: a walk of lq_task_due in run_at
+-- order that stops at the first unpaused task (MIN() with the paused
+-- filter would read the whole queue).
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 SELECT COALESCE((SELECT paused FROM lq_queue WHERE name = $1::text), 0)::bigint,
        (SELECT count(*) FROM (SELECT 1 FROM lq_task WHERE queue = $1::text LIMIT $2::bigint) t)::bigint,
@@ -71,4 +73,4 @@ SELECT COALESCE((SELECT paused FROM lq_queue WHERE name = $1::text), 0)::bigint,
                                  AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
                                LIMIT $2::bigint) t)::bigint,
        (SELECT count(*) FROM (SELECT 1 FROM lq_task_dead WHERE queue = $1::text LIMIT $2::bigint) t)::bigint,
-       (SELECT MIN(run_at) FROM lq_task WHERE queue = $1::text AND paused = 0)::bigint;
+       (SELECT run_at FROM lq_task WHERE queue = $1::text AND paused = 0 ORDER BY run_at LIMIT 1)::bigint;

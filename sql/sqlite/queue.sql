@@ -53,7 +53,9 @@ ORDER BY 1;
 
 -- name: queue_gauges
 -- One queue's counts, each capped at ?2 rows read (an index range that
--- stops there), and its next due time (the first entry of lq_task_due).
+-- stops there), and its next due time: a walk of lq_task_due in run_at
+-- order that stops at the first unpaused task (MIN() with the paused
+-- filter would read the whole queue).
 SELECT COALESCE((SELECT paused FROM lq_queue WHERE name = ?1), 0),
        (SELECT count(*) FROM (SELECT 1 FROM lq_task WHERE queue = ?1 LIMIT ?2)),
        (SELECT count(*) FROM (SELECT 1 FROM lq_task
@@ -61,4 +63,4 @@ SELECT COALESCE((SELECT paused FROM lq_queue WHERE name = ?1), 0),
                                  AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
                                LIMIT ?2)),
        (SELECT count(*) FROM (SELECT 1 FROM lq_task_dead WHERE queue = ?1 LIMIT ?2)),
-       (SELECT MIN(run_at) FROM lq_task WHERE queue = ?1 AND paused = 0);
+       (SELECT run_at FROM lq_task WHERE queue = ?1 AND paused = 0 ORDER BY run_at LIMIT 1);
