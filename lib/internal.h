@@ -91,6 +91,14 @@ lq_value lq__v_opt_text(const char *s);
 /* Fill a task from TASK_COLS (20 columns); payload copied when present. */
 lq_status lq__task_from_row(lq_task *t, const lq_value *cols, int ncols);
 
+/* Run history (run.c).  lq__run_worker: "host:pid".  lq__run_record: one
+ * lq_run row for claimed task t (attempt, started_at = t->now, run_at). */
+void lq__run_worker(char *buf, size_t size);
+int lq__run_attempt(const lq_task *t);
+lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outcome o, const char *error);
+/* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
+lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
+
 /* Validation with messages into db->errmsg; all return LQ_EINVAL on failure. */
 lq_status lq__check_name(lq_db *db, const char *what, const char *name);
 lq_status lq__check_ttl(lq_db *db, const char *what, int64_t ttl_ms);

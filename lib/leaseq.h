@@ -388,6 +388,98 @@ LQ_EXTERN(lq_status) lq_health_check(lq_db *db, int64_t grace_ms, lq_health *out
 LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char *queue, unsigned flags,
 				   int64_t *removed);
 
+/* ----------------------------------------------------------- run history */
+
+/*
+ * Every run that ends leaves one row in the run history (table lq_run): the
+ * task, the due time of the occurrence, queue, name, the worker (host:pid),
+ * the attempt, when it was claimed and when it ended, its outcome and error.
+ * At-least-once: the row is written in the transaction of the ack or fail
+ * (the ack and its row are one round trip: one statement on PostgreSQL, one
+ * procedure call on MySQL/MariaDB), so the history
+ * never says "done" for a run whose ack did not commit, and never misses
+ * one that did.  At-most-once: the claim already removed the task, so the
+ * row is written after the run, by lq_task_ack / lq_task_fail, with a
+ * statement of its own; a crash between the run and that statement leaves
+ * no row (the run itself was already given up by the claim).
+ * Not recorded: tasks handed back unrun (lq_task_release), and attempts
+ * whose worker vanished (the claim expired; the next attempt's row shows
+ * the higher attempt number, and a task that dies of it is in the dead
+ * tasks with the reason).
+ * The history is bounded by age with lq_run_prune ("leasectl prune").
+ */
+typedef enum lq_outcome {
+	LQ_RUN_DONE = 0,      /* "done": the handler succeeded and the ack committed */
+	LQ_RUN_FAILED = 1,    /* "failed": will be retried after a back-off */
+	LQ_RUN_TIMED_OUT = 2, /* "timed_out": stopped past its time limit; retried */
+	LQ_RUN_DEAD = 3       /* "dead": failed (or timed out) on its last attempt: the task
+	                       * is dead, or for a recurring task the occurrence given up */
+} lq_outcome;
+/* "done", "failed", "timed_out", "dead" (the text stored in lq_run.outcome);
+ * "unknown" for any other value. */
+LQ_EXTERN(const char *) lq_outcome_name(lq_outcome o);
+
+typedef struct lq_run {
+	int64_t id;             /* increasing: a later row ended later */
+	int64_t task_id;
+	int64_t run_at;         /* due time of the occurrence that ran */
+	char queue[LQ_NAME_MAX + 1];
+	char name[LQ_NAME_MAX + 1];
+	char worker[LQ_OWNER_MAX + 1]; /* host:pid of the process that ran it */
+	int attempt;            /* 1 for the first */
+	int64_t started_at;     /* when it was claimed (database clock) */
+	int64_t ended_at;
+	lq_outcome outcome;
+	const char *error;      /* NULL for done; borrowed: valid during the callback only */
+	int64_t now;            /* database clock when read */
+} lq_run;
+
+#define LQ_RUN_FILTER_VERSION 1
+#define LQ_RUN_LIST_MAX 100000 /* rows one lq_run_list call returns at most */
+typedef struct lq_run_filter {
+	unsigned version;     /* LQ_RUN_FILTER_VERSION */
+	int64_t task_id;      /* > 0: only this task's runs (queue and name are then ignored) */
+	const char *queue;    /* NULL: every queue */
+	const char *name;     /* NULL: every task name */
+	int64_t since_ms;     /* > 0: only runs that ended in the last since_ms */
+	size_t limit;         /* newest first, at most this many; 0: 100 */
+} lq_run_filter;
+#define LQ_RUN_FILTER_INIT {LQ_RUN_FILTER_VERSION, 0, NULL, NULL, 0, 0}
+
+typedef int (*lq_run_fn)(const lq_run *r, void *ctx);
+/* Call fn for the matching runs, newest first; fn returns non-zero to stop.
+ * f NULL: the last 100 runs.  LQ_EINVAL for a bad name, a negative
+ * since_ms or a limit over LQ_RUN_LIST_MAX. */
+LQ_EXTERN(lq_status) lq_run_list(lq_db *db, const lq_run_filter *f, lq_run_fn fn, void *ctx);
+
+typedef struct lq_run_counts {
+	int64_t done, failed, timed_out, dead;
+} lq_run_counts;
+/* Runs that ended in the last since_ms (> 0) of queue (NULL: every queue),
+ * by outcome, from the history (reads that window's rows). */
+LQ_EXTERN(lq_status) lq_run_count_since(lq_db *db, int64_t since_ms, const char *queue, lq_run_counts *out);
+
+/*
+ * Monotonic counters for monitoring (Prometheus counters), kept in the same
+ * statement as what they count and never pruned: runs by outcome per queue
+ * and task name, and leases taken (every acquisition; from the fencing
+ * tokens), lost (taken by someone while its previous owner still held it
+ * past its expiry) and broken (lq_lease_break).  fn (may be NULL) is called
+ * once per queue and task name that ever ran, by queue then name.
+ */
+typedef struct lq_lease_counts {
+	int64_t taken, lost, broken;
+} lq_lease_counts;
+typedef int (*lq_run_counter_fn)(const char *queue, const char *name, const lq_run_counts *c, void *ctx);
+LQ_EXTERN(lq_status) lq_counters(lq_db *db, lq_lease_counts *leases, lq_run_counter_fn fn, void *ctx);
+
+/* Remove the runs that ended more than older_than_ms ago (queue NULL: every
+ * queue), oldest first, in batches of at most 1000 rows, each its own
+ * statement (as lq_task_prune, with the same flags).  The counters are
+ * never pruned. */
+LQ_EXTERN(lq_status) lq_run_prune(lq_db *db, int64_t older_than_ms, const char *queue, unsigned flags,
+				  int64_t *removed);
+
 /* ---------------------------------------------------------------- queues */
 
 typedef struct lq_queue_info {
@@ -401,6 +493,11 @@ typedef struct lq_queue_info {
 typedef int (*lq_queue_fn)(const lq_queue_info *q, void *ctx);
 LQ_EXTERN(lq_status) lq_queue_list(lq_db *db, lq_queue_fn fn, void *ctx);
 LQ_EXTERN(lq_status) lq_queue_pause(lq_db *db, const char *queue, int paused);
+/* lq_queue_list for monitoring, bounded on a queue of any size: the queues
+ * are found by skip scans, and tasks, due and dead each count at most cap
+ * rows (an index range that stops there; cap 0: 10000): a value equal to
+ * cap means "cap or more".  One statement per queue. */
+LQ_EXTERN(lq_status) lq_queue_gauges(lq_db *db, int64_t cap, lq_queue_fn fn, void *ctx);
 /* Milliseconds until the next task of queue could be due (0 = now), or -1
  * when the queue has no claimable task. */
 LQ_EXTERN(lq_status) lq_queue_next_due(lq_db *db, const char *queue, int64_t *wait_ms);
@@ -416,6 +513,10 @@ LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error);
  * inside lq_runner_tick, the runner lease.  Call it every
  * lq_job_claim_ttl()/3 ms.  LQ_LOST: stop working on it. */
 LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job);
+/* Record why the job failed, as lq_job_set_error, and that it was stopped
+ * past its time limit: its run is recorded as timed_out (or dead on its
+ * last attempt) in the history. */
+LQ_EXTERN(void) lq_job_set_timed_out(lq_job *job, const char *error);
 /* Ask the runner to hand this job's task back unrun instead of recording a
  * failure when the handler returns non-zero (the worker is shutting down). */
 LQ_EXTERN(void) lq_job_hand_back(lq_job *job);

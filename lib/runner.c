@@ -46,6 +46,7 @@ struct lq_job {
 	lq_task *t;
 	char *error;
 	int hand_back;
+	int timed_out;
 };
 
 /* Indexed by lq_stop_reason: its values run 0, 1, 2, ... */
@@ -184,6 +185,12 @@ LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error)
 	}
 }
 
+LQ_EXTERN(void) lq_job_set_timed_out(lq_job *job, const char *error)
+{
+	lq_job_set_error(job, error);
+	job->timed_out = 1;
+}
+
 LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job)
 {
 	lq_runner *r = job->r;
@@ -238,7 +245,7 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 		st = lq_task_fail(r->db, t, msg);
 		return st == LQ_LOST ? LQ_OK : st;
 	}
-	lq_job job = {r, t, NULL, 0};
+	lq_job job = {r, t, NULL, 0, 0};
 	int rc = h->fn(&job, h->ctx);
 	if (rc == 0) {
 		rep->ran++;
@@ -247,7 +254,7 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 		st = lq_task_release(r->db, t);
 	} else {
 		rep->failed++;
-		st = lq_task_fail(r->db, t, job.error ? job.error : "handler failed");
+		st = lq__task_fail(r->db, t, job.error ? job.error : "handler failed", job.timed_out);
 	}
 	free(job.error);
 	/* A lost claim means the task is someone else's now: not our error. */

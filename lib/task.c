@@ -1010,16 +1010,49 @@ static lq_status next_occurrence_of(lq_db *db, const lq_task *t, int64_t *next)
 	return LQ_OK;
 }
 
-static lq_status finish_occurrence(lq_db *db, const lq_task *t, const char *error, int64_t *n)
+/* One settling statement and, if it affected the claimed row, the run's
+ * history row, in one transaction: the history says what the claim's
+ * settlement says, or nothing. */
+struct settle_run_ctx {
+	const lq_task *t;
+	lq_sql_id id;
+	const lq_value *p;
+	int np;
+	lq_outcome outcome;
+	const char *error;
+	int64_t n;
+};
+
+static lq_status settle_run_body(lq_db *db, void *arg)
+{
+	struct settle_run_ctx *s = arg;
+	char what[64];
+	task_what(what, sizeof(what), s->t->id);
+	lq_status st = lq__exec(db, what, s->id, s->p, s->np, NULL, NULL, &s->n);
+	if (st != LQ_OK || s->n != 1)
+		return st; /* the claim was lost: nothing to record */
+	return lq__run_record(db, what, s->t, s->outcome, s->error);
+}
+
+static lq_status settle_run(lq_db *db, const lq_task *t, lq_sql_id id, const lq_value *p, int np,
+			    lq_outcome outcome, const char *error, int64_t *n)
 {
 	char what[64];
 	task_what(what, sizeof(what), t->id);
+	struct settle_run_ctx s = {t, id, p, np, outcome, error, 0};
+	lq_status st = lq__tx(db, 1, what, settle_run_body, &s);
+	*n = s.n;
+	return st;
+}
+
+static lq_status finish_occurrence(lq_db *db, const lq_task *t, const char *error, lq_outcome outcome, int64_t *n)
+{
 	int64_t next = 0;
 	lq_status st = next_occurrence_of(db, t, &next);
 	if (st != LQ_OK)
 		return st;
 	lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(next), lq__v_opt_text(error)};
-	return lq__exec(db, what, LQ_SQL_task_ack_occurrence, p, 4, NULL, NULL, n);
+	return settle_run(db, t, LQ_SQL_task_ack_occurrence, p, 4, outcome, error, n);
 }
 
 static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
@@ -1032,10 +1065,15 @@ static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
 	lq_status st;
 	enum task_state done = TASK_GONE; /* what an applied lost attempt left */
 	if (t->recurring) {
-		st = finish_occurrence(db, t, NULL, &n);
+		st = finish_occurrence(db, t, NULL, LQ_RUN_DONE, &n);
 		done = TASK_FREE;
+	} else if (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK) {
+		char worker[LQ_OWNER_MAX + 1];
+		lq__run_worker(worker, sizeof(worker));
+		lq_value q[4] = {p[0], p[1], lq__v_text(worker), lq_v_int(t->now)};
+		st = lq__exec(db, what, LQ_SQL_task_ack_run, q, 4, lq__row_int, &n, NULL);
 	} else {
-		st = lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, &n);
+		st = settle_run(db, t, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, &n);
 	}
 	if (st != LQ_OK)
 		return st;
@@ -1049,8 +1087,13 @@ static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
 {
 	lq__ok(db);
-	if (t->mode == LQ_AT_MOST_ONCE)
-		return LQ_OK; /* already settled by the claim itself */
+	if (t->mode == LQ_AT_MOST_ONCE) {
+		/* Settled by the claim itself: only the history is left to write. */
+		char what[64];
+		task_what(what, sizeof(what), t->id);
+		lq_status st = lq__ready(db);
+		return st != LQ_OK ? st : lq__run_record(db, what, t, LQ_RUN_DONE, NULL);
+	}
 	if (!t->claim_owner[0])
 		return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
 	return settle(db, ack_once, t, NULL);
@@ -1059,7 +1102,7 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
 struct fail_ctx {
 	const char *error;
 	int64_t backoff;
-	int64_t n;
+	lq_outcome outcome; /* failed or timed_out, unless it was the last attempt */
 };
 
 struct bury_ctx {
@@ -1077,7 +1120,8 @@ static lq_status bury_body(lq_db *db, void *arg)
 	lq_status st = lq__exec(db, what, LQ_SQL_task_bury, p, 3, NULL, NULL, &b->n);
 	if (st != LQ_OK || b->n != 1)
 		return st;
-	return lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, NULL);
+	st = lq__exec(db, what, LQ_SQL_task_ack, p, 2, NULL, NULL, NULL);
+	return st != LQ_OK ? st : lq__run_record(db, what, b->t, LQ_RUN_DEAD, b->error);
 }
 
 /* At-least-once failure: back off and retry, or bury when out of attempts. */
@@ -1092,11 +1136,11 @@ static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, int again
 	int64_t n = 0;
 	enum task_state done = TASK_FREE; /* what an applied lost attempt left */
 	if (t->recurring && t->attempts >= t->max_attempts) {
-		st = finish_occurrence(db, t, f->error, &n); /* give it up, keep the schedule */
+		st = finish_occurrence(db, t, f->error, LQ_RUN_DEAD, &n); /* give it up, keep the schedule */
 	} else if (t->recurring) {
 		lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(f->backoff),
 				 lq__v_text(f->error)};
-		st = lq__exec(db, what, LQ_SQL_task_retry_occurrence, p, 4, NULL, NULL, &n);
+		st = settle_run(db, t, LQ_SQL_task_retry_occurrence, p, 4, f->outcome, f->error, &n);
 	} else if (t->attempts >= t->max_attempts) {
 		struct bury_ctx b = {t, f->error, 0};
 		st = lq__tx(db, 1, what, bury_body, &b);
@@ -1105,7 +1149,7 @@ static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, int again
 	} else {
 		lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(f->backoff),
 				 lq__v_text(f->error)};
-		st = lq__exec(db, what, LQ_SQL_task_retry_later, p, 4, NULL, NULL, &n);
+		st = settle_run(db, t, LQ_SQL_task_retry_later, p, 4, f->outcome, f->error, &n);
 	}
 	if (st != LQ_OK)
 		return st;
@@ -1126,6 +1170,7 @@ struct requeue_ctx {
 	const char *error; /* last_error to store (NULL: none) */
 	int bury;          /* straight to the dead tasks */
 	const char *why;   /* "failed" or "handed back" */
+	int buried;        /* out: it went to the dead tasks */
 };
 
 static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char *error)
@@ -1154,8 +1199,10 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int ag
 		lq__ok(db);
 		return LQ_OK; /* the lost attempt was applied */
 	}
-	if (r->bury)
+	if (r->bury) {
+		r->buried = 1;
 		return bury_amo(db, t, r->attempts, r->error);
+	}
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
 	lq_value p[12] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(r->attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
@@ -1176,34 +1223,46 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int ag
 	char err[LQ_ERROR_MAX];
 	snprintf(err, sizeof(err), "%s%s%s; not queued again: unique key \"%s\" is held by a newer task",
 		 r->why, r->error ? ": " : "", r->error ? r->error : "", t->unique_key);
+	r->buried = 1;
 	return bury_amo(db, t, r->attempts, err);
 }
 
-LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error)
+lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out)
 {
 	lq__ok(db);
 	char err[LQ_ERROR_MAX];
 	clean_error(error, err, sizeof(err));
 	char what[64];
 	task_what(what, sizeof(what), t->id);
+	lq_outcome outcome = timed_out ? LQ_RUN_TIMED_OUT : LQ_RUN_FAILED;
+	lq_status st;
 	if (t->recurring && t->mode == LQ_AT_MOST_ONCE) {
-		lq_status st = lq__ready(db);
+		st = lq__ready(db);
 		if (st != LQ_OK)
 			return st;
 		lq_value p[2] = {lq_v_int(t->id), lq__v_text(err)};
-		return lq__exec(db, what, LQ_SQL_task_record_error, p, 2, NULL, NULL, NULL);
+		st = lq__exec(db, what, LQ_SQL_task_record_error, p, 2, NULL, NULL, NULL);
+		return st != LQ_OK ? st : lq__run_record(db, what, t, outcome, err);
 	}
 	if (t->mode == LQ_AT_LEAST_ONCE) {
 		if (!t->claim_owner[0])
 			return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
-		struct fail_ctx f = {err, lq__backoff_ms(db, t->attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS), 0};
+		struct fail_ctx f = {err, lq__backoff_ms(db, t->attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS),
+				     outcome};
 		return settle(db, fail_alo_once, t, &f);
 	}
-	/* At-most-once: this attempt counts now (the claim did not count it). */
+	/* At-most-once: this attempt counts now (the claim did not count it).
+	 * The claim settled the run; its history row follows the requeue. */
 	int attempts = t->attempts + 1;
 	struct requeue_ctx r = {attempts, lq__backoff_ms(db, attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS),
-				err, attempts >= t->max_attempts, "failed"};
-	return settle(db, requeue_amo_once, t, &r);
+				err, attempts >= t->max_attempts, "failed", 0};
+	st = settle(db, requeue_amo_once, t, &r);
+	return st != LQ_OK ? st : lq__run_record(db, what, t, r.buried ? LQ_RUN_DEAD : outcome, err);
+}
+
+LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error)
+{
+	return lq__task_fail(db, t, error, 0);
 }
 
 static lq_status release_alo_once(lq_db *db, const lq_task *t, void *arg, int again)
@@ -1237,7 +1296,7 @@ LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
 			return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
 		return settle(db, release_alo_once, t, NULL);
 	}
-	struct requeue_ctx r = {t->attempts, 0, t->last_error, 0, "handed back unrun"};
+	struct requeue_ctx r = {t->attempts, 0, t->last_error, 0, "handed back unrun", 0};
 	return settle(db, requeue_amo_once, t, &r);
 }
 

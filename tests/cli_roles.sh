@@ -69,16 +69,17 @@ mysql)
     W_DSN="$scheme://$WROLE:$WPASS@$hostport/$D1"
     grant() {
         local t g=""
-        for t in lq_lease lq_task lq_task_dead lq_queue; do
+        for t in lq_lease lq_task lq_task_dead lq_queue lq_run lq_counter; do
             g+="GRANT SELECT, INSERT, UPDATE, DELETE ON $D1.$t TO '$WROLE'@'%'; "
         done
-        sql "$g GRANT SELECT ON $D1.lq_schema TO '$WROLE'@'%'"
+        sql "$g GRANT SELECT ON $D1.lq_schema TO '$WROLE'@'%'; GRANT EXECUTE ON PROCEDURE $D1.lq_task_ack_run TO '$WROLE'@'%'"
     }
     # MariaDB lets a user with a wildcard database grant (DB_%) re-grant only
     # table by table, on tables that exist: the empty space for the migrate
-    # check is D1 with its last step (0004: lq_queue) undone by the owner.
+    # check is D1 with its last step (0007: lq_run, lq_counter and their
+    # triggers) undone by the owner.
     W_DSN2=$W_DSN
-    undo_last_step() { sql "DELETE FROM $D1.lq_schema WHERE version = 4; DROP TABLE $D1.lq_queue"; }
+    undo_last_step() { sql "DELETE FROM $D1.lq_schema WHERE version = 7; DROP TABLE $D1.lq_counter; DROP TABLE $D1.lq_run; DROP TRIGGER IF EXISTS $D1.lq_lease_counted"; }
     ;;
 esac
 if [[ ${#why[@]} -eq 0 ]]; then
@@ -95,6 +96,11 @@ begin; run_raw --db "$W_DSN" worker --queue rq --drain --handler 'job=true'; wan
 run_raw --db "$W_DSN" --json task list --queue rq; want_rc 0
 [[ -z "$(ids "$T/out")" ]] || why+=("the task is still queued")
 end "worker role: worker --drain runs the task"
+begin; run_raw --db "$W_DSN" --json task add job2 --queue rq2; want_rc 0
+run_raw --db "$W_DSN" worker --queue rq2 --drain --at-least-once --handler 'job2=true'; want_rc 0
+run_raw --db "$W_DSN" --json task history --queue rq2; want_rc 0
+[[ "$(json_get "$T/out" outcome)" == done ]] || why+=("the run is not in the history as done: $(excerpt "$T/out")")
+end "worker role: worker --at-least-once acks and writes the run history"
 begin; run_raw --db "$W_DSN" exec --ttl 30s rl -- true; want_rc 0
 end "worker role: exec"
 begin; run_raw --db "$W_DSN" lease acquire rl2 --ttl 30s; want_rc 0; h=$(cat "$T/out")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli_serve.sh BACKEND - `leasectl serve` (issue 10, Deliver 4):
 # /healthz, /metrics in the Prometheus text format with the counts the
-# database holds, the read-only dashboard (names HTML-escaped, the numbers of
+# database holds and the counters of runs and leases, the read-only dashboard (names HTML-escaped, the numbers of
 # a queue, and loaded by headless Chromium, whose totals must be the
 # database's), GET/HEAD only, 404 elsewhere, no password shown, 503 from
 # /healthz while the database is unreachable, SIGTERM stops it; with
@@ -71,7 +71,7 @@ grep -q -x 'leaseq_up 1' "$T/body" || why+=("no 'leaseq_up 1'")
 grep -q -x "leaseq_queue_tasks{queue=\"$Q\"} 4" "$T/body" || why+=("no leaseq_queue_tasks 4 for $Q: $(grep "$Q" "$T/body" | head -3 | tr '\n' '|')")
 grep -q -x "leaseq_queue_due{queue=\"$Q\"} 3" "$T/body" || why+=("no leaseq_queue_due 3 for $Q")
 grep -q -F "leaseq_queue_tasks{queue=\"srv<i>&\\\"${RUN_ID}\"} 1" "$T/body" || why+=("the queue name with a quote is not escaped as Prometheus wants")
-bad_lines=$(grep -v -E '^(# (HELP|TYPE) [a-z_]+ .*|[a-z_]+(\{queue="([^"\\]|\\.)*"\})? -?[0-9.]+)$' "$T/body" || true)
+bad_lines=$(grep -v -E '^(# (HELP|TYPE) [a-z_]+ .*|[a-z_]+(\{queue="([^"\\]|\\.)*"(,name="([^"\\]|\\.)*")?\})? -?[0-9.]+)$' "$T/body" || true)
 [[ -z "$bad_lines" ]] || why+=("lines not in the text format: $(head -2 <<<"$bad_lines" | tr '\n' '|')")
 end "/metrics: leaseq_up 1, the queue's live and due counts, labels escaped, every line in the text format"
 
@@ -121,6 +121,44 @@ get /nope
 get /metrics -I
 [[ $CODE == 200 ]] || why+=("HEAD /metrics answered $CODE")
 end "read-only: POST and DELETE 405, unknown paths 404, HEAD 200"
+
+# Counters (issue 10 item 4): runs per queue and name from the history's
+# counters, leases taken / lost / broken; read again after running tasks.
+metric() { # NAME LABELS: the value of that sample in $T/body ("" if none)
+    awk -v k="$1$2" '$1 == k { print $2; exit }' "$T/body"
+}
+begin
+QC="srvc_${RUN_ID}"
+L="srv_lease_${RUN_ID}"
+get /metrics
+taken0=$(metric leaseq_leases_taken_total "")
+broken0=$(metric leaseq_leases_broken_total "")
+for c in completed failed timed_out dead; do
+    grep -q -x "# TYPE leaseq_tasks_${c}_total counter" "$T/body" || why+=("no TYPE line for leaseq_tasks_${c}_total")
+done
+for c in taken lost broken; do
+    grep -q -x "# TYPE leaseq_leases_${c}_total counter" "$T/body" || why+=("no TYPE line for leaseq_leases_${c}_total")
+done
+grep -q -x "leaseq_queue_count_cap 10000" "$T/body" || why+=("no leaseq_queue_count_cap")
+run task add ok --queue "$QC"
+run task add ok --queue "$QC"
+run task add bad --queue "$QC" --max-attempts 1
+run worker --queue "$QC" --drain --at-least-once --handler ok=true --handler 'bad=exit 7'
+run lease acquire "$L" --ttl 30s
+run lease break "$L"
+get /metrics
+lbl="{queue=\"$QC\",name=\"ok\"}"
+[[ "$(metric leaseq_tasks_completed_total "$lbl")" == 2 ]] || why+=("completed for ok: '$(metric leaseq_tasks_completed_total "$lbl")', expected 2")
+[[ "$(metric leaseq_tasks_failed_total "$lbl")" == 0 ]] || why+=("failed for ok is not 0")
+lbl="{queue=\"$QC\",name=\"bad\"}"
+[[ "$(metric leaseq_tasks_failed_total "$lbl")" == 1 ]] || why+=("failed for bad: '$(metric leaseq_tasks_failed_total "$lbl")', expected 1")
+[[ "$(metric leaseq_tasks_dead_total "$lbl")" == 1 ]] || why+=("dead for bad: '$(metric leaseq_tasks_dead_total "$lbl")', expected 1")
+[[ "$(metric leaseq_tasks_completed_total "$lbl")" == 0 ]] || why+=("completed for bad is not 0")
+taken1=$(metric leaseq_leases_taken_total "")
+broken1=$(metric leaseq_leases_broken_total "")
+[[ "$taken0" =~ ^[0-9]+$ && "$taken1" =~ ^[0-9]+$ ]] && (( taken1 >= taken0 + 1 )) || why+=("leases taken went from '$taken0' to '$taken1'")
+[[ "$broken0" =~ ^[0-9]+$ && "$broken1" =~ ^[0-9]+$ ]] && (( broken1 >= broken0 + 1 )) || why+=("leases broken went from '$broken0' to '$broken1'")
+end "/metrics counters: runs completed, failed and dead per queue and name; leases taken and broken grow"
 
 begin
 kill -TERM "$spid"
@@ -286,4 +324,6 @@ for state in "" --dead; do
     run task list --queue "$QA" $state
     for id in $(ids "$T/out" 2>/dev/null); do run task rm "$id"; done
 done
+run task list --dead --queue "$QC"
+for id in $(ids "$T/out" 2>/dev/null); do run task rm "$id"; done
 finish

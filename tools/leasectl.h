@@ -135,14 +135,30 @@ int lc_run_per_db(struct lc_ctx *ctx, int max_tries, int (*fn)(struct lc_ctx *ct
 int lc_each_db(struct lc_ctx *ctx, int (*fn)(lq_db *db, const char *label, void *arg), void *arg);
 
 /* Lease and queue counts (leasectl_stats.c), for stats and serve. */
+struct lc_run_counter {
+	char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1];
+	lq_run_counts c;
+};
 struct lc_stats {
 	int64_t now, leases, held, live, due, dead;
-	lq_queue_info *q; /* free() it */
+	lq_queue_info *q; /* free() it (lc_stats_free) */
 	size_t nq, capq;
 	int oom;
+	int64_t cap;              /* bounded: the cap of every per-queue count, else 0 */
+	lq_run_counts last_hour;  /* exact collection only: runs that ended in the last hour */
+	lq_lease_counts leases_total;
+	struct lc_run_counter *rc; /* counters per queue and task name */
+	size_t nrc, caprc;
 };
+/* Exact counts (reads every task) and the last hour of the run history. */
 lq_status lc_stats_collect(lq_db *db, struct lc_stats *s);
+/* The counters (s->rc, s->leases_total): free with lc_stats_free. */
+lq_status lc_stats_collect_counters(lq_db *db, struct lc_stats *s);
+/* For /metrics: counts with per-queue counts capped (lq_queue_gauges) and
+ * the counters, no history read: bounded on a queue of any size. */
+lq_status lc_stats_collect_bounded(lq_db *db, struct lc_stats *s);
 void lc_stats_prometheus(FILE *f, const struct lc_stats *s);
+void lc_stats_free(struct lc_stats *s);
 
 /* The manual page and the markdown reference (leasectl_man.c). */
 struct lc_doc_parts {
@@ -158,6 +174,8 @@ extern const struct lc_cmd lc_task_cmds[];
 extern const struct lc_cmd lc_queue_cmds[];
 extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, lc_tick_usage, lc_stats_usage,
 	lc_bench_usage, lc_prune_usage, lc_doctor_usage, lc_serve_usage;
+extern const struct lc_usage lc_task_history_usage;
+int cmd_task_history(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_migrate(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_lease(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct lc_ctx *ctx, int argc, char **argv);
@@ -233,6 +251,8 @@ void lc_fmt_when(char *buf, size_t size, int64_t ms, int64_t now);
 void lc_fmt_duration(char *buf, size_t size, int64_t ms);
 /* A task's schedule in words: "once", "every 5m", "cron 0 3 * * * Europe/Paris". */
 void lc_task_schedule(char *buf, size_t size, const lq_task *t);
+/* text cut to fit size with "..." (at a UTF-8 boundary); "" for NULL. */
+void lc_fmt_excerpt(char *buf, size_t size, const char *text);
 /* A copy safe for a terminal: control bytes and invalid UTF-8 escaped. */
 char *lc_printable(const char *s, size_t n);
 /* The same into buf (truncated to size); returns buf.  For messages. */

@@ -236,3 +236,17 @@ void lc_table_free(struct lc_table *t)
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
 }
+
+void lc_fmt_excerpt(char *buf, size_t size, const char *text)
+{
+	buf[0] = '\0';
+	if (!text || size < 4)
+		return;
+	snprintf(buf, size, "%s", text);
+	if (strlen(text) >= size) {
+		size_t n = size - 4;
+		while (n && ((unsigned char)buf[n] & 0xc0) == 0x80)
+			n--; /* never cut a UTF-8 sequence */
+		memcpy(buf + n, "...", 4);
+	}
+}

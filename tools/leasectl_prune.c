@@ -20,15 +20,18 @@ static const struct lc_opt prune_opts[] = {
 
 const struct lc_usage lc_prune_usage = {
 	.path = "prune",
-	.summary = "remove dead tasks older than an age",
+	.summary = "remove dead tasks and run history older than an age",
 	.description =
 		"Removes dead tasks (out of attempts, or given up) that died more than\n"
-		"--older-than ago, oldest first, in batches of at most 1000 rows, each its\n"
-		"own statement: no long lock on a big table, so it is safe to run from cron\n"
-		"next to workers.  Live tasks are never touched, and leases never pruned\n"
-		"(a lease's fencing token must keep growing).  Ages are measured on the\n"
-		"database clock.  Prints \"pruned N dead tasks\" (with --dry-run: \"would\n"
-		"prune N\"); JSON: {\"removed\": N, \"dry_run\": bool}.",
+		"--older-than ago, and the run history ('task history') of runs that\n"
+		"ended more than --older-than ago, oldest first, in batches of at most\n"
+		"1000 rows, each its own statement: no long lock on a big table, so it is\n"
+		"safe to run from cron next to workers.  Live tasks are never touched,\n"
+		"and leases never pruned (a lease's fencing token must keep growing).\n"
+		"Ages are measured on the database clock.  The counters that /metrics and 'stats' report are\n"
+		"never pruned.  Prints \"pruned N dead tasks\" and \"pruned M runs\" (with\n"
+		"--dry-run: \"would prune ...\"); JSON: {\"removed\": N, \"runs_removed\": M,\n"
+		"\"dry_run\": bool}.",
 	.opts = prune_opts,
 	.examples = "leasectl prune --older-than 30d --dry-run\n"
 		    "17 4 * * * leasectl prune --older-than 30d --queue mail",
@@ -42,7 +45,7 @@ int cmd_prune(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct prune_args a = {0};
 	int rc = lc_parse(ctx, &lc_prune_usage, &a, argc, argv);
-	int64_t age = 0, n = 0;
+	int64_t age = 0, n = 0, runs = 0;
 	lq_db *db = NULL;
 	lq_status st;
 
@@ -54,11 +57,13 @@ int cmd_prune(struct lc_ctx *ctx, int argc, char **argv)
 	if ((rc = lc_open(ctx, &db)))
 		return rc;
 	st = lq_task_prune(db, age, a.queue, a.dry_run ? LQ_PRUNE_DRY_RUN : 0, &n);
+	if (st == LQ_OK)
+		st = lq_run_prune(db, age, a.queue, a.dry_run ? LQ_PRUNE_DRY_RUN : 0, &runs);
 	if (st != LQ_OK) {
 		rc = lc_db_error(db, st);
 		if (n > 0)
-			lc_errorf("prune: %lld dead task%s were removed before the failure", (long long)n,
-				  n == 1 ? "" : "s");
+			lc_errorf("prune: %lld dead task%s and %lld run%s were removed before the failure",
+				  (long long)n, n == 1 ? "" : "s", (long long)runs, runs == 1 ? "" : "s");
 		lq_close(db);
 		return rc;
 	}
@@ -67,11 +72,13 @@ int cmd_prune(struct lc_ctx *ctx, int argc, char **argv)
 		lc_json_init(&j, stdout);
 		lc_json_obj(&j);
 		lc_json_kint(&j, "removed", n);
+		lc_json_kint(&j, "runs_removed", runs);
 		lc_json_kbool(&j, "dry_run", a.dry_run);
 		lc_json_end_obj(&j);
 		lc_json_end(&j);
 	} else {
 		printf("%s %lld dead task%s\n", a.dry_run ? "would prune" : "pruned", (long long)n, n == 1 ? "" : "s");
+		printf("%s %lld run%s\n", a.dry_run ? "would prune" : "pruned", (long long)runs, runs == 1 ? "" : "s");
 	}
 	lq_close(db);
 	return LC_EXIT_OK;

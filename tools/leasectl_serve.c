@@ -37,7 +37,10 @@ const struct lc_usage lc_serve_usage = {
 	.description =
 		"Serves, until SIGTERM or SIGINT:\n"
 		"  /metrics  the counts of 'leasectl stats --format prometheus', plus\n"
-		"            leaseq_up (1: the database answered)\n"
+		"            leaseq_up (1: the database answered); bounded on a queue\n"
+		"            of any size: per-queue task, due and dead counts stop at\n"
+		"            leaseq_queue_count_cap (10000); counters (_total) of runs\n"
+		"            per queue and name and of leases taken, lost and broken\n"
 		"  /healthz  200 \"ok\" when the database answers and its schema is current,\n"
 		"            else 503 and the reason (for load balancers and monitors)\n"
 		"  /         a dashboard that refreshes itself every 5 s: queues with\n"
@@ -203,12 +206,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	} else if (!strcmp(url, "/metrics")) {
 		struct lc_stats s = {0};
 		type = "text/plain; version=0.0.4; charset=utf-8";
-		st = lc_stats_collect(sv->db, &s);
+		/* Bounded on a queue of any size: capped per-queue counts and
+		 * the counters, no scan of the task table or the history. */
+		st = lc_stats_collect_bounded(sv->db, &s);
 		fprintf(f, "# HELP leaseq_up 1 when the database answered this scrape.\n# TYPE leaseq_up gauge\n"
 			   "leaseq_up %d\n", st == LQ_OK);
 		if (st == LQ_OK)
 			lc_stats_prometheus(f, &s);
-		free(s.q);
+		lc_stats_free(&s);
 		st = LQ_OK; /* a scrape of a database that is down is still an answer: leaseq_up 0 */
 	} else {
 		type = "text/html; charset=utf-8";

@@ -8,6 +8,9 @@
 
 #include "leasectl.h"
 
+#define LC_STATS_RECENT_MS (3600 * 1000) /* "runs, last hour" */
+#define LC_METRICS_CAP 10000             /* per-queue counts of /metrics stop here */
+
 struct stats_args {
 	const char *format;
 };
@@ -21,9 +24,15 @@ const struct lc_usage lc_stats_usage = {
 	.path = "stats",
 	.summary = "lease and queue counts, as text, JSON or Prometheus metrics",
 	.description = "Counts leases (held or not) and, per queue, live, due and dead tasks, whether\n"
-		       "the queue is paused and when its next task is due.  JSON: {now, leases:\n"
-		       "{total, held}, tasks: {live, due, dead}, queues: [{name, paused, tasks, due,\n"
-		       "dead, next_run_at}]}.",
+		       "the queue is paused and when its next task is due; the runs that ended in\n"
+		       "the last hour by outcome (from the run history, 'task history'); and the\n"
+		       "lease counters since the schema began keeping them (taken, lost: taken\n"
+		       "over after expiring in its holder's hands, broken).  These counts are\n"
+		       "exact: they read every task (see 'serve' for bounded ones).  JSON: {now,\n"
+		       "leases: {total, held}, tasks: {live, due, dead}, runs_last_hour: {done,\n"
+		       "failed, timed_out, dead}, leases_total: {taken, lost, broken}, queues:\n"
+		       "[{name, paused, tasks, due, dead, next_run_at}]}.  Prometheus: also the\n"
+		       "_total counters of runs per queue and name, as /metrics.",
 	.opts = stats_opts,
 	.examples = "leasectl stats\n"
 		    "leasectl stats --format prometheus > /var/lib/node_exporter/leaseq.prom",
@@ -91,6 +100,42 @@ static void prom_queue_metric(FILE *f, const struct lc_stats *s, const char *nam
 	}
 }
 
+static void prom_run_counter(FILE *f, const struct lc_stats *s, const char *name, const char *help, int which)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+	for (size_t i = 0; i < s->nrc; i++) {
+		const lq_run_counts *c = &s->rc[i].c;
+		int64_t v = which == 0 ? c->done : which == 1 ? c->failed + c->timed_out + c->dead
+			  : which == 2 ? c->timed_out : c->dead;
+		fprintf(f, "%s{queue=\"", name);
+		prom_label(f, s->rc[i].queue);
+		fputs("\",name=\"", f);
+		prom_label(f, s->rc[i].name);
+		fprintf(f, "\"} %lld\n", (long long)v);
+	}
+}
+
+static void prom_counters(FILE *f, const struct lc_stats *s)
+{
+	prom_run_counter(f, s, "leaseq_tasks_completed_total",
+			 "Runs that succeeded (their ack committed), per queue and task name.", 0);
+	prom_run_counter(f, s, "leaseq_tasks_failed_total",
+			 "Runs that did not succeed (failed, timed out or dead), per queue and task name.", 1);
+	prom_run_counter(f, s, "leaseq_tasks_timed_out_total",
+			 "Runs stopped past their time limit (also in failed), per queue and task name.", 2);
+	prom_run_counter(f, s, "leaseq_tasks_dead_total",
+			 "Runs that failed on their last attempt (also in failed), per queue and task name.", 3);
+	fprintf(f, "# HELP leaseq_leases_taken_total Lease acquisitions (from the fencing tokens).\n"
+		   "# TYPE leaseq_leases_taken_total counter\nleaseq_leases_taken_total %lld\n",
+		(long long)s->leases_total.taken);
+	fprintf(f, "# HELP leaseq_leases_lost_total Leases taken over after expiring in their owner's hands.\n"
+		   "# TYPE leaseq_leases_lost_total counter\nleaseq_leases_lost_total %lld\n",
+		(long long)s->leases_total.lost);
+	fprintf(f, "# HELP leaseq_leases_broken_total Leases broken by an administrator.\n"
+		   "# TYPE leaseq_leases_broken_total counter\nleaseq_leases_broken_total %lld\n",
+		(long long)s->leases_total.broken);
+}
+
 void lc_stats_prometheus(FILE *f, const struct lc_stats *s)
 {
 	fprintf(f, "# HELP leaseq_leases Leases ever acquired (rows in lq_lease).\n# TYPE leaseq_leases gauge\n"
@@ -106,6 +151,62 @@ void lc_stats_prometheus(FILE *f, const struct lc_stats *s)
 	fprintf(f, "# HELP leaseq_database_time_seconds The database clock.\n"
 	       "# TYPE leaseq_database_time_seconds gauge\nleaseq_database_time_seconds %lld.%03lld\n",
 	       (long long)(s->now / 1000), (long long)(s->now % 1000));
+	if (s->cap)
+		fprintf(f, "# HELP leaseq_queue_count_cap Per-queue task, due and dead counts stop here: "
+			   "this value means at least this many.\n# TYPE leaseq_queue_count_cap gauge\nleaseq_queue_count_cap %lld\n",
+			(long long)s->cap);
+	prom_counters(f, s);
+}
+
+static int add_counter(const char *queue, const char *name, const lq_run_counts *c, void *arg)
+{
+	struct lc_stats *s = arg;
+
+	if (s->nrc == s->caprc) {
+		size_t cap = s->caprc ? s->caprc * 2 : 16;
+		struct lc_run_counter *v = realloc(s->rc, cap * sizeof(*v));
+		if (!v) {
+			s->oom = 1;
+			return 1;
+		}
+		s->rc = v;
+		s->caprc = cap;
+	}
+	snprintf(s->rc[s->nrc].queue, sizeof(s->rc[s->nrc].queue), "%s", queue);
+	snprintf(s->rc[s->nrc].name, sizeof(s->rc[s->nrc].name), "%s", name);
+	s->rc[s->nrc++].c = *c;
+	return 0;
+}
+
+lq_status lc_stats_collect_counters(lq_db *db, struct lc_stats *s)
+{
+	lq_status st = lq_counters(db, &s->leases_total, add_counter, s);
+
+	return st == LQ_OK && s->oom ? LQ_ENOMEM : st;
+}
+
+lq_status lc_stats_collect_bounded(lq_db *db, struct lc_stats *s)
+{
+	lq_status st = lq_now(db, &s->now);
+
+	s->cap = LC_METRICS_CAP;
+	if (st == LQ_OK)
+		st = lq_lease_list(db, count_lease, s);
+	if (st == LQ_OK)
+		st = lq_queue_gauges(db, s->cap, add_queue, s);
+	if (st == LQ_OK && s->oom)
+		st = LQ_ENOMEM;
+	if (st == LQ_OK)
+		st = lc_stats_collect_counters(db, s);
+	return st;
+}
+
+void lc_stats_free(struct lc_stats *s)
+{
+	free(s->q);
+	free(s->rc);
+	s->q = NULL;
+	s->rc = NULL;
 }
 
 lq_status lc_stats_collect(lq_db *db, struct lc_stats *s)
@@ -118,6 +219,8 @@ lq_status lc_stats_collect(lq_db *db, struct lc_stats *s)
 		st = lq_queue_list(db, add_queue, s);
 	if (st == LQ_OK && s->oom)
 		st = LQ_ENOMEM;
+	if (st == LQ_OK)
+		st = lq_run_count_since(db, LC_STATS_RECENT_MS, NULL, &s->last_hour);
 	return st;
 }
 
@@ -140,6 +243,19 @@ static void print_json(const struct lc_stats *s, const char *db)
 	lc_json_kint(&j, "live", s->live);
 	lc_json_kint(&j, "due", s->due);
 	lc_json_kint(&j, "dead", s->dead);
+	lc_json_end_obj(&j);
+	lc_json_key(&j, "runs_last_hour");
+	lc_json_obj(&j);
+	lc_json_kint(&j, "done", s->last_hour.done);
+	lc_json_kint(&j, "failed", s->last_hour.failed);
+	lc_json_kint(&j, "timed_out", s->last_hour.timed_out);
+	lc_json_kint(&j, "dead", s->last_hour.dead);
+	lc_json_end_obj(&j);
+	lc_json_key(&j, "leases_total");
+	lc_json_obj(&j);
+	lc_json_kint(&j, "taken", s->leases_total.taken);
+	lc_json_kint(&j, "lost", s->leases_total.lost);
+	lc_json_kint(&j, "broken", s->leases_total.broken);
 	lc_json_end_obj(&j);
 	lc_json_key(&j, "queues");
 	lc_json_arr(&j);
@@ -171,6 +287,10 @@ static void print_text(const struct lc_stats *s, const char *db)
 	printf("leases:          %lld (%lld held)\n", (long long)s->leases, (long long)s->held);
 	printf("tasks:           %lld live, %lld due, %lld dead, in %zu queue%s\n", (long long)s->live,
 	       (long long)s->due, (long long)s->dead, s->nq, s->nq == 1 ? "" : "s");
+	printf("runs, last hour: %lld done, %lld failed, %lld timed out, %lld dead\n", (long long)s->last_hour.done,
+	       (long long)s->last_hour.failed, (long long)s->last_hour.timed_out, (long long)s->last_hour.dead);
+	printf("leases, ever:    %lld taken, %lld lost, %lld broken\n", (long long)s->leases_total.taken,
+	       (long long)s->leases_total.lost, (long long)s->leases_total.broken);
 	if (!s->nq)
 		return;
 	putchar('\n');
@@ -200,6 +320,8 @@ static int stats_db(lq_db *db, const char *label, void *arg)
 	struct lc_stats s = {0};
 	lq_status st = lc_stats_collect(db, &s);
 
+	if (st == LQ_OK)
+		st = lc_stats_collect_counters(db, &s);
 	if (st == LQ_OK) {
 		if (!strcmp(e->fmt, "json"))
 			printf("%s", e->n ? ",\n" : "[\n");
@@ -211,7 +333,7 @@ static int stats_db(lq_db *db, const char *label, void *arg)
 			print_text(&s, label);
 		e->n++;
 	}
-	free(s.q);
+	lc_stats_free(&s);
 	return st == LQ_OK ? 0 : lc_db_error(db, st);
 }
 
@@ -241,6 +363,8 @@ int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
 	if ((rc = lc_open(ctx, &db)))
 		return rc;
 	st = lc_stats_collect(db, &s);
+	if (st == LQ_OK)
+		st = lc_stats_collect_counters(db, &s);
 	if (st != LQ_OK)
 		rc = lc_db_error(db, st);
 	else if (!strcmp(fmt, "prometheus"))
@@ -249,7 +373,7 @@ int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
 		print_json(&s, NULL);
 	else
 		print_text(&s, NULL);
-	free(s.q);
+	lc_stats_free(&s);
 	lq_close(db);
 	return rc;
 }

@@ -564,17 +564,8 @@ static int list_one(const lq_task *t, void *arg)
 	snprintf(att, sizeof(att), "%d/%d", t->attempts, t->max_attempts);
 	snprintf(prio, sizeof(prio), "%d", t->priority);
 	lc_task_schedule(sched, sizeof(sched), t);
-	err[0] = '\0';
-	if (t->last_error) {
-		/* Keep the table readable: the full text is in 'task show'. */
-		snprintf(err, sizeof(err), "%s", t->last_error);
-		if (strlen(t->last_error) >= sizeof(err)) {
-			size_t n = sizeof(err) - 4;
-			while (n && ((unsigned char)err[n] & 0xc0) == 0x80)
-				n--;
-			memcpy(err + n, "...", 4);
-		}
-	}
+	/* Keep the table readable: the whole text is in 'task show'. */
+	lc_fmt_excerpt(err, sizeof(err), t->last_error);
 	if (s->db)
 		lc_table_row(&s->t, (const char *const[]){s->db, id, t->queue, t->name, when, att, prio,
 							  task_state(t), sched, err[0] ? err : NULL});
@@ -918,6 +909,8 @@ const struct lc_cmd lc_task_cmds[] = {
 	{"retry", cmd_task_retry, "make a task due now (a dead one comes back)", &retry_usage, NULL},
 	{"pause", cmd_task_pause, "stop a task from being claimed", &pause_usage, NULL},
 	{"resume", cmd_task_resume, "let a paused task be claimed again", &resume_usage, NULL},
+	{"history", cmd_task_history, "the runs of tasks: who ran what, when, and how it ended",
+	 &lc_task_history_usage, NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

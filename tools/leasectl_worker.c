@@ -358,7 +358,10 @@ static int handler_fn(lq_job *job, void *arg)
 fail:
 	if (out.fd >= 0)
 		close(out.fd);
-	lq_job_set_error(job, err);
+	if (timed_out)
+		lq_job_set_timed_out(job, err); /* the history says timed_out */
+	else
+		lq_job_set_error(job, err);
 	/* A long-running worker's log is where operators look first. */
 	if (lc_log_is_json()) {
 		lc_log_event("error", "task_failed",

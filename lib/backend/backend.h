@@ -26,6 +26,8 @@
 /* task_claim_delete_set / task_claim_update_set claim the candidates a
  * transaction read and locked in one statement per LQ_CLAIM_SET_MAX ids. */
 #define LQ_CAP_CLAIM_SET (1u << 4)
+/* task_ack_run acks and writes the run history in one round trip. */
+#define LQ_CAP_ONE_STATEMENT_ACK (1u << 5)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 

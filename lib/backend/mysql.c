@@ -744,6 +744,10 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		if (st == LQ_OK && ncols > 0)
 			st = fetch_rows(s, ncols, fn, ctx, err);
 		mysql_stmt_free_result(s->st);
+		/* A CALL ends with a status result after its rows: read it, or
+		 * the connection is out of sync for the next command. */
+		while (mysql_stmt_more_results(s->st) && mysql_stmt_next_result(s->st) == 0)
+			mysql_stmt_free_result(s->st);
 		shrink_results(s);
 		return st;
 	}
@@ -1090,7 +1094,7 @@ static void my_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
 const struct lq_backend lq__backend_mysql = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "mysql",
-	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD,
+	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_ONE_STATEMENT_ACK,
 	.sql = lq__sql_mysql,
 	.migrations = lq__migrations_mysql,
 	.n_migrations = &lq__migrations_mysql_count, /* 4 files: LQ_MIGRATIONS_mysql in CMakeLists.txt */

@@ -11,6 +11,8 @@
  *               unique_key, claim_owner, claim_until, every_ms, cron, tz,
  *               missed, paused, last_error, created_at, dead (0|1),
  *               died_at (NULL for live tasks), NOW          (20 columns)
+ *   RUN_COLS    id, task_id, run_at, queue, name, worker, attempt, started_at,
+ *               ended_at, outcome, error, NOW                 (12 columns)
  */
 #ifndef LEASEQ_SQL_NAMES_H
 #define LEASEQ_SQL_NAMES_H
@@ -99,9 +101,29 @@
 	X(task_revive)          /* (?1 id) dead -> live, attempts 0, due NOW; conflict: nothing */ \
 	X(task_run_now)         /* (?1 id) live task due NOW (a back-off without a claim ends) */                              \
 	X(task_set_paused)      /* (?1 id, ?2 paused) */                                      \
+	/* run history and counters */                                                        \
+	X(run_insert)           /* (?1 task_id, ?2 run_at, ?3 queue, ?4 name, ?5 worker,      \
+	                            ?6 attempt, ?7 started_at, ?8 outcome, ?9 error|NULL)     \
+	                            ended_at NOW; counted in lq_counter by a trigger */       \
+	X(task_ack_run)         /* (?1 id, ?2 owner, ?3 worker, ?4 started_at) task_ack and   \
+	                            its 'done' run_insert in one round trip and one         \
+	                            transaction -> (acked 0|1); only where                   \
+	                            LQ_CAP_ONE_STATEMENT_ACK */                              \
+	X(run_list)             /* (?1 queue|NULL, ?2 name|NULL, ?3 age ms, ?4 limit) ->      \
+	                            RUN_COLS ended within age, newest first */               \
+	X(run_list_task)        /* (?1 task_id, ?2 age ms, ?3 limit) -> RUN_COLS, newest first */ \
+	X(run_count_since)      /* (?1 age ms, ?2 queue|NULL) -> (outcome, count) */          \
+	X(counter_list)         /* () -> (metric, queue, name, n) by queue, name, metric;     \
+	                            metric lease_taken from the fencing tokens */            \
+	X(run_prune)            /* (?1 age ms, ?2 queue|NULL, ?3 limit) delete runs with      \
+	                            ended_at < NOW - age, oldest first -> affected */        \
+	X(run_prune_count)      /* (?1 age ms, ?2 queue|NULL) -> (how many would go) */       \
 	/* queues */                                                                          \
 	X(queue_set_paused)     /* (?1 queue, ?2 paused) upsert lq_queue */                   \
 	X(queue_list)           /* () -> (name, paused, tasks, due, dead, next_run_at|NULL) */ \
+	X(queue_names)          /* () -> (name) every queue, by name, by skip scans */        \
+	X(queue_gauges)         /* (?1 queue, ?2 cap) -> (paused, tasks, due, dead, each      \
+	                            counting at most cap rows, next_run_at|NULL) */          \
 	X(queue_next_due)       /* (?1 queue) -> (earliest run_at of a claimable task         \
 	                            (unpaused, unclaimed or claim expired) or NULL, NOW) */  \
 	/* runner */                                                                          \

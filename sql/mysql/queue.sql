@@ -36,3 +36,27 @@ SELECT COALESCE((SELECT expires_at > CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNE
                 WHERE queue = ?2 AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) AND paused = 0
                   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
                   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?2 AND lq_queue.paused = 1));
+
+-- name: queue_names
+-- Every queue, by name, without reading every task: GROUP BY on the leading
+-- column of lq_task_due / lq_task_dead_queue is a loose index scan (one
+-- probe per queue).  (A recursive skip scan would scan here: MariaDB does
+-- not range-scan on a correlated bound.)
+SELECT queue FROM lq_task GROUP BY queue
+UNION SELECT queue FROM lq_task_dead GROUP BY queue
+UNION SELECT name FROM lq_queue
+ORDER BY 1;
+
+-- name: queue_gauges
+-- One queue's counts, each capped at ?2 rows read (an index range that
+-- stops there), and its next due time: a walk of lq_task_due in run_at
+-- order that stops at the first unpaused task (MIN() with the paused
+-- filter would read the whole queue).
+SELECT COALESCE((SELECT paused FROM lq_queue WHERE name = ?1), 0),
+       (SELECT count(*) FROM (SELECT 1 FROM lq_task WHERE queue = ?1 LIMIT ?2) t),
+       (SELECT count(*) FROM (SELECT 1 FROM lq_task
+                               WHERE queue = ?1 AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) AND paused = 0
+                                 AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
+                               LIMIT ?2) t),
+       (SELECT count(*) FROM (SELECT 1 FROM lq_task_dead WHERE queue = ?1 LIMIT ?2) t),
+       (SELECT run_at FROM lq_task WHERE queue = ?1 AND paused = 0 ORDER BY run_at LIMIT 1);

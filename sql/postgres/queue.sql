@@ -44,3 +44,33 @@ SELECT COALESCE((SELECT (expires_at > (SELECT n FROM clk))::int
             AND NOT EXISTS (SELECT 1 FROM lq_queue
                              WHERE lq_queue.name = $2::text AND lq_queue.paused = 1)
           ORDER BY run_at LIMIT 1) IS NOT NULL)::int::bigint;
+
+-- name: queue_names
+-- Every queue, by name, without reading every task: a skip scan that jumps
+-- from one queue to the next on lq_task_due and lq_task_dead_queue.
+WITH RECURSIVE
+  tq(name) AS (SELECT (SELECT min(queue) FROM lq_task)
+               UNION ALL
+               SELECT (SELECT min(queue) FROM lq_task WHERE queue > tq.name) FROM tq WHERE tq.name IS NOT NULL),
+  dq(name) AS (SELECT (SELECT min(queue) FROM lq_task_dead)
+               UNION ALL
+               SELECT (SELECT min(queue) FROM lq_task_dead WHERE queue > dq.name) FROM dq WHERE dq.name IS NOT NULL)
+SELECT name FROM tq WHERE name IS NOT NULL
+UNION SELECT name FROM dq WHERE name IS NOT NULL
+UNION SELECT name FROM lq_queue
+ORDER BY 1;
+
+-- name: queue_gauges
+-- One queue's counts, each capped at $2 rows read (an index range that
+-- stops there), and its next due time: a walk of lq_task_due in run_at
+-- order that stops at the first unpaused task (MIN() with the paused
+-- filter would read the whole queue).
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+SELECT COALESCE((SELECT paused FROM lq_queue WHERE name = $1::text), 0)::bigint,
+       (SELECT count(*) FROM (SELECT 1 FROM lq_task WHERE queue = $1::text LIMIT $2::bigint) t)::bigint,
+       (SELECT count(*) FROM (SELECT 1 FROM lq_task
+                               WHERE queue = $1::text AND run_at <= (SELECT n FROM clk) AND paused = 0
+                                 AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+                               LIMIT $2::bigint) t)::bigint,
+       (SELECT count(*) FROM (SELECT 1 FROM lq_task_dead WHERE queue = $1::text LIMIT $2::bigint) t)::bigint,
+       (SELECT run_at FROM lq_task WHERE queue = $1::text AND paused = 0 ORDER BY run_at LIMIT 1)::bigint;

@@ -1,0 +1,233 @@
+/*
+ * run.c - the run history (lq_run) and the counters monitoring reads
+ * (lq_counter).  task.c writes a run where it settles a claim; this file
+ * holds the row, the readers and the outcome names.  The counters are kept
+ * by triggers on lq_run and lq_lease (the run_history migrations),
+ * so they change in the statement that writes what they count.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define LQ_RUN_LIST_DEFAULT 100
+#define LQ_AGE_ANY (100LL * 366 * 24 * 3600 * 1000) /* "any age": a century */
+
+static const char *const outcome_names[] = {
+	[LQ_RUN_DONE] = "done",
+	[LQ_RUN_FAILED] = "failed",
+	[LQ_RUN_TIMED_OUT] = "timed_out",
+	[LQ_RUN_DEAD] = "dead",
+};
+#define N_OUTCOMES (sizeof(outcome_names) / sizeof(outcome_names[0]))
+
+LQ_EXTERN(const char *) lq_outcome_name(lq_outcome o)
+{
+	return (unsigned)o < N_OUTCOMES ? outcome_names[o] : "unknown";
+}
+
+/* The outcome stored as text; -1 for a name this library does not know. */
+static int outcome_of(const lq_value *v)
+{
+	for (size_t i = 0; i < N_OUTCOMES; i++)
+		if (v->type != LQ_V_NULL && v->len == strlen(outcome_names[i]) &&
+		    memcmp(v->s, outcome_names[i], v->len) == 0)
+			return (int)i;
+	return -1;
+}
+
+void lq__run_worker(char *buf, size_t size)
+{
+	char host[64] = "";
+	if (gethostname(host, sizeof(host) - 1) != 0)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(buf, size, "%s:%ld", host, (long)getpid());
+}
+
+int lq__run_attempt(const lq_task *t)
+{
+	/* An at-least-once claim counted the attempt; an at-most-once claim
+	 * does not (its fail counts it). */
+	return t->mode == LQ_AT_LEAST_ONCE ? t->attempts : t->attempts + 1;
+}
+
+lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outcome o, const char *error)
+{
+	char worker[LQ_OWNER_MAX + 1];
+	lq__run_worker(worker, sizeof(worker));
+	lq_value p[9] = {lq_v_int(t->id), lq_v_int(t->run_at), lq__v_text(t->queue), lq__v_text(t->name),
+			 lq__v_text(worker), lq_v_int(lq__run_attempt(t)), lq_v_int(t->now),
+			 lq__v_text(lq_outcome_name(o)), lq__v_opt_text(o == LQ_RUN_DONE ? NULL : error)};
+	return lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
+}
+
+/* ---------------------------------------------------------------- read */
+
+struct run_list_ctx {
+	lq_run_fn fn;
+	void *ctx;
+};
+
+static int run_row(void *arg, const lq_value *c, int n)
+{
+	struct run_list_ctx *rc = arg;
+	lq_run r;
+	if (n < 12)
+		return 1;
+	memset(&r, 0, sizeof(r));
+	r.id = lq__col_int(&c[0]);
+	r.task_id = lq__col_int(&c[1]);
+	r.run_at = lq__col_int(&c[2]);
+	lq__col_str(&c[3], r.queue, sizeof(r.queue));
+	lq__col_str(&c[4], r.name, sizeof(r.name));
+	lq__col_str(&c[5], r.worker, sizeof(r.worker));
+	r.attempt = (int)lq__col_int(&c[6]);
+	r.started_at = lq__col_int(&c[7]);
+	r.ended_at = lq__col_int(&c[8]);
+	int o = outcome_of(&c[9]);
+	r.outcome = o < 0 ? LQ_RUN_FAILED : (lq_outcome)o; /* a newer library's outcome: not done */
+	r.error = c[10].type == LQ_V_NULL ? NULL : c[10].s;
+	r.now = lq__col_int(&c[11]);
+	return rc->fn(&r, rc->ctx);
+}
+
+LQ_EXTERN(lq_status) lq_run_list(lq_db *db, const lq_run_filter *f, lq_run_fn fn, void *ctx)
+{
+	static const lq_run_filter defaults = LQ_RUN_FILTER_INIT;
+	lq_status st;
+	lq__ok(db);
+	if (!f)
+		f = &defaults;
+	if (f->version != LQ_RUN_FILTER_VERSION)
+		return lq__fail(db, LQ_EINVAL, "run history: unknown lq_run_filter version %u", f->version);
+	if (f->task_id < 0)
+		return lq__fail(db, LQ_EINVAL, "run history: task id must be positive");
+	if (f->since_ms < 0 || f->since_ms > LQ_AGE_ANY)
+		return lq__fail(db, LQ_EINVAL, "run history: since must be between 0 and 100 years");
+	if (f->limit > LQ_RUN_LIST_MAX)
+		return lq__fail(db, LQ_EINVAL, "run history: limit must be at most %d (got %zu)", LQ_RUN_LIST_MAX,
+				f->limit);
+	if (f->task_id == 0 && f->queue && (st = lq__check_name(db, "queue name", f->queue)) != LQ_OK)
+		return st;
+	if (f->task_id == 0 && f->name && (st = lq__check_name(db, "task name", f->name)) != LQ_OK)
+		return st;
+	if ((st = lq__ready(db)) != LQ_OK)
+		return st;
+	struct run_list_ctx rc = {fn, ctx};
+	int64_t age = f->since_ms > 0 ? f->since_ms : LQ_AGE_ANY;
+	int64_t limit = f->limit ? (int64_t)f->limit : LQ_RUN_LIST_DEFAULT;
+	if (f->task_id > 0) {
+		char what[64];
+		snprintf(what, sizeof(what), "task %lld: history", (long long)f->task_id);
+		lq_value p[3] = {lq_v_int(f->task_id), lq_v_int(age), lq_v_int(limit)};
+		return lq__exec(db, what, LQ_SQL_run_list_task, p, 3, run_row, &rc, NULL);
+	}
+	lq_value p[4] = {lq__v_opt_text(f->queue), lq__v_opt_text(f->name), lq_v_int(age), lq_v_int(limit)};
+	return lq__exec(db, "run history", LQ_SQL_run_list, p, 4, run_row, &rc, NULL);
+}
+
+static void add_count(lq_run_counts *c, int outcome, int64_t n)
+{
+	switch (outcome) {
+	case LQ_RUN_DONE: c->done += n; break;
+	case LQ_RUN_FAILED: c->failed += n; break;
+	case LQ_RUN_TIMED_OUT: c->timed_out += n; break;
+	case LQ_RUN_DEAD: c->dead += n; break;
+	default: break; /* a newer library's outcome */
+	}
+}
+
+static int count_row(void *arg, const lq_value *c, int n)
+{
+	if (n < 2)
+		return 1;
+	add_count(arg, outcome_of(&c[0]), lq__col_int(&c[1]));
+	return 0;
+}
+
+LQ_EXTERN(lq_status) lq_run_count_since(lq_db *db, int64_t since_ms, const char *queue, lq_run_counts *out)
+{
+	lq_status st;
+	lq__ok(db);
+	memset(out, 0, sizeof(*out));
+	if (since_ms <= 0 || since_ms > LQ_AGE_ANY)
+		return lq__fail(db, LQ_EINVAL, "run counts: since must be between 1 ms and 100 years");
+	if (queue && (st = lq__check_name(db, "queue name", queue)) != LQ_OK)
+		return st;
+	if ((st = lq__ready(db)) != LQ_OK)
+		return st;
+	lq_value p[2] = {lq_v_int(since_ms), lq__v_opt_text(queue)};
+	return lq__exec(db, "run counts", LQ_SQL_run_count_since, p, 2, count_row, out, NULL);
+}
+
+/* Rows come by queue, then name: one callback per (queue, name). */
+struct counter_ctx {
+	lq_lease_counts *leases;
+	lq_run_counter_fn fn;
+	void *ctx;
+	char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1];
+	lq_run_counts c;
+	int have, stop;
+};
+
+static void counter_flush(struct counter_ctx *cc)
+{
+	if (cc->have && cc->fn && !cc->stop)
+		cc->stop = cc->fn(cc->queue, cc->name, &cc->c, cc->ctx);
+	cc->have = 0;
+	memset(&cc->c, 0, sizeof(cc->c));
+}
+
+static int counter_row(void *arg, const lq_value *c, int n)
+{
+	struct counter_ctx *cc = arg;
+	char metric[32], queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1];
+	if (n < 4)
+		return 1;
+	lq__col_str(&c[0], metric, sizeof(metric));
+	lq__col_str(&c[1], queue, sizeof(queue));
+	lq__col_str(&c[2], name, sizeof(name));
+	int64_t v = lq__col_int(&c[3]);
+	if (!queue[0]) { /* the lease counters */
+		int64_t *slot = !strcmp(metric, "lease_taken") ? &cc->leases->taken
+			      : !strcmp(metric, "lease_lost") ? &cc->leases->lost
+			      : !strcmp(metric, "lease_broken") ? &cc->leases->broken : NULL;
+		if (slot)
+			*slot = v;
+		return 0;
+	}
+	if (cc->have && (strcmp(queue, cc->queue) || strcmp(name, cc->name)))
+		counter_flush(cc);
+	if (!cc->have) {
+		snprintf(cc->queue, sizeof(cc->queue), "%s", queue);
+		snprintf(cc->name, sizeof(cc->name), "%s", name);
+		cc->have = 1;
+	}
+	if (!strncmp(metric, "run_", 4)) {
+		lq_value o = lq__v_text(metric + 4);
+		add_count(&cc->c, outcome_of(&o), v);
+	}
+	return cc->stop;
+}
+
+LQ_EXTERN(lq_status) lq_counters(lq_db *db, lq_lease_counts *leases, lq_run_counter_fn fn, void *ctx)
+{
+	lq_lease_counts scratch;
+	struct counter_ctx cc;
+	lq__ok(db);
+	if (!leases)
+		leases = &scratch;
+	memset(leases, 0, sizeof(*leases));
+	memset(&cc, 0, sizeof(cc));
+	cc.leases = leases;
+	cc.fn = fn;
+	cc.ctx = ctx;
+	lq_status st = lq__ready(db);
+	if (st == LQ_OK)
+		st = lq__exec(db, "counters", LQ_SQL_counter_list, NULL, 0, counter_row, &cc, NULL);
+	if (st == LQ_OK)
+		counter_flush(&cc);
+	return st;
+}
