@@ -133,16 +133,21 @@ if [[ $backend == sqlite ]]; then
         end "a missing index: critical, named"
 
         begin
-        # As a database last migrated by an older leasectl: steps 2 and 3
-        # undone (3: task priority and timeout).
-        sqlite3 "$dbf" "DROP INDEX lq_task_dead_died_at; DROP INDEX lq_task_claim;
-            ALTER TABLE lq_task DROP COLUMN priority; ALTER TABLE lq_task DROP COLUMN timeout_ms;
-            ALTER TABLE lq_task_dead DROP COLUMN priority; ALTER TABLE lq_task_dead DROP COLUMN timeout_ms;
-            DELETE FROM lq_schema WHERE version >= 2"
+        # As a database last migrated by an older leasectl: only the first
+        # migration applied (whatever steps come after it).
+        old="$T/old.db"
+        sqlite3 "$old" <"$(dirname "${BASH_SOURCE[0]}")/../migrations/sqlite/0001_init.sql"
+        sqlite3 "$old" "CREATE TABLE IF NOT EXISTS lq_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+            applied_at INTEGER NOT NULL); INSERT INTO lq_schema VALUES (1, '0001_init', 0)"
+        chmod 0600 "$old"
+        run_dsn=$DSN
+        DSN="sqlite:$old"
         run doctor; want_rc 2
         want_level schema critical
         grep -q 'needs' "$T/out" || why+=("the message does not say which version is needed")
         run migrate; want_rc 0
+        run doctor --grace 1h; want_rc 0
+        DSN=$run_dsn
         end "a schema behind this leasectl: critical, and 'leasectl migrate' fixes it"
     fi
 fi
