@@ -3,7 +3,8 @@
 #
 #   mariadb.sh start DIR   install a fresh server into DIR (data, socket, log,
 #                          pid all inside DIR), start it on a free 127.0.0.1
-#                          port, create database leaseq_test and user leaseq
+#                          port, create databases leaseq_test and leaseq_test_b
+#                          (ctest's second slot) and user leaseq
 #                          with a random password, and print as the last line
 #                          LEASEQ_TEST_MYSQL_DSN=mysql://leaseq:PASS@127.0.0.1:PORT/leaseq_test
 #                          (also kept in DIR/dsn).  Starting a running server
@@ -193,6 +194,7 @@ pass=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 if ! "$client" --no-defaults --socket="$sock" -uroot >"$dir/setup.log" 2>&1 <<EOF; then
 DROP USER IF EXISTS ''@'localhost', ''@'$host', 'root'@'127.0.0.1', 'root'@'::1', 'root'@'$host';
 CREATE DATABASE IF NOT EXISTS leaseq_test CHARACTER SET utf8mb4;
+CREATE DATABASE IF NOT EXISTS leaseq_test_b CHARACTER SET utf8mb4;
 CREATE USER 'leaseq'@'127.0.0.1' IDENTIFIED BY '$pass';
 CREATE USER 'leaseq'@'localhost' IDENTIFIED BY '$pass';
 GRANT ALL ON leaseq_test.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost';

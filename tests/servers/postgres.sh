@@ -3,7 +3,8 @@
 #
 #   postgres.sh start DIR   initdb + start a server whose data directory and
 #                           unix socket live in DIR, listening on 127.0.0.1 on
-#                           a free port, with database leaseq_test and a
+#                           a free port, with databases leaseq_test and
+#                           leaseq_test_b (ctest's second slot) and a
 #                           password-authenticated role.  The last line on
 #                           standard output is
 #                           LEASEQ_TEST_PG_DSN=postgresql://USER:PASS@127.0.0.1:PORT/leaseq_test
@@ -178,7 +179,8 @@ start() {
 
 	if ! as_owner "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$sockdir" -p "$port" -U postgres -d postgres \
 		-c "CREATE ROLE $user LOGIN CREATEROLE PASSWORD '$pass'" \
-		-c "CREATE DATABASE leaseq_test OWNER $user" >"$dir/setup.log" 2>&1; then
+		-c "CREATE DATABASE leaseq_test OWNER $user" \
+		-c "CREATE DATABASE leaseq_test_b OWNER $user" >"$dir/setup.log" 2>&1; then
 		cat "$dir/setup.log" >&2
 		log_tail
 		stop
