@@ -641,6 +641,11 @@ static int cmd_lease_break(struct lc_ctx *ctx, int argc, char **argv)
 		rc = lc_db_error(db, st);
 	} else if (ctx->json) {
 		print_lease_json(&prev, NULL);
+	} else if (prev.kind == LQ_LEASE_SLOT) {
+		printf("semaphore \"%s\": every slot was freed and its token bumped\n", lc_pr(n, sizeof(n), a.name));
+	} else if (prev.kind == LQ_LEASE_READ) {
+		printf("broke lease \"%s\": it was held by readers (token %lld); every reader was freed\n",
+		       lc_pr(n, sizeof(n), a.name), (long long)prev.token);
 	} else if (lq_lease_held(&prev)) {
 		lc_fmt_when(when, sizeof(when), prev.expires_at, prev.now);
 		printf("broke lease \"%s\": it was held by %s (token %lld) until %s\n", lc_pr(n, sizeof(n), a.name),

@@ -152,7 +152,7 @@ UPDATE lq_lease_slot
 -- name: lease_rw_state
 -- (highest reader slot, live readers, the live intent's owner or NULL)
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
-SELECT COALESCE(MAX(slot), 0),
+SELECT COALESCE(MAX(CASE WHEN slot > 0 THEN slot END), 0),
        COALESCE(SUM(CASE WHEN slot > 0 AND owner IS NOT NULL AND expires_at > (SELECT n FROM clk) THEN 1 ELSE 0 END), 0),
        MAX(CASE WHEN slot = -1 AND owner IS NOT NULL AND expires_at > (SELECT n FROM clk) THEN owner END)
   FROM lq_lease_slot WHERE name = $1::text;

@@ -133,7 +133,7 @@ UPDATE lq_lease_slot
 
 -- name: lease_rw_state
 -- (highest reader slot, live readers, the live intent's owner or NULL)
-SELECT COALESCE(MAX(slot), 0),
+SELECT COALESCE(MAX(CASE WHEN slot > 0 THEN slot END), 0),
        COALESCE(SUM(CASE WHEN slot > 0 AND owner IS NOT NULL AND expires_at > CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) THEN 1 ELSE 0 END), 0),
        MAX(CASE WHEN slot = -1 AND owner IS NOT NULL AND expires_at > CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) THEN owner END)
   FROM lq_lease_slot WHERE name = ?1;
