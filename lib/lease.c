@@ -502,12 +502,12 @@ LQ_EXTERN(lq_status) lq_lease_holders(lq_db *db, const char *name, lq_lease_fn f
 
 /* ------------------------------------------------------- shared leases */
 
-/* A slot row (semaphore slot, reader) as LEASE_COLS; owner "" when free. */
+/* A slot row (semaphore slot, reader) as stored: owner "" once released. */
 static lq_status slot_get(lq_db *db, const char *what, const lq_lease *l, lq_lease *out)
 {
 	memset(out, 0, sizeof(*out));
 	lq_value p[2] = {lq__v_text(l->name), lq_v_int(l->slot)};
-	lq_status st = lq__exec(db, what, LQ_SQL_lease_slot_get, p, 2, lease_row, out, NULL);
+	lq_status st = lq__exec(db, what, LQ_SQL_lease_slot_get, p, 2, lease_row_raw, out, NULL);
 	if (st == LQ_OK && !out->name[0])
 		return lq__fail(db, LQ_NOTFOUND, "%s: slot %lld not found", what, (long long)l->slot);
 	out->kind = l->kind;
@@ -858,9 +858,14 @@ static lq_status shared_release_body(lq_db *db, void *arg)
 	int64_t n = 0;
 	lq_lease row;
 	lq_status st = l->kind == LQ_LEASE_READ ? lock_row(db, c->what, l->name, 0, &row) : LQ_OK;
+	if (st != LQ_OK)
+		return st;
+	/* A reader whose group ended (a writer came after it expired) has
+	 * nothing left to hand back. */
+	if (l->kind == LQ_LEASE_READ && (strcmp(row.owner, READERS) != 0 || row.token != l->token))
+		return LQ_OK;
 	lq_value p[4] = {lq__v_text(l->name), lq_v_int(l->slot), lq__v_text(l->owner), lq_v_int(l->token)};
-	if (st == LQ_OK)
-		st = lq__exec(db, c->what, LQ_SQL_lease_slot_release, p, 4, NULL, NULL, &n);
+	st = lq__exec(db, c->what, LQ_SQL_lease_slot_release, p, 4, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
 	c->got = n == 1;

@@ -4,7 +4,8 @@
  *     conformance --backend sqlite|postgres|mysql
  *     conformance --backend sqlite --retry-storm   (through tests/fault_backend.c)
  * Exit 0 when every group passed, 77 when the backend's DSN is not set.
- * LQT_GROUP=name runs one group only (lease, task, schedule, runner, errors).
+ * LQT_GROUP=name runs one group only (lease, task, schedule, runner, errors,
+ * shared).
  */
 #include <string.h>
 
@@ -19,7 +20,7 @@ int main(int argc, char **argv)
 	} groups[] = {
 		{"lease", lqt_conf_lease},     {"task", lqt_conf_task},
 		{"schedule", lqt_conf_schedule}, {"runner", lqt_conf_runner},
-		{"errors", lqt_conf_errors},
+		{"errors", lqt_conf_errors},     {"shared", lqt_conf_shared},
 	};
 	const char *only = getenv("LQT_GROUP");
 	int failed = 0;
