@@ -645,13 +645,19 @@ static lq_status slot_try(lq_db *db, struct shared_ctx *c)
 			continue;
 		}
 		p[1] = lq_v_int(i);
-		st = lq__exec(db, c->what, sc.exp[i] == INT64_MAX ? LQ_SQL_lease_slot_insert : LQ_SQL_lease_slot_take,
-			      p, 4, NULL, NULL, &n);
-		if (st != LQ_OK || n != 1)
+		st = lq__exec_once(db, c->what,
+				   sc.exp[i] == INT64_MAX ? LQ_SQL_lease_slot_insert : LQ_SQL_lease_slot_take, p, 4,
+				   NULL, NULL, &n);
+		if (st == LQ_OK && n != 1)
 			continue; /* taken by a racer meanwhile */
+		/* Taken, or perhaps (the connection went with the statement):
+		 * the slot is ours only if it carries our owner. */
+		lq_status sent = st;
 		slot_handle(&h, c->name, LQ_LEASE_SLOT, c->slots, i);
 		st = slot_get(db, c->what, &h, c->l);
 		c->got = st == LQ_OK && strcmp(c->l->owner, c->owner) == 0;
+		if (sent != LQ_OK && !c->got)
+			st = st == LQ_OK || st == LQ_NOTFOUND || sent == LQ_EUNKNOWN ? sent : st;
 	}
 	free(sc.exp);
 	if (st != LQ_OK || c->got)
