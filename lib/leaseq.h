@@ -176,7 +176,23 @@ typedef struct lq_lease {
 	int64_t acquired_at;
 	int64_t expires_at;
 	int64_t now; /* database clock when this was read */
+	/* Shared leases (appended: the fields above keep their places). */
+	int kind;     /* lq_lease_kind */
+	int slots;    /* LQ_LEASE_SLOT: the semaphore's N; else 0 */
+	int64_t slot; /* LQ_LEASE_SLOT: 0..N-1; LQ_LEASE_READ: the reader's slot (>= 1) */
 } lq_lease;
+
+/* What a handle holds.  A name is either a semaphore of a fixed N (its
+ * slots only), or an exclusive lease whose holder may also share it with
+ * readers: the write lease of a read/write lease IS its exclusive lease.
+ * Asking a name for the other kind, or a semaphore for another N, is
+ * LQ_EINVAL and changes nothing. */
+typedef enum lq_lease_kind {
+	LQ_LEASE_EXCLUSIVE = 0, /* one holder (also: the write lease) */
+	LQ_LEASE_SLOT = 1,      /* one of a semaphore's N slots, its own token */
+	LQ_LEASE_READ = 2,      /* one of many readers; no writer meanwhile */
+} lq_lease_kind;
+#define LQ_SLOTS_MAX 1000 /* slots of one semaphore */
 
 /*
  * Acquire NAME for ttl_ms.  owner: NULL for "host:pid"; a random part is
@@ -198,14 +214,46 @@ LQ_EXTERN(lq_status) lq_lease_check(lq_db *db, const lq_lease *l);
 LQ_EXTERN(lq_status) lq_lease_break(lq_db *db, const char *name, lq_lease *prev);
 /* Current state of NAME (owner "" when free).  LQ_NOTFOUND if never acquired. */
 LQ_EXTERN(lq_status) lq_lease_get(lq_db *db, const char *name, lq_lease *out);
-/* Call fn for every lease, by name.  fn returns non-zero to stop. */
+/* Call fn for every lease, by name, and for every holder of a shared lease
+ * (one call per live slot or reader).  fn returns non-zero to stop. */
 typedef int (*lq_lease_fn)(const lq_lease *l, void *ctx);
 LQ_EXTERN(lq_status) lq_lease_list(lq_db *db, lq_lease_fn fn, void *ctx);
 /* 1 when l is held at l->now. */
 LQ_EXTERN(int) lq_lease_held(const lq_lease *l);
 
-/* A handle as one shell-safe word ("lq1:TOKEN:NAME:OWNER", percent-encoded),
- * so another process can renew or release the lease. */
+/*
+ * Semaphore: take one of NAME's `slots` slots (1..LQ_SLOTS_MAX) for ttl_ms,
+ * each slot with its own owner, expiry and fencing token (strictly
+ * increasing per slot).  Waits like lq_lease_acquire.  LQ_OK: *out holds a
+ * slot (kind LQ_LEASE_SLOT); LQ_BUSY: all slots held, *out describes the one
+ * that frees first; LQ_EINVAL: NAME is not a semaphore of `slots` slots.
+ * Renew, release and check the handle with lq_lease_renew / _release / _check.
+ */
+LQ_EXTERN(lq_status) lq_lease_acquire_slot(lq_db *db, const char *name, int slots, int64_t ttl_ms,
+					   const char *owner, int64_t wait_ms, lq_lease *out);
+/*
+ * Read lease: share NAME with other readers (kind LQ_LEASE_READ).  LQ_BUSY
+ * while a writer (lq_lease_acquire of NAME) holds it, or while a writer
+ * waits for it (a waiting writer's intent keeps new readers out for a
+ * couple of seconds at a time, so readers cannot starve it).  Readers share
+ * the fencing token of their group.  LQ_EINVAL for a semaphore name.
+ */
+LQ_EXTERN(lq_status) lq_lease_acquire_read(lq_db *db, const char *name, int64_t ttl_ms, const char *owner,
+					   int64_t wait_ms, lq_lease *out);
+/* Read -> write, atomically, keeping the expiry; *l becomes the exclusive
+ * lease with a higher token.  LQ_BUSY: other readers hold it (nothing
+ * changed); LQ_LOST: l is no longer a valid reader. */
+LQ_EXTERN(lq_status) lq_lease_promote(lq_db *db, lq_lease *l);
+/* Write -> read, atomically, keeping the expiry; *l becomes a reader with a
+ * higher token, and other readers may join.  LQ_LOST: l no longer holds it. */
+LQ_EXTERN(lq_status) lq_lease_demote(lq_db *db, lq_lease *l);
+/* Call fn for every holder of NAME (a semaphore's live slots, a read lease's
+ * readers), or once with the free lease.  LQ_NOTFOUND if never acquired. */
+LQ_EXTERN(lq_status) lq_lease_holders(lq_db *db, const char *name, lq_lease_fn fn, void *ctx);
+
+/* A handle as one shell-safe word ("lq1:TOKEN:NAME:OWNER", percent-encoded;
+ * "lq2:s|r:SLOT:TOKEN:NAME:OWNER" for a semaphore slot or a reader), so
+ * another process can renew or release the lease. */
 LQ_EXTERN(lq_status) lq_lease_encode(const lq_lease *l, char *buf, size_t size);
 LQ_EXTERN(lq_status) lq_lease_decode(const char *text, lq_lease *out);
 

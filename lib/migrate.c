@@ -111,7 +111,7 @@ lq_status lq__drop_schema(lq_db *db)
 	static const char *const drops[] = {
 		"DROP TABLE IF EXISTS lq_counter", "DROP TABLE IF EXISTS lq_run",
 		"DROP TABLE IF EXISTS lq_queue", "DROP TABLE IF EXISTS lq_task_dead",
-		"DROP TABLE IF EXISTS lq_task", "DROP TABLE IF EXISTS lq_lease",
+		"DROP TABLE IF EXISTS lq_task", "DROP TABLE IF EXISTS lq_lease_slot", "DROP TABLE IF EXISTS lq_lease",
 		"DROP TABLE IF EXISTS lq_schema",
 	};
 	for (size_t i = 0; i < sizeof(drops) / sizeof(drops[0]); i++) {

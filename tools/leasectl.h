@@ -201,6 +201,8 @@ int lc_exit_status(lq_status st);
 int lc_db_error(lq_db *db, lq_status st);
 /* 'lease "NAME" is held by OWNER until TIME (token N)'; returns code. */
 int lc_held_error(const char *name, const lq_lease *l, int code);
+/* The same for a shared lease (semaphore slot, read lease), from lq_errmsg. */
+int lc_shared_held_error(lq_db *db, int code);
 /* Flush stdout; on a write error say so and return LC_EXIT_FAIL. */
 int lc_finish(int status);
 

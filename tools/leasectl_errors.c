@@ -104,6 +104,17 @@ int lc_finish(int status)
 }
 
 
+/* A shared lease that is busy: the library's sentence says why (all slots
+ * held, a writer holds it, a writer waits, other readers). */
+int lc_shared_held_error(lq_db *db, int code)
+{
+	const char *msg = lq_errmsg(db);
+	char m[1200];
+
+	lc_errorf("%s", msg && *msg ? lc_pr(m, sizeof(m), msg) : "the lease is held elsewhere");
+	return code;
+}
+
 int lc_held_error(const char *name, const lq_lease *l, int code)
 {
 	char n[600], o[600], until[40];
@@ -114,7 +125,7 @@ int lc_held_error(const char *name, const lq_lease *l, int code)
 		return code;
 	}
 	lc_fmt_time(until, sizeof(until), l->expires_at);
-	lc_errorf("lease \"%s\" is held by %s until %s (token %lld)", n, lc_pr(o, sizeof(o), l->owner), until,
-		  (long long)l->token);
+	lc_errorf("lease \"%s\" is held by %s until %s (token %lld)", n,
+		  l->kind == LQ_LEASE_READ ? "readers" : lc_pr(o, sizeof(o), l->owner), until, (long long)l->token);
 	return code;
 }

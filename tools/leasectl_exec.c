@@ -28,7 +28,7 @@
 #define EXEC_MIN_GRACE_MS 100
 
 struct exec_args {
-	const char *ttl, *wait, *min_hold, *conflict_exit, *name, *log_format;
+	const char *ttl, *wait, *min_hold, *conflict_exit, *name, *log_format, *slots;
 	struct lc_rest cmd;
 };
 
@@ -45,6 +45,9 @@ static const struct lc_opt exec_opts[] = {
 	LC_VALUE(struct exec_args, conflict_exit, "conflict-exit", 0, "N", 0,
 		 "exit status when the lease is held elsewhere (default 75; 0 makes\n"
 		 "\"another host runs it\" a success for cron)"),
+	LC_VALUE(struct exec_args, slots, "slots", 0, "N", 0,
+		 "NAME is a semaphore of N slots (1-1000): at most N runs of NAME at\n"
+		 "once across the fleet, each holding its own slot"),
 	LC_LOG_OPT(struct exec_args, log_format),
 	LC_ARG(struct exec_args, name, "NAME", 0, "the lease"),
 	LC_REST(struct exec_args, cmd, "COMMAND [ARG...]", LC_REQUIRED,
@@ -75,11 +78,16 @@ const struct lc_usage lc_exec_usage = {
 		"ends: nothing it started outlives the lease.  COMMAND dies with leasectl\n"
 		"(PR_SET_PDEATHSIG).  When COMMAND ends, the lease is released (or kept\n"
 		"until --min-hold) and leasectl exits with COMMAND's status (128+N if it\n"
-		"was killed by signal N).",
+		"was killed by signal N).\n"
+		"\n"
+		"With --slots N, NAME is a semaphore: COMMAND runs if one of its N slots\n"
+		"is free (at most N runs at once, fleet-wide), and LEASEQ_FENCING_TOKEN is\n"
+		"that slot's token; every exec of NAME must give the same N.",
 	.opts = exec_opts,
 	.examples = "# crontab on every host: the report runs once per night, on one host\n"
 		    "0 3 * * * leasectl exec --ttl 2m --min-hold 10m --conflict-exit 0 nightly -- /usr/local/bin/report\n"
-		    "leasectl exec deploy --wait 5m -- make deploy",
+		    "leasectl exec deploy --wait 5m -- make deploy\n"
+		    "leasectl exec --slots 3 --wait 10m import -- ./import.sh   # 3 at a time",
 	.exits = "N    COMMAND's exit status (128+S if killed by signal S)\n"
 		 "75   held elsewhere (or the --conflict-exit status)\n"
 		 "3    the lease was lost while COMMAND ran: COMMAND was stopped\n"
@@ -339,7 +347,8 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	struct exec_args a = {0};
 	struct run r;
 	int rc = lc_parse(ctx, &lc_exec_usage, &a, argc, argv);
-	int64_t ttl = EXEC_DEFAULT_TTL_MS, wait = 0, min_hold = 0, conflict = LC_EXIT_HELD, before, acquired;
+	int64_t ttl = EXEC_DEFAULT_TTL_MS, wait = 0, min_hold = 0, conflict = LC_EXIT_HELD, before, acquired,
+		slots = 0;
 	char handle[LQ_HANDLE_MAX + 16], tokenvar[64], nb[600], cb[300];
 	const char *set[2];
 	char **env = NULL;
@@ -352,7 +361,8 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	    (a.ttl && (rc = lc_duration(ctx, "--ttl", a.ttl, 0, &ttl))) ||
 	    (a.wait && (rc = lc_duration(ctx, "--wait", a.wait, LC_DUR_ZERO_OK, &wait))) ||
 	    (a.min_hold && (rc = lc_duration(ctx, "--min-hold", a.min_hold, 0, &min_hold))) ||
-	    (a.conflict_exit && (rc = lc_integer(ctx, "--conflict-exit", a.conflict_exit, 0, 255, &conflict))))
+	    (a.conflict_exit && (rc = lc_integer(ctx, "--conflict-exit", a.conflict_exit, 0, 255, &conflict))) ||
+	    (a.slots && (rc = lc_integer(ctx, "--slots", a.slots, 1, LQ_SLOTS_MAX, &slots))))
 		return rc;
 	if (!a.cmd.argv[0][0])
 		return lc_usage_error(ctx, "COMMAND is empty");
@@ -383,8 +393,9 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 		for (;;) {
 			int64_t left = wait_end - lc_mono_ms();
 			before = lc_mono_ms(); /* before the acquisition: a conservative expiry */
-			st = lq_lease_acquire(r.db, a.name, ttl, NULL, left > 250 ? 250 : left > 0 ? left : 0,
-					      &r.lease);
+			int64_t slice = left > 250 ? 250 : left > 0 ? left : 0;
+			st = slots ? lq_lease_acquire_slot(r.db, a.name, (int)slots, ttl, NULL, slice, &r.lease)
+				   : lq_lease_acquire(r.db, a.name, ttl, NULL, slice, &r.lease);
 			if ((stop_sig = stop_requested()) != 0) {
 				if (st == LQ_OK)
 					lq_lease_release(r.db, &r.lease);
@@ -400,7 +411,7 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	}
 	acquired = lc_mono_ms();
 	if (st == LQ_BUSY || st == LQ_ETIMEDOUT) {
-		rc = lc_held_error(a.name, &r.lease, (int)conflict);
+		rc = slots ? lc_shared_held_error(r.db, (int)conflict) : lc_held_error(a.name, &r.lease, (int)conflict);
 		goto out;
 	}
 	if (st != LQ_OK) {

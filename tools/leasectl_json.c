@@ -229,6 +229,17 @@ void lc_json_lease(struct lc_json *j, const lq_lease *l)
 	lc_json_kint_opt(j, "expires_at", l->expires_at);
 	lc_json_kbool(j, "held", lq_lease_held(l));
 	lc_json_kint(j, "now", l->now);
+	/* Shared leases only, so an exclusive lease reads as it always did. */
+	if (l->kind == LQ_LEASE_SLOT) {
+		lc_json_kstr(j, "kind", "slot");
+		lc_json_kint(j, "slots", l->slots);
+		if (l->owner[0])
+			lc_json_kint(j, "slot", l->slot);
+	} else if (l->kind == LQ_LEASE_READ) {
+		lc_json_kstr(j, "kind", "read");
+		if (l->owner[0])
+			lc_json_kint(j, "slot", l->slot);
+	}
 }
 
 void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload)

@@ -37,7 +37,26 @@
 	                            -> (expires_at, NOW) where the dialect has RETURNING */  \
 	X(lease_release)        /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
 	X(lease_break)          /* (?1 name) token+1, owner NULL, expires_at NOW */           \
-	X(lease_list)           /* () -> LEASE_COLS by name */                                \
+	X(lease_list)           /* (?1 name|NULL) -> LEASE_COLS, slot|NULL, and the row's     \
+	                            owner, token, expires_at: shared slots in its place */    \
+	X(lease_create)         /* (?1 name, ?2 owner|NULL, ?3 expires_at|NULL) token 0 if absent */ \
+	X(lease_lock)           /* (?1 name) -> LEASE_COLS, row locked for the transaction */  \
+	X(lease_slot_get)       /* (?1 name, ?2 slot) -> LEASE_COLS of the slot row */         \
+	X(lease_slot_scan)      /* (?1 name, ?2 n) -> (slot, expires_at, NOW), 0 <= slot < n */ \
+	X(lease_slot_insert)    /* (?1 name, ?2 slot, ?3 owner, ?4 ttl) if absent, token 1 */  \
+	X(lease_slot_take)      /* (?1 name, ?2 slot, ?3 owner, ?4 ttl) if expired, token+1 */ \
+	X(lease_slot_renew)     /* (?1 name, ?2 slot, ?3 owner, ?4 token, ?5 ttl) if live */   \
+	X(lease_slot_release)   /* (?1 name, ?2 slot, ?3 owner, ?4 token) owner NULL */        \
+	X(lease_slot_break)     /* (?1 name) every slot: owner NULL, token+1 */                \
+	X(lease_rw_state)       /* (?1 name) -> (max slot, live readers, live intent owner) */ \
+	X(lease_read_purge)     /* (?1 name) delete readers gone */                            \
+	X(lease_read_insert)    /* (?1 name, ?2 slot, ?3 owner, ?4 token, ?5 expires|NULL, ?6 ttl) */ \
+	X(lease_read_extend)    /* (?1 name, ?2 marker, ?3 token, ?4 ttl) group lasts to NOW+ttl */ \
+	X(lease_read_shrink)    /* (?1 name, ?2 marker, ?3 token) group to latest reader or ends */ \
+	X(lease_promote)        /* (?1 name, ?2 marker, ?3 token, ?4 owner, ?5 slot) token+1 */ \
+	X(lease_demote)         /* (?1 name, ?2 owner, ?3 token, ?4 marker) token+1 */         \
+	X(lease_intent_set)     /* (?1 name, ?2 owner, ?3 ms) waiting writer's intent */       \
+	X(lease_intent_clear)   /* (?1 name, ?2 owner) drop it */                              \
 	/* tasks */                                                                           \
 	X(task_insert)          /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay,  \
 	                            ?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron,     \

@@ -1,0 +1,15 @@
+-- leaseq schema step 5 (SQLite): shared leases.
+-- One row per holder slot of a shared lease: slot 0..N-1 of a semaphore
+-- (the name's lq_lease row is then a header that no exclusive acquire can
+-- take), slot >= 1 a reader of a read/write lease (its lq_lease row is held
+-- by the readers as a group), slot -1 a waiting writer's intent.  A slot row
+-- is never deleted while its token matters, so tokens only grow per slot.
+CREATE TABLE lq_lease_slot (
+    name        TEXT    NOT NULL,
+    slot        INTEGER NOT NULL,
+    owner       TEXT,                       -- NULL when free
+    token       INTEGER NOT NULL,
+    acquired_at INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    PRIMARY KEY (name, slot)
+);
