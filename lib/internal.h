@@ -26,6 +26,8 @@ struct lq_db {
 	/* A stop request that interrupts waits (the runner's flag), or NULL. */
 	const volatile sig_atomic_t *interrupt;
 	int64_t statements;   /* sent to the server: lq_db_statements() */
+	lq_notice_fn notice_fn; /* lq_set_notice_fn, or NULL */
+	void *notice_ctx;
 };
 
 /* Point the backend's waits at flag (NULL: none). */

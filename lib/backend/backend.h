@@ -121,6 +121,11 @@ struct lq_backend {
 	/* Optional.  The stop flag the backend's waits look at (NULL: none);
 	 * the core sets it after every connect and when it changes. */
 	void (*set_stop)(struct lq_conn *c, const volatile sig_atomic_t *stop);
+	/* Optional.  A remark for the application's log that the backend has
+	 * made since it was last asked ("behind a transaction pooler: ..."),
+	 * each at most once per connection, or NULL.  Valid until the next
+	 * call on c. */
+	const char *(*notice)(struct lq_conn *c);
 };
 
 struct lq_migration {
