@@ -188,6 +188,15 @@ static void pass_notice(lq_db *db)
 	/* Without a function yet, the remark waits (lq_open connects first). */
 	if (!db->notice_fn || !db->conn || !db->be->notice || !(text = db->be->notice(db->conn)))
 		return;
+	/* Once per handle, not once per connection: a reconnect says it again. */
+	uint64_t h = 1469598103934665603ULL;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	for (size_t i = 0; i < db->n_noticed; i++)
+		if (db->noticed[i] == h)
+			return;
+	if (db->n_noticed < sizeof(db->noticed) / sizeof(db->noticed[0]))
+		db->noticed[db->n_noticed++] = h;
 	db->notice_fn(db->notice_ctx, text);
 }
 
