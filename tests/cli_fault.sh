@@ -659,9 +659,10 @@ if want_scenario i && [[ $backend == postgres ]] && [[ ",${LEASEQ_FAULT_ONLY:-},
         echo "# failover: exec F (holding at the failover) exited $rc_f: $(tail -n 1 "$T/F.err" 2>/dev/null)"
         echo "# failover: exec G (waiting) exited $rc_g: $(tail -n 1 "$T/G.err" 2>/dev/null)"
         echo "# failover: $((SECONDS - t_fail)) s from the failover to the end of the drains"
-        RUN=$run_a FAULT_RUN=$run_a Q=$Qa check "failover-alo" alo 1
-        RUN=$run_m FAULT_RUN=$run_m Q=$Qm check "failover-amo" amo 1
-        RUN=$run_f FAULT_RUN=$run_f Q=none check "failover-exec" fence 1 4
+        tag=failover${LEASEQ_STANDBY_FAKETIME:+-standby-clock$LEASEQ_STANDBY_FAKETIME}
+        RUN=$run_a FAULT_RUN=$run_a Q=$Qa check "$tag-alo" alo 1
+        RUN=$run_m FAULT_RUN=$run_m Q=$Qm check "$tag-amo" amo 1
+        RUN=$run_f FAULT_RUN=$run_f Q=none check "$tag-exec" fence 1 4
         grep -h -i -E 'error|lost|unknown' "$T"/w*.err "$T/enq.err" 2>/dev/null | sed -E 's/task [0-9]+/task N/g; s/[0-9]+/N/g' |
             sort | uniq -c | sort -rn | head -n 8 | sed 's/^/#   during the failover: /' || true
         unset CLAIM_TTL
