@@ -4,8 +4,8 @@
  * Named statements are prepared once per connection ("lq<id>") and run
  * with binary results in single-row mode, so a long list costs constant
  * memory.  Behind a transaction-mode pooler (PgBouncer) a session outlives
- * no transaction: there (DSN ?pooler=transaction, or a pooler detected at
- * connect, or a named statement reported missing) statements go unnamed,
+ * no transaction: there (DSN ?pooler=transaction, or a pooler found before
+ * the first prepare or LISTEN, or a named statement reported missing) statements go unnamed,
  * nothing is SET for the session and nobody LISTENs: waiters poll.  Parameters: integers as decimal text, text as text, blobs as
  * binary bytea; the SQL casts every parameter ($1::text, $3::bytea, ...) so
  * the server never has to guess a type.  Errors are mapped by SQLSTATE.
@@ -67,6 +67,7 @@ struct lq_conn {
 	const volatile sig_atomic_t *stop;
 	int unnamed; /* send unnamed statements (PQsendQueryParams): no session state */
 	int pooled;  /* a transaction pooler is in between: no LISTEN either */
+	int detect;  /* ?pooler=auto, not yet found out */
 	int noted;   /* LQ_NOTE_* already said on this connection */
 	char note[320]; /* a remark for the log, until pg_notice takes it */
 	char note_out[320];
@@ -687,6 +688,7 @@ static lq_status detect_pooler(struct lq_conn *c, lq_err *err)
 	lq_status st = LQ_OK;
 	long pid = -1;
 
+	c->detect = 0;
 	call_start(c, &k, 0);
 	k.autocommit = 0; /* reads only */
 	if (!PQsendQueryParams(c->pg, "SELECT pg_backend_pid()", 0, NULL, NULL, NULL, NULL, 0)) {
@@ -705,6 +707,7 @@ static lq_status detect_pooler(struct lq_conn *c, lq_err *err)
 		st = LQ_ECONN;
 	if (st == LQ_OK && pid != (long)PQbackendPID(c->pg)) {
 		c->pooled = 1;
+		c->unnamed = 1;
 		note_once(c, LQ_NOTE_UNNAMED, "a connection pooler answers for the server (its backend key "
 			  "is not the server's): statements go unnamed and enqueue wake-ups are off, idle "
 			  "workers poll; add ?pooler=transaction to the DSN to say so, or ?pooler=session "
@@ -804,11 +807,13 @@ static lq_status pg_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	}
 
 	st = LQ_OK;
-	if (opts.pooler == PG_POOLER_AUTO)
-		st = detect_pooler(c, err);
-	else
-		c->pooled = opts.pooler == PG_POOLER_TRANSACTION;
+	/* auto: found out before the first statement that needs a session
+	 * (a connect stays one round trip shorter) */
+	c->detect = opts.pooler == PG_POOLER_AUTO;
+	c->pooled = opts.pooler == PG_POOLER_TRANSACTION;
 	c->unnamed = c->pooled;
+	if (st == LQ_OK && c->detect && (opts.lock_timeout[0] || opts.statement_timeout[0]))
+		st = detect_pooler(c, err);
 	if (st == LQ_OK && c->pooled && opts.lock_timeout[0]) {
 		/* A SET would stay on a server connection other clients get next. */
 		lq__err_set(err, "lock_timeout from the DSN cannot be set behind a transaction pooler "
@@ -1101,6 +1106,11 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 	}
 
 	for (int attempt = 0;; attempt++) {
+		if (c->detect && !c->prepared[id]) {
+			st = detect_pooler(c, err);
+			if (st != LQ_OK)
+				return st;
+		}
 		if (!c->unnamed && !c->prepared[id]) {
 			st = prepare(c, id, err);
 			if (st != LQ_OK)
@@ -1274,6 +1284,8 @@ static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t 
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
+	if (c->detect && (st = detect_pooler(c, err)) != LQ_OK)
+		return st;
 	if (c->pooled) {
 		/* LISTEN would stay on a server connection we may never see
 		 * again: the caller sleeps and polls instead. */
