@@ -215,6 +215,34 @@ static int may_retry(lq_db *db, int attempt, int64_t first_ms, int64_t try_ms)
 	return !(db->interrupt && *db->interrupt && now - try_ms >= LQ_STOP_GRACE_MS);
 }
 
+/* Hand the backend's remark, if any, to the application's notice function. */
+static void pass_notice(lq_db *db)
+{
+	const char *text;
+
+	/* Without a function yet, the remark waits (lq_open connects first). */
+	if (!db->notice_fn || !db->conn || !db->be->notice || !(text = db->be->notice(db->conn)))
+		return;
+	/* Once per handle, not once per connection: a reconnect says it again. */
+	uint64_t h = 1469598103934665603ULL;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	for (size_t i = 0; i < db->n_noticed; i++)
+		if (db->noticed[i] == h)
+			return;
+	if (db->n_noticed < sizeof(db->noticed) / sizeof(db->noticed[0]))
+		db->noticed[db->n_noticed++] = h;
+	db->notice_fn(db->notice_ctx, text);
+}
+
+LQ_EXTERN(void) lq_set_notice_fn(lq_db *db, lq_notice_fn fn, void *ctx)
+{
+	if (!db)
+		return;
+	db->notice_fn = fn;
+	db->notice_ctx = ctx;
+}
+
 static void drop_conn(lq_db *db)
 {
 	/* A borrowed connection is the application's to reset or replace. */
@@ -246,6 +274,7 @@ lq_status lq__connect(lq_db *db)
 	}
 	if (db->be->set_stop)
 		db->be->set_stop(db->conn, db->interrupt);
+	pass_notice(db);
 	return LQ_OK;
 }
 
@@ -291,6 +320,7 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 			break;
 		lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
 	}
+	pass_notice(db);
 	if (st == LQ_OK)
 		return LQ_OK;
 	if (st == LQ__RETRY && app_tx && !db->in_tx)
@@ -556,6 +586,7 @@ int lq__wait(lq_db *db, const char *channel, int64_t ms)
 	if ((db->be->caps & LQ_CAP_NOTIFY) && lq__connect(db) == LQ_OK) {
 		lq_err err;
 		lq_status st = db->be->wait_notify(db->conn, channel, ms, &err);
+		pass_notice(db);
 		if (st == LQ_OK)
 			return 1;
 		if (st == LQ_ETIMEDOUT)

@@ -29,6 +29,10 @@ struct lq_db {
 	int64_t statements;   /* sent to the server: lq_db_statements() */
 	int borrowed;         /* conn is the application's (lq_open_borrowed) */
 	int joined;           /* lq__tx is running inside the application's transaction */
+	lq_notice_fn notice_fn; /* lq_set_notice_fn, or NULL */
+	void *notice_ctx;
+	uint64_t noticed[8];  /* hashes of the remarks already passed on */
+	size_t n_noticed;
 };
 
 /* Point the backend's waits at flag (NULL: none). */

@@ -97,6 +97,16 @@ LQ_EXTERN(const char *) lq_backend_name(const lq_db *db);
 LQ_EXTERN(int64_t) lq_db_statements(const lq_db *db);
 /* The database clock, epoch milliseconds. */
 LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms);
+/*
+ * Remarks worth a line in the application's log, each said once per
+ * handle: e.g. that a transaction pooler sits in front of PostgreSQL,
+ * so statements go unnamed and idle workers poll instead of waiting for
+ * wake-ups.  fn is called from inside a call on db with a one-line text
+ * that stays valid until it returns; NULL fn: remarks are dropped (the
+ * default).
+ */
+typedef void (*lq_notice_fn)(void *ctx, const char *text);
+LQ_EXTERN(void) lq_set_notice_fn(lq_db *db, lq_notice_fn fn, void *ctx);
 
 /* ------------------------------------------------- borrowed connections */
 

@@ -20,7 +20,10 @@
 #   LEASEQ_FAULT_LONG=1   each scenario runs for minutes instead of seconds
 #   LEASEQ_FAULT_ONLY=a,b only these scenarios (a kill9, b sigterm,
 #                         d connkill, c sigstop, h exec, e crash,
-#                         f lock storms, g clock skew)
+#                         f lock storms, g clock skew; i failover, PostgreSQL
+#                         only and only when asked for: ctest's failover_postgres)
+#   LEASEQ_STANDBY_FAKETIME=+30s  scenario i: the standby's server runs
+#                         under libfaketime (tests/servers/pg_failover.sh)
 #   LEASEQ_FAULT_FIGURES=FILE  append the figure lines there too
 # The server-crash scenario starts a private server (tests/servers/) so the
 # shared ones are never restarted; the others use the test DSN, under queue
@@ -88,7 +91,7 @@ check() { # SCENARIO MODE KILLS [FENCE-NAME]: run the checker; a failed invarian
     record "$1" "$2" "$3"
     # a passed run leaves nothing behind in the shared databases; a failed
     # one keeps its ledger rows (run number $RUN) for a look
-    [[ $rc == 0 ]] && { ft purge || true; }
+    [[ $rc == 0 && -z "${KEEP_LEDGER:-}" ]] && { ft purge || true; }
     begin
     want "$((rc == 0))" "checker exit $rc: $(grep -E '^FAIL' "$T/check.out" | tr '\n' ' ') (seed $SEED, run $RUN)"
     end "$1: checker invariants hold ($2, seed $SEED)"
@@ -525,29 +528,44 @@ if want_scenario f; then
     unset CLAIM_TTL
 fi
 
-# ------------------------------------------------------------------ e. server crash
-# A private server (never the shared one) crashed and restarted while
-# at-least-once workers run; they ride through it; then drain and check.
-crash_dir=""
-crash_stop() {
-    [[ -n "$crash_dir" ]] || return 0
-    bash "$HERE/servers/$crash_script" stop "$crash_dir" >/dev/null 2>&1 || true
-    rm -rf -- "$crash_dir"
+# private_server SCRIPT DIR WHAT: a server of this run's own (never a shared
+# one) from tests/servers/SCRIPT in DIR, migrated, with the ledger tables,
+# and the DSN of the following scenarios; $pdsn is "" (a failed check) when
+# it did not start.  Stopped and removed at exit.
+private_servers=()
+private_stop() {
+    local p
+    for p in "${private_servers[@]}"; do
+        bash "$HERE/servers/${p%%|*}" stop "${p#*|}" >/dev/null 2>&1 || true
+        rm -rf -- "${p#*|}"
+    done
 }
-cleanup_hooks+=(crash_stop)
-if want_scenario e && [[ $backend != sqlite ]]; then
-    crash_script=$([[ $backend == postgres ]] && echo postgres.sh || echo mariadb.sh)
-    crash_dir=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-fault-srv.XXXXXX")
-    chmod 755 "$crash_dir"
-    line=$(bash "$HERE/servers/$crash_script" start "$crash_dir" 2>"$T/srv.err" | tail -n 1 || true)
+cleanup_hooks+=(private_stop)
+private_server() {
+    local t0=$SECONDS line
+    private_servers+=("$1|$2")
+    chmod 755 "$2"
+    line=$(bash "$HERE/servers/$1" start "$2" 2>"$T/srv.err" | tail -n 1 || true)
     pdsn=${line#*=}
+    [[ "$pdsn" == *://* ]] || pdsn=""
     begin
-    want "$([[ "$pdsn" == *://* ]] && echo 1 || echo 0)" "private server did not start: $(excerpt "$T/srv.err")"
-    end "crash: a private $backend server started"
-    if [[ "$pdsn" == *://* ]]; then
+    want "$([[ -n "$pdsn" ]] && echo 1 || echo 0)" "it did not start: $(excerpt "$T/srv.err")"
+    end "$3 started ($((SECONDS - t0)) s)"
+    if [[ -n "$pdsn" ]]; then
         use_dsn "$pdsn"
         run migrate
         ft setup
+    fi
+}
+
+# ------------------------------------------------------------------ e. server crash
+# A private server (never the shared one) crashed and restarted while
+# at-least-once workers run; they ride through it; then drain and check.
+if want_scenario e && [[ $backend != sqlite ]]; then
+    crash_script=$([[ $backend == postgres ]] && echo postgres.sh || echo mariadb.sh)
+    crash_dir=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-fault-srv.XXXXXX")
+    private_server "$crash_script" "$crash_dir" "crash: a private $backend server"
+    if [[ -n "$pdsn" ]]; then
         new_run
         Q="fe_$RUN"
         ntasks=$((100 * scale))
@@ -579,6 +597,75 @@ if want_scenario e && [[ $backend != sqlite ]]; then
         stop_workers
         drain alo
         check "crash-alo" alo "$crashes"
+        use_dsn "$main_dsn"
+    fi
+fi
+
+# ------------------------------------------------------------------ i. failover
+# A primary with a synchronous standby (tests/servers/pg_failover.sh), a
+# two-host DSN with target_session_attrs=read-write.  At-least-once and
+# at-most-once workers, an exec holder writing to a fenced resource (and one
+# waiting for the lease), and an enqueuer run while the primary is
+# SIGKILLed and the standby promoted (its synchronous_standby_names
+# cleared).  Then drain and check each mode; the recovery figure is the time
+# from the kill to the next completed handler (promotion included).
+if want_scenario i && [[ $backend == postgres ]] && [[ ",${LEASEQ_FAULT_ONLY:-}," == *,i,* ]]; then
+    fo_dir=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-failover.XXXXXX")
+    private_server pg_failover.sh "$fo_dir" "failover: a primary and a synchronous standby"
+    if [[ -n "$pdsn" ]]; then
+        # one run number per mode: the checker reads a run's whole ledger
+        new_run; run_a=$RUN; Qa="fi_alo_$RUN"
+        new_run; run_m=$RUN; Qm="fi_amo_$RUN"
+        new_run; run_f=$RUN; L="fi_$RUN"
+        ntasks=$((40 * scale))
+        FAULT_RUN=$run_a ft enqueue "$Qa" "$ntasks" alo
+        FAULT_RUN=$run_m ft enqueue "$Qm" "$ntasks" amo
+        FAULT_RUN=$run_f ft fence-init 4
+        export FAULT_WORK_MS=30
+        CLAIM_TTL=3s
+        FAULT_RUN=$run_a Q=$Qa start_worker 1 alo
+        FAULT_RUN=$run_a Q=$Qa start_worker 2 alo
+        FAULT_RUN=$run_m Q=$Qm start_worker 3 amo
+        FAULT_RUN=$run_m Q=$Qm start_worker 4 amo
+        FAULT_RUN=$run_f exec_fence F "$L" 4 1 60 50 --ttl 3s
+        wait_for_line "$T/F.out" '^accepted' 30 || true
+        FAULT_RUN=$run_f exec_fence G "$L" 4 2 20 50 --ttl 3s --wait 60s
+        # the enqueuer: 5 tasks every 0.2 s, before, during and after
+        (for k in $(seq 1 12); do FAULT_RUN=$run_a FAULT_ENQUEUE_RETRY=1 ft enqueue "$Qa" 5 alo || true; sleep 0.2; done) \
+            >"$T/enq.out" 2>"$T/enq.err" &
+        enq=$!
+        bg_pids+=("$enq")
+        sleep 2
+        # the fault's time, on the primary just before it dies (synchronous:
+        # the standby has it): recovery counts the promotion too
+        for r in $run_a $run_m $run_f; do FAULT_RUN=$r ft event 8 || true; done
+        t_fail=$SECONDS
+        bash "$HERE/servers/pg_failover.sh" failover "$fo_dir" 2>>"$T/srv.err" || true
+        fo_step() { echo "# failover: +$((SECONDS - t_fail)) s: $1"; }
+        fo_step "promoted"
+        wait "$enq" 2>/dev/null || true
+        fo_step "enqueuer done"
+        FAULT_RUN=$run_a Q=$Qa wait_drained $((60 * scale)) || true
+        FAULT_RUN=$run_m Q=$Qm wait_drained $((60 * scale)) || true
+        fo_step "queues empty"
+        stop_workers
+        FAULT_RUN=$run_a Q=$Qa drain alo
+        FAULT_RUN=$run_m Q=$Qm drain amo
+        fo_step "workers stopped, drained"
+        wait_rc F 60
+        rc_f=$RC
+        wait_rc G 90
+        rc_g=$RC
+        echo "# failover: exec F (holding at the failover) exited $rc_f: $(tail -n 1 "$T/F.err" 2>/dev/null)"
+        echo "# failover: exec G (waiting) exited $rc_g: $(tail -n 1 "$T/G.err" 2>/dev/null)"
+        echo "# failover: $((SECONDS - t_fail)) s from the failover to the end of the drains"
+        tag=failover${LEASEQ_STANDBY_FAKETIME:+-standby-clock$LEASEQ_STANDBY_FAKETIME}
+        RUN=$run_a FAULT_RUN=$run_a Q=$Qa check "$tag-alo" alo 1
+        RUN=$run_m FAULT_RUN=$run_m Q=$Qm check "$tag-amo" amo 1
+        RUN=$run_f FAULT_RUN=$run_f Q=none check "$tag-exec" fence 1 4
+        grep -h -i -E 'error|lost|unknown' "$T"/w*.err "$T/enq.err" 2>/dev/null | sed -E 's/task [0-9]+/task N/g; s/[0-9]+/N/g' |
+            sort | uniq -c | sort -rn | head -n 8 | sed 's/^/#   during the failover: /' || true
+        unset CLAIM_TTL
         use_dsn "$main_dsn"
     fi
 fi

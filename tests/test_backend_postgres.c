@@ -824,9 +824,14 @@ static void test_error_text(void **state)
 	assert_int_equal(be->commit(c, &err), LQ_ERROR);
 	assert_int_equal(RUN0(c, db_now, NULL), 1);
 
-	/* A statement the server forgot (DISCARD ALL, a pooler) is prepared again. */
+	/* A statement the server forgot (DISCARD ALL, a pooler): the
+	 * connection goes on with unnamed statements; inside a transaction
+	 * the error aborted it, so the core retries the transaction. */
 	RUN(c, lease_get, NULL, lq__v_text("x"));
 	script_ok(c, "DEALLOCATE ALL");
+	RUN(c, lease_get, NULL, lq__v_text("x"));
+	done(c);
+	c = conn();
 	RUN(c, lease_get, NULL, lq__v_text("x"));
 	script_ok(c, "DEALLOCATE ALL");
 	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
@@ -980,6 +985,54 @@ static void test_notify(void **state)
 	done(q);
 	done(a);
 	done(b);
+}
+
+/* ------------------------------------------------------------ poolers */
+
+/* ?pooler=: bad values and session settings are refused; in transaction
+ * mode statements work unnamed and nobody LISTENs (said once); a direct
+ * connection is not taken for a pooler; a named statement that disappears
+ * (what a transaction pooler does) switches the connection to unnamed
+ * statements instead of failing. */
+static void test_pooler(void **state)
+{
+	(void)state;
+	char d[1024];
+	struct lq_conn *c = NULL;
+	lq_err err = {{0}, 0};
+
+	dsn_with_option("pooler=maybe", d, sizeof(d));
+	assert_int_equal(be->connect(d, &c, &err), LQ_EINVAL);
+	assert_non_null(strstr(err.msg, "pooler"));
+	dsn_with_option("pooler=transaction&lock_timeout=2s", d, sizeof(d));
+	assert_int_equal(be->connect(d, &c, &err), LQ_EINVAL);
+	assert_non_null(strstr(err.msg, "lock_timeout"));
+	assert_null(c);
+
+	dsn_with_option("pooler=transaction", d, sizeof(d));
+	c = connect_to(d);
+	RUN0(c, db_now, NULL);
+	RUN0(c, db_now, NULL);
+	assert_int_equal(be->wait_notify(c, "leaseq_task", 10, &err), LQ_ERROR);
+	const char *note = be->notice(c);
+	assert_non_null(note);
+	assert_non_null(strstr(note, "poll"));
+	assert_int_equal(be->wait_notify(c, "leaseq_task", 10, &err), LQ_ERROR);
+	assert_null(be->notice(c));
+	done(c);
+
+	c = conn(); /* ?pooler=auto */
+	RUN0(c, db_now, NULL);
+	assert_null(be->notice(c));
+	script_ok(c, "DEALLOCATE ALL");
+	RUN0(c, db_now, NULL);
+	note = be->notice(c);
+	assert_non_null(note);
+	assert_non_null(strstr(note, "disappeared"));
+	script_ok(c, "DEALLOCATE ALL");
+	RUN0(c, db_now, NULL);
+	assert_null(be->notice(c));
+	done(c);
 }
 
 /* ------------------------------------------------------------ retries */
@@ -1156,6 +1209,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_error_text, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_killed_connection, reset, close_all),
 		cmocka_unit_test_teardown(test_notify, close_all),
+		cmocka_unit_test_teardown(test_pooler, close_all),
 		cmocka_unit_test_setup_teardown(test_retry_mapping, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_due_index_used, reset, close_all),
 	};

@@ -335,6 +335,9 @@ struct lc_log_fields {
 int lc_log_set_format(const struct lc_ctx *ctx, const char *format);
 int lc_log_is_json(void);
 void lc_log_event(const char *level, const char *event, const struct lc_log_fields *f);
+/* An lq_notice_fn: the library's remark as a "leasectl: note: ..." line, or
+ * a {"level": "warning", "event": "notice"} object in JSON. */
+void lc_log_notice(void *ctx, const char *text);
 
 /* ------------------------------------------------------------ processes */
 

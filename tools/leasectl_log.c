@@ -84,3 +84,14 @@ void lc_log_event(const char *level, const char *event, const struct lc_log_fiel
 	lc_json_end(&j);
 	fflush(stderr);
 }
+
+void lc_log_notice(void *ctx, const char *text)
+{
+	(void)ctx;
+	if (log_json) {
+		lc_log_event("warning", "notice", &(struct lc_log_fields){.message = text});
+		return;
+	}
+	fflush(stdout);
+	fprintf(stderr, "leasectl: note: %s\n", text);
+}

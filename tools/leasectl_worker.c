@@ -402,6 +402,7 @@ int lc_run_runner(struct wconf *c, lq_run_report *rep, char *msg, size_t msgsize
 	o.mode = c->mode;
 	o.claim_ttl_ms = c->claim_ttl;
 	st = lq_open(lc_dsn(c->ctx), &db);
+	lq_set_notice_fn(db, lc_log_notice, NULL);
 	if (st == LQ_OK)
 		st = lq_runner_new(db, &o, &r);
 	for (size_t i = 0; st == LQ_OK && i < c->nh; i++)

@@ -131,6 +131,11 @@ struct lq_backend {
 	lq_status (*adopt)(void *native, struct lq_conn **out, lq_err *err);
 	void (*release)(struct lq_conn *c);
 	int (*app_tx)(struct lq_conn *c);
+	/* Optional.  A remark for the application's log that the backend has
+	 * made since it was last asked ("behind a transaction pooler: ..."),
+	 * each at most once per connection, or NULL.  Valid until the next
+	 * call on c. */
+	const char *(*notice)(struct lq_conn *c);
 };
 
 struct lq_migration {

@@ -3,7 +3,10 @@
  *
  * Named statements are prepared once per connection ("lq<id>") and run
  * with binary results in single-row mode, so a long list costs constant
- * memory.  Parameters: integers as decimal text, text as text, blobs as
+ * memory.  Behind a transaction-mode pooler (PgBouncer) a session outlives
+ * no transaction: there (DSN ?pooler=transaction, or a pooler found before
+ * the first prepare or LISTEN, or a named statement reported missing) statements go unnamed,
+ * nothing is SET for the session and nobody LISTENs: waiters poll.  Parameters: integers as decimal text, text as text, blobs as
  * binary bytea; the SQL casts every parameter ($1::text, $3::bytea, ...) so
  * the server never has to guess a type.  Errors are mapped by SQLSTATE.
  */
@@ -62,11 +65,21 @@ struct lq_conn {
 	int64_t deadline_ms; /* per statement, from ?statement_timeout= */
 	int quiet;           /* ?notify=off: send no wake-ups (NOTIFY) */
 	const volatile sig_atomic_t *stop;
+	int unnamed; /* send unnamed statements (PQsendQueryParams): no session state */
+	int pooled;  /* a transaction pooler is in between: no LISTEN either */
+	int detect;  /* ?pooler=auto, not yet found out */
+	int noted;   /* LQ_NOTE_* already said on this connection */
+	char note[320]; /* a remark for the log, until pg_notice takes it */
+	char note_out[320];
 	int warned;  /* a WARNING came with the current statement (a cancelled
 	              * wait for synchronous replication says so) */
 	int broken;  /* a wait was given up mid-statement: unusable */
 	int app_nonblocking; /* borrowed: the application's PQisnonblocking, restored on release */
 };
+
+/* Remarks said once per connection (pg_notice). */
+#define LQ_NOTE_UNNAMED 1
+#define LQ_NOTE_POLL 2
 
 /* ------------------------------------------------------------ messages */
 
@@ -433,7 +446,13 @@ struct pg_opts {
 	char lock_timeout[32];
 	int64_t deadline_ms; /* statement_timeout in ms, else the default */
 	int quiet;           /* notify=off */
+	int pooler;          /* PG_POOLER_* */
 };
+
+/* ?pooler=: what sits between us and the server. */
+#define PG_POOLER_AUTO 0        /* find out at connect (a pooler's backend key is its own) */
+#define PG_POOLER_TRANSACTION 1 /* transaction pooling: no session state */
+#define PG_POOLER_SESSION 2     /* none, or session pooling: sessions are ours */
 
 /* A valid_timeout() value in milliseconds (a bare number is ms, as for SET). */
 static int64_t timeout_ms(const char *v)
@@ -497,7 +516,25 @@ static lq_status strip_options(const char *dsn, char **out, struct pg_opts *o, l
 			dst = o->lock_timeout;
 			key = "lock_timeout";
 		}
-		if (klen == 6 && strncmp(p, "notify", 6) == 0) {
+		if (klen == 6 && strncmp(p, "pooler", 6) == 0) {
+			char val[16] = "";
+			const char *v = eq ? eq + 1 : p + n;
+			if ((size_t)(p + n - v) < sizeof(val))
+				pct_decode(v, (size_t)(p + n - v), val, sizeof(val));
+			if (strcmp(val, "transaction") == 0)
+				o->pooler = PG_POOLER_TRANSACTION;
+			else if (strcmp(val, "session") == 0 || strcmp(val, "none") == 0)
+				o->pooler = PG_POOLER_SESSION;
+			else if (strcmp(val, "auto") == 0)
+				o->pooler = PG_POOLER_AUTO;
+			else {
+				lq__err_set(err, "invalid pooler \"%.40s\" in the DSN: want transaction, "
+					    "session, none or auto", val);
+				free(buf);
+				*out = NULL;
+				return LQ_EINVAL;
+			}
+		} else if (klen == 6 && strncmp(p, "notify", 6) == 0) {
 			char val[8] = "";
 			const char *v = eq ? eq + 1 : p + n;
 			if ((size_t)(p + n - v) < sizeof(val))
@@ -631,6 +668,55 @@ static void free_secret(char *s)
 	}
 }
 
+/* Say something for the log once per connection. */
+static void note_once(struct lq_conn *c, int which, const char *text)
+{
+	if ((c->noted & which) || c->note[0]) /* the pending one first */
+		return;
+	c->noted |= which;
+	snprintf(c->note, sizeof(c->note), "%s", text);
+}
+
+/*
+ * A pooler answers the startup itself: the backend key it hands out is its
+ * own (PgBouncer's is random), so the process id it names is not the
+ * server's pg_backend_pid().  Directly connected, they are the same.
+ */
+static lq_status detect_pooler(struct lq_conn *c, lq_err *err)
+{
+	struct pg_call k;
+	PGresult *r;
+	lq_status st = LQ_OK;
+	long pid = -1;
+
+	c->detect = 0;
+	call_start(c, &k, 0);
+	k.autocommit = 0; /* reads only */
+	if (!PQsendQueryParams(c->pg, "SELECT pg_backend_pid()", 0, NULL, NULL, NULL, NULL, 0)) {
+		st = pg_fail(c, NULL, 0, err);
+		return st == LQ_ERROR ? LQ_ECONN : st;
+	}
+	while ((r = next_result(c, &k)) != NULL) {
+		if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+			pid = strtol(PQgetvalue(r, 0, 0), NULL, 10);
+		else if (PQresultStatus(r) != PGRES_TUPLES_OK && st == LQ_OK)
+			st = pg_fail(c, r, 0, err);
+		PQclear(r);
+	}
+	st = call_end(c, &k, st, err);
+	if (st == LQ__RETRY)
+		st = LQ_ECONN;
+	if (st == LQ_OK && pid != (long)PQbackendPID(c->pg)) {
+		c->pooled = 1;
+		c->unnamed = 1;
+		note_once(c, LQ_NOTE_UNNAMED, "a connection pooler answers for the server (its backend key "
+			  "is not the server's): statements go unnamed and enqueue wake-ups are off, idle "
+			  "workers poll; add ?pooler=transaction to the DSN to say so, or ?pooler=session "
+			  "if it pools sessions");
+	}
+	return st;
+}
+
 static void pg_disconnect(struct lq_conn *c)
 {
 	if (!c)
@@ -722,7 +808,23 @@ static lq_status pg_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	}
 
 	st = LQ_OK;
-	if (opts.statement_timeout[0])
+	/* auto: found out before the first statement that needs a session
+	 * (a connect stays one round trip shorter) */
+	c->detect = opts.pooler == PG_POOLER_AUTO;
+	c->pooled = opts.pooler == PG_POOLER_TRANSACTION;
+	c->unnamed = c->pooled;
+	if (st == LQ_OK && c->detect && (opts.lock_timeout[0] || opts.statement_timeout[0]))
+		st = detect_pooler(c, err);
+	if (st == LQ_OK && c->pooled && opts.lock_timeout[0]) {
+		/* A SET would stay on a server connection other clients get next. */
+		lq__err_set(err, "lock_timeout from the DSN cannot be set behind a transaction pooler "
+			    "(the setting would outlive the transaction): set it for the role "
+			    "(ALTER ROLE ... SET lock_timeout) instead");
+		st = LQ_EINVAL;
+	}
+	/* Behind a pooler statement_timeout bounds our own wait only (a cancel
+	 * goes through the pooler); the server is not told. */
+	if (st == LQ_OK && opts.statement_timeout[0] && !c->pooled)
 		st = set_option(c, "statement_timeout", opts.statement_timeout, err);
 	if (st == LQ_OK && opts.lock_timeout[0])
 		st = set_option(c, "lock_timeout", opts.lock_timeout, err);
@@ -873,7 +975,10 @@ static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
 	stmt_name(id, name, sizeof(name));
 	call_start(c, &k, 0);
 	err->sent = 1;
-	if (!PQsendQueryPrepared(c->pg, name, nparams, values, lengths, formats, 1)) {
+	/* Unnamed: parse, bind and execute in one message, no state kept. */
+	if (!(c->unnamed ? PQsendQueryParams(c->pg, lq__sql_postgres[id], nparams, NULL, values, lengths,
+					     formats, 1)
+			 : PQsendQueryPrepared(c->pg, name, nparams, values, lengths, formats, 1))) {
 		st = pg_fail(c, NULL, 0, err);
 		return st == LQ_ERROR ? LQ_ECONN : st;
 	}
@@ -1002,18 +1107,30 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 	}
 
 	for (int attempt = 0;; attempt++) {
-		if (!c->prepared[id]) {
+		if (c->detect && !c->prepared[id]) {
+			st = detect_pooler(c, err);
+			if (st != LQ_OK)
+				return st;
+		}
+		if (!c->unnamed && !c->prepared[id]) {
 			st = prepare(c, id, err);
 			if (st != LQ_OK)
 				return st;
 		}
 		st = run(c, id, values, lengths, formats, nparams, fn, ctx, affected, &gone, err);
-		if (!gone)
+		if (!gone || c->unnamed)
 			return st;
-		/* The server forgot the statement (DISCARD ALL, a pooler):
-		 * prepare it again.  Inside a transaction the error aborted
-		 * it: the core retries the whole transaction. */
+		/* The server connection we prepared on is not the one that ran
+		 * the statement (a transaction pooler): from now on this
+		 * connection keeps nothing on the server.  Inside a transaction
+		 * the error aborted it: the core retries the whole transaction. */
 		c->prepared[id] = 0;
+		c->unnamed = 1;
+		c->pooled = 1;
+		note_once(c, LQ_NOTE_UNNAMED, "a prepared statement disappeared from the server "
+			  "connection (a transaction pooler such as PgBouncer?): this connection now "
+			  "sends unnamed statements and enqueue wake-ups are off, idle workers poll; "
+			  "add ?pooler=transaction to the DSN");
 		if (attempt > 0)
 			return st;
 		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
@@ -1168,6 +1285,16 @@ static lq_status pg_wait_notify(struct lq_conn *c, const char *channel, int64_t 
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
+	if (c->detect && (st = detect_pooler(c, err)) != LQ_OK)
+		return st;
+	if (c->pooled) {
+		/* LISTEN would stay on a server connection we may never see
+		 * again: the caller sleeps and polls instead. */
+		note_once(c, LQ_NOTE_POLL, "behind a transaction pooler there are no wake-ups on "
+			  "enqueue (LISTEN needs a session): idle workers poll the queue");
+		lq__err_set(err, "no LISTEN behind a transaction pooler");
+		return LQ_ERROR;
+	}
 	st = listen_on(c, channel, &ch, err);
 	if (st != LQ_OK)
 		return st;
@@ -1272,6 +1399,16 @@ static int pg_app_tx(struct lq_conn *c)
 	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
 }
 
+static const char *pg_notice(struct lq_conn *c)
+{
+	if (!c->note[0])
+		return NULL;
+	/* The caller copies it before the next call: hand it over once. */
+	memcpy(c->note_out, c->note, sizeof(c->note));
+	c->note[0] = '\0';
+	return c->note_out;
+}
+
 /* ------------------------------------------------------------ the vtable */
 
 const struct lq_backend lq__backend_postgres = {
@@ -1295,4 +1432,5 @@ const struct lq_backend lq__backend_postgres = {
 	.adopt = pg_adopt,
 	.release = pg_release,
 	.app_tx = pg_app_tx,
+	.notice = pg_notice,
 };

@@ -389,13 +389,34 @@ static int cmd_enqueue(const char *dsn, const char *queue, int64_t n, int alo, i
 	o.queue = queue;
 	/* at-least-once: enough attempts that kills never make a task dead */
 	o.max_attempts = alo ? 50 : 3;
+	/* FAULT_ENQUEUE_RETRY=1 (an enqueuer through a failover): a lost
+	 * connection is retried, an unknown outcome is not recorded (the
+	 * caller was not told the task exists), the record is retried. */
+	int retry = env_i64("FAULT_ENQUEUE_RETRY", 0) != 0;
 	for (int64_t i = 0; i < n; i++) {
 		int64_t id = 0;
-		lq_status st = lq_task_add(db, "job", &o, &id, NULL);
+		lq_status st;
+		for (int tries = 0; (st = lq_task_add(db, "job", &o, &id, NULL)) == LQ_ECONN && retry && tries < 300;
+		     tries++)
+			sleep_ms(100);
+		if (st == LQ_EUNKNOWN && retry) {
+			fprintf(stderr, "enqueue: outcome unknown, not recorded: %s\n", lq_errmsg(db));
+			continue;
+		}
 		if (st != LQ_OK)
 			die("enqueue: %s", lq_errmsg(db));
 		int64_t p[2] = {run, id};
-		fq_must(&d, "INSERT INTO fault_enqueued (run, task_id) VALUES (?, ?)", p, 2);
+		if (!retry) {
+			fq_must(&d, "INSERT INTO fault_enqueued (run, task_id) VALUES (?, ?)", p, 2);
+			continue;
+		}
+		for (int tries = 0; fq(&d, "INSERT INTO fault_enqueued (run, task_id) VALUES (?, ?)", p, 2, NULL, NULL) != 0;
+		     tries++) {
+			if (tries > 300)
+				die("enqueue: %s", d.err);
+			fdb_close(&d);
+			sleep_ms(100);
+		}
 	}
 	lq_close(db);
 	fdb_close(&d);

@@ -1,6 +1,8 @@
 /*
  * raw_postgres.c - leasectl bench's raw baseline on PostgreSQL: libpq,
- * synchronous calls, statements prepared once per connection, autocommit.
+ * synchronous calls, statements prepared once per connection, autocommit;
+ * unnamed statements behind a transaction pooler (?pooler=transaction, or
+ * a backend key that is not the server's), as the library does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@ extern const char *const lc_bench_sql_postgres[][2];
 struct bench_raw {
 	struct raw_common c; /* first */
 	PGconn *pg;
+	const char *sql[R__COUNT];
+	int unnamed;
 	char payload[64];
 };
 
@@ -41,7 +45,8 @@ static char *libpq_dsn(const char *dsn)
 	while (*p) {
 		size_t n = strcspn(p, "&");
 		int ours = (n >= 18 && strncmp(p, "statement_timeout=", 18) == 0) ||
-			   (n >= 13 && strncmp(p, "lock_timeout=", 13) == 0);
+			   (n >= 13 && strncmp(p, "lock_timeout=", 13) == 0) ||
+			   (n >= 7 && strncmp(p, "pooler=", 7) == 0) || (n >= 7 && strncmp(p, "notify=", 7) == 0);
 		if (!ours && n > 0) {
 			*w++ = first ? '?' : '&';
 			memmove(w, p, n);
@@ -79,6 +84,15 @@ static int raw_open(const char *dsn, struct bench_raw **out, char *err, size_t e
 		raw_close(r);
 		return -1;
 	}
+	const char *pooler = strstr(dsn, "pooler=");
+	if (pooler && (pooler[-1] == '?' || pooler[-1] == '&'))
+		r->unnamed = strncmp(pooler + 7, "transaction", 11) == 0;
+	else {
+		PGresult *res = PQexec(r->pg, "SELECT pg_backend_pid()");
+		r->unnamed = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+			     strtol(PQgetvalue(res, 0, 0), NULL, 10) != (long)PQbackendPID(r->pg);
+		PQclear(res);
+	}
 	for (int i = 0; i < R__COUNT; i++) {
 		const char *sql = bench_sql(lc_bench_sql_postgres, raw_stmt_names[i]);
 		if (!sql) {
@@ -86,6 +100,9 @@ static int raw_open(const char *dsn, struct bench_raw **out, char *err, size_t e
 			raw_close(r);
 			return -1;
 		}
+		r->sql[i] = sql;
+		if (r->unnamed)
+			continue;
 		PGresult *res = PQprepare(r->pg, raw_stmt_names[i], sql, 0, NULL);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 			raw_fail(&r->c, "raw postgres: prepare %s: %s", raw_stmt_names[i], PQresultErrorMessage(res));
@@ -107,7 +124,8 @@ static int run(struct bench_raw *r, int which, int n, const char *const *vals, c
 {
 	for (int attempt = 0;; attempt++) {
 		r->c.statements++;
-		PGresult *res = PQexecPrepared(r->pg, raw_stmt_names[which], n, vals, lens, fmts, 0);
+		PGresult *res = r->unnamed ? PQexecParams(r->pg, r->sql[which], n, NULL, vals, lens, fmts, 0)
+					   : PQexecPrepared(r->pg, raw_stmt_names[which], n, vals, lens, fmts, 0);
 		ExecStatusType st = PQresultStatus(res);
 		if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
 			int nt = PQntuples(res);
