@@ -822,7 +822,8 @@ static void test_lease_semantics(void **state)
 	assert_int_equal(RUN(c, LQ_SQL_lease_renew, pr2, 4, NULL), 0);
 	assert_int_equal(RUN(c, LQ_SQL_lease_release, pr2, 3, NULL), 0);
 
-	RUN(c, LQ_SQL_lease_list, NULL, 0, r);
+	lq_value all_names = lq_v_null();
+	RUN(c, LQ_SQL_lease_list, &all_names, 1, r);
 	int seen = 0;
 	for (int i = 0; i < r->n; i++)
 		seen += strcmp(r->c[i][0].s, l) == 0;

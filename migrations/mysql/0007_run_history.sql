@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS lq_run (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Monotonic counters (Prometheus counters), never pruned: run_<outcome> per
--- queue and task name, lease_lost and lease_broken (queue and name '').  A
+-- queue and task name (the lease counters are columns of lq_lease).  A
 -- counter is the sum of its shards: concurrent writers spread over rows
 -- instead of queueing on one row lock.
 CREATE TABLE IF NOT EXISTS lq_counter (
@@ -43,14 +43,15 @@ CREATE OR REPLACE TRIGGER lq_run_counted AFTER INSERT ON lq_run FOR EACH ROW
     ON DUPLICATE KEY UPDATE n = n + 1;
 
 -- A lease taken while its previous owner still had it (expired in its
--- hands) was lost; a token bump that leaves no owner is a break.  Renewals
--- and releases keep the token and insert nothing.
-CREATE OR REPLACE TRIGGER lq_lease_counted AFTER UPDATE ON lq_lease FOR EACH ROW
-    INSERT INTO lq_counter (metric, queue, name, shard, n)
-    SELECT CASE WHEN NEW.owner IS NULL THEN 'lease_broken' ELSE 'lease_lost' END, '', '', 0, 1
-      FROM DUAL
-     WHERE NEW.token > OLD.token AND (OLD.owner IS NOT NULL OR NEW.owner IS NULL)
-    ON DUPLICATE KEY UPDATE n = n + 1;
+-- hands) was lost; a token bump that leaves no owner is a break.  Counted in
+-- the lease's own row, which the statement has locked already: a shared
+-- counter row would make two transactions that touch two leases wait on
+-- each other (or deadlock).  Renewals and releases keep the token and add 0.
+ALTER TABLE lq_lease ADD COLUMN IF NOT EXISTS lost BIGINT NOT NULL DEFAULT 0,
+                     ADD COLUMN IF NOT EXISTS broken BIGINT NOT NULL DEFAULT 0;
+CREATE OR REPLACE TRIGGER lq_lease_counted BEFORE UPDATE ON lq_lease FOR EACH ROW
+    SET NEW.lost = OLD.lost + (NEW.token > OLD.token AND OLD.owner IS NOT NULL AND NEW.owner IS NOT NULL),
+        NEW.broken = OLD.broken + (NEW.token > OLD.token AND NEW.owner IS NULL);
 
 -- The at-least-once ack and its history row in one round trip and one
 -- transaction (MariaDB cannot chain a DELETE into an INSERT in one

@@ -22,7 +22,7 @@ CREATE INDEX lq_run_task ON lq_run (task_id, id);
 CREATE INDEX lq_run_ended ON lq_run (ended_at, id);
 
 -- Monotonic counters (Prometheus counters), never pruned: run_<outcome> per
--- queue and task name, lease_lost and lease_broken (queue and name '').  A
+-- queue and task name (the lease counters are columns of lq_lease).  A
 -- counter is the sum of its shards: concurrent writers spread over rows
 -- instead of queueing on one row lock.
 CREATE TABLE lq_counter (
@@ -48,17 +48,23 @@ CREATE TRIGGER lq_run_counted AFTER INSERT ON lq_run
     FOR EACH ROW EXECUTE FUNCTION lq_run_counted();
 
 -- A lease taken while its previous owner still had it (expired in its
--- hands) was lost; a token bump that leaves no owner is a break.  Renewals
--- and releases keep the token: the WHEN clause skips them without calling
--- the function.
+-- hands) was lost; a token bump that leaves no owner is a break.  Counted in
+-- the lease's own row, which the statement has locked already: a shared
+-- counter row would make two transactions that touch two leases wait on
+-- each other (or deadlock).  Renewals and releases keep the token: the WHEN
+-- clause skips them without calling the function.
+ALTER TABLE lq_lease ADD COLUMN lost bigint NOT NULL DEFAULT 0,
+                     ADD COLUMN broken bigint NOT NULL DEFAULT 0;
 CREATE OR REPLACE FUNCTION lq_lease_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO lq_counter (metric, queue, name, shard, n)
-    VALUES (CASE WHEN NEW.owner IS NULL THEN 'lease_broken' ELSE 'lease_lost' END, '', '', 0, 1)
-    ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1;
-    RETURN NULL;
+    IF NEW.owner IS NULL THEN
+        NEW.broken := OLD.broken + 1;
+    ELSE
+        NEW.lost := OLD.lost + 1;
+    END IF;
+    RETURN NEW;
 END
 $$;
-CREATE TRIGGER lq_lease_counted AFTER UPDATE OF token ON lq_lease
+CREATE TRIGGER lq_lease_counted BEFORE UPDATE OF token ON lq_lease
     FOR EACH ROW WHEN (NEW.token > OLD.token AND (OLD.owner IS NOT NULL OR NEW.owner IS NULL))
     EXECUTE FUNCTION lq_lease_counted();

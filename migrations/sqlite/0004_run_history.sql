@@ -22,7 +22,7 @@ CREATE INDEX lq_run_task ON lq_run (task_id, id);
 CREATE INDEX lq_run_ended ON lq_run (ended_at, id);
 
 -- Monotonic counters (Prometheus counters), never pruned: run_<outcome> per
--- queue and task name, lease_lost and lease_broken (queue and name '').  A
+-- queue and task name (the lease counters are columns of lq_lease).  A
 -- counter is the sum of its shards: concurrent writers spread over rows
 -- instead of queueing on one.
 CREATE TABLE lq_counter (
@@ -44,12 +44,15 @@ BEGIN
 END;
 
 -- A lease taken while its previous owner still had it (expired in its
--- hands) was lost; a token bump that leaves no owner is a break.  Renewals
--- and releases keep the token and count nothing.
+-- hands) was lost; a token bump that leaves no owner is a break.  Counted in
+-- the lease's own row (a shared counter row would make transactions on two
+-- leases wait on each other on the servers; kept alike here).  Renewals and
+-- releases keep the token and count nothing.
+ALTER TABLE lq_lease ADD COLUMN lost INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE lq_lease ADD COLUMN broken INTEGER NOT NULL DEFAULT 0;
 CREATE TRIGGER lq_lease_counted AFTER UPDATE OF token ON lq_lease
 WHEN NEW.token > OLD.token AND (OLD.owner IS NOT NULL OR NEW.owner IS NULL)
 BEGIN
-    INSERT INTO lq_counter (metric, queue, name, shard, n)
-    VALUES (CASE WHEN NEW.owner IS NULL THEN 'lease_broken' ELSE 'lease_lost' END, '', '', 0, 1)
-    ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = n + 1;
+    UPDATE lq_lease SET lost = lost + (NEW.owner IS NOT NULL), broken = broken + (NEW.owner IS NULL)
+     WHERE name = NEW.name;
 END;

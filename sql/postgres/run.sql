@@ -54,11 +54,14 @@ SELECT outcome, count(*)::bigint FROM lq_run
  GROUP BY outcome;
 
 -- name: counter_list
--- Every counter, summed over its shards, plus leases taken: each take bumps
--- a lease's fencing token (tokens are never reset), and so does a break.
+-- Every run counter, summed over its shards, and the lease counters from
+-- the lease rows: each take bumps a lease's fencing token (tokens are never
+-- reset), and so does a break; lost and broken are counted in the row.
 SELECT metric, queue, name, SUM(n)::bigint FROM lq_counter GROUP BY metric, queue, name
 UNION ALL
-SELECT 'lease_taken', '', '',
-       (COALESCE((SELECT SUM(token) FROM lq_lease), 0)
-        - COALESCE((SELECT SUM(n) FROM lq_counter WHERE metric = 'lease_broken'), 0))::bigint
+SELECT 'lease_taken', '', '', (COALESCE(SUM(token - broken), 0))::bigint FROM lq_lease
+UNION ALL
+SELECT 'lease_lost', '', '', (COALESCE(SUM(lost), 0))::bigint FROM lq_lease
+UNION ALL
+SELECT 'lease_broken', '', '', (COALESCE(SUM(broken), 0))::bigint FROM lq_lease
  ORDER BY 2, 3, 1;
