@@ -79,13 +79,13 @@ begin
 get /
 [[ $CODE == 200 ]] || why+=("/ answered $CODE")
 grep -q '<table id=queues>' "$T/body" || why+=("no queues table")
-grep -q -F "<td>$Q</td><td>active</td><td class=n>4</td><td class=n>3</td><td class=n>0</td>" "$T/body" ||
-    why+=("the dashboard's row for $Q does not say 4 tasks, 3 due, 0 dead")
+grep -q -F "<td>$Q</td><td>active</td><td class=n>4</td><td class=n>3</td><td class=n>0</td><td class=n>1</td><td class=n>0</td>" "$T/body" ||
+    why+=("the dashboard's row for $Q does not say 4 tasks, 3 due, 0 dead, 1 waiting, 0 running")
 grep -q -F '<script>' "$T/body" && why+=("a name reached the page unescaped")
 grep -q -F 'srv&lt;i&gt;&amp;&quot;' "$T/body" || why+=("the queue name is not HTML-escaped")
 grep -q 'http-equiv=refresh' "$T/body" || why+=("the page does not refresh itself")
 [[ -n "$PASSWORD" ]] && grep -q -F -- "$PASSWORD" "$T/body" "$T/serve.err" && why+=("the password was shown")
-end "dashboard: the queue's numbers, names HTML-escaped, refreshes itself, no password"
+end "dashboard: the queue's numbers (tasks, due, dead, waiting, running), names HTML-escaped, refreshes itself, no password"
 
 # A real browser: headless Chromium loads the page; the numbers it shows are
 # the database's (leasectl stats --json, read right after).
@@ -296,7 +296,9 @@ end "browser: a foreign page's form post changes nothing; the dashboard shows it
 stop_serve; wait "$spid" 2>/dev/null || true; spid=""
 
 begin
-run task add srv_tick --queue "$QA" --every 1h
+run --json task add srv_tick --queue "$QA" --every 1h
+run task retry "$(json_get "$T/out" id)" # due now: its first run is an interval away
+run worker --queue "$QA" --drain --handler 'srv_tick=true' --handler 'srv_fails=exit 1'
 run serve --log-format yaml
 want_rc 64; want_err_line
 : >"$T/serve.err"
@@ -307,6 +309,8 @@ PORT=$(sed -n 's#.*"message": *"http://127.0.0.1:\([0-9]*\)/".*#\1#p' "$T/serve.
 [[ -n "$PORT" ]] || why+=("no JSON 'listening' line: $(excerpt "$T/serve.err")")
 get /
 grep -q -F '<td>srv_tick</td><td>every 1h</td>' "$T/body" || why+=("the recurring task is not in the schedules table")
+grep -q -E '<td>srv_tick</td><td>every 1h</td><td></td><td>[^<]*</td><td>done, ' "$T/body" ||
+    why+=("the schedules table does not show the recurring task's last run: $(grep -o '<td>srv_tick</td>.\{0,200\}' "$T/body" | head -1)")
 stop_serve; wait "$spid" 2>/dev/null || true; spid=""
 python3 -c '
 import json,sys
@@ -315,7 +319,7 @@ assert lines, "no log"
 for l in lines: json.loads(l)
 assert json.loads(lines[-1])["event"]=="stopped", lines[-1]
 ' "$T/serve.err" 2>"$T/py.err" || why+=("serve --log-format json: $(excerpt "$T/py.err")")
-end "serve --log-format yaml: exit 64; --log-format json: every line a JSON object (listening, stopped); the schedules table lists a recurring task"
+end "serve --log-format yaml: exit 64; --log-format json: every line a JSON object (listening, stopped); the schedules table lists a recurring task with its last run"
 
 run task list --queue "$Q"
 for id in $(ids "$T/out" 2>/dev/null); do run task rm "$id"; done

@@ -184,7 +184,6 @@ struct page {
 	struct lc_dashboard *d;
 	FILE *f;
 	int64_t now;
-	size_t shown, more;
 };
 
 static int lease_row(const lq_lease *l, void *arg)
@@ -206,33 +205,106 @@ static int lease_row(const lq_lease *l, void *arg)
 	return 0;
 }
 
-/* Recurring tasks: their schedule, next run and the last error. */
-static int schedule_row(const lq_task *t, void *arg)
-{
-	struct page *p = arg;
-	char sched[160], when[96];
+/* A recurring task as the schedules table shows it. */
+struct sched_row {
+	int64_t id, run_at, last_ended;
+	char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1], sched[160];
+	const char *state;
+	char *last_error;
+	lq_outcome last_outcome;
+};
 
+/* One pass over the live tasks: per queue, how many wait (not due yet) and
+ * run (claimed now); and the first DASH_SCHEDULE_ROWS recurring tasks. */
+struct live_scan {
+	const struct lc_stats *s;
+	int64_t *waiting, *running; /* by index into s->q */
+	struct sched_row sched[DASH_SCHEDULE_ROWS];
+	size_t nsched, more;
+};
+
+static int live_row(const lq_task *t, void *arg)
+{
+	struct live_scan *ls = arg;
+	int running = t->claim_owner[0] && t->claim_until > t->now;
+
+	for (size_t i = 0; i < ls->s->nq; i++) {
+		if (strcmp(ls->s->q[i].name, t->queue))
+			continue;
+		if (running)
+			ls->running[i]++;
+		else if (t->run_at > t->now)
+			ls->waiting[i]++;
+		break;
+	}
 	if (!t->every_ms && !t->cron[0])
 		return 0;
-	if (p->shown == DASH_SCHEDULE_ROWS) {
-		p->more++;
+	if (ls->nsched == DASH_SCHEDULE_ROWS) {
+		ls->more++;
 		return 0;
 	}
-	p->shown++;
-	lc_task_schedule(sched, sizeof(sched), t);
-	lc_fmt_when(when, sizeof(when), t->run_at, p->now);
-	fprintf(p->f, "<tr><td class=n>%lld</td><td>", (long long)t->id);
-	html(p->f, t->queue);
-	fputs("</td><td>", p->f);
-	html(p->f, t->name);
-	fputs("</td><td>", p->f);
-	html(p->f, sched);
-	fprintf(p->f, "</td><td>%s</td><td>", t->paused ? "paused" : t->claim_owner[0] ? "running" : "");
-	html(p->f, when);
-	fputs("</td><td>", p->f);
-	html(p->f, t->last_error);
-	fputs("</td></tr>\n", p->f);
+	struct sched_row *r = &ls->sched[ls->nsched++];
+	r->id = t->id;
+	r->run_at = t->run_at;
+	snprintf(r->queue, sizeof(r->queue), "%s", t->queue);
+	snprintf(r->name, sizeof(r->name), "%s", t->name);
+	lc_task_schedule(r->sched, sizeof(r->sched), t);
+	r->state = t->paused ? "paused" : running ? "running" : "";
+	r->last_error = t->last_error ? strdup(t->last_error) : NULL;
 	return 0;
+}
+
+static int last_run(const lq_run *run, void *arg)
+{
+	struct sched_row *r = arg;
+	r->last_ended = run->ended_at;
+	r->last_outcome = run->outcome;
+	return 1; /* newest first: one is enough */
+}
+
+/* The schedules table; each row's last run from the run history (one
+ * indexed read per row, at most DASH_SCHEDULE_ROWS). */
+static lq_status schedules_table(lq_db *db, FILE *f, struct live_scan *ls, int64_t now)
+{
+	char when[96], last[140];
+	lq_status st = LQ_OK;
+
+	fputs("<h2>Recurring schedules</h2>\n<table id=schedules><tr><th class=n>id</th><th>queue</th>"
+	      "<th>name</th><th>schedule</th><th>state</th><th>next run</th><th>last run</th><th>last error</th></tr>\n",
+	      f);
+	for (size_t k = 0; k < ls->nsched; k++) {
+		struct sched_row *r = &ls->sched[k];
+		lq_run_filter flt = LQ_RUN_FILTER_INIT;
+		flt.task_id = r->id;
+		flt.limit = 1;
+		if (st == LQ_OK)
+			st = lq_run_list(db, &flt, last_run, r);
+		lc_fmt_when(when, sizeof(when), r->run_at, now);
+		if (r->last_ended) {
+			char ago[96];
+			lc_fmt_when(ago, sizeof(ago), r->last_ended, now);
+			snprintf(last, sizeof(last), "%s, %s", lq_outcome_name(r->last_outcome), ago);
+		} else {
+			snprintf(last, sizeof(last), "-");
+		}
+		fprintf(f, "<tr><td class=n>%lld</td><td>", (long long)r->id);
+		html(f, r->queue);
+		fputs("</td><td>", f);
+		html(f, r->name);
+		fputs("</td><td>", f);
+		html(f, r->sched);
+		fprintf(f, "</td><td>%s</td><td>", r->state);
+		html(f, when);
+		fputs("</td><td>", f);
+		html(f, last);
+		fputs("</td><td>", f);
+		html(f, r->last_error);
+		fputs("</td></tr>\n", f);
+	}
+	if (ls->more)
+		fprintf(f, "<tr><td colspan=8>and %zu more: leasectl task list</td></tr>\n", ls->more);
+	fputs("</table>\n", f);
+	return st;
 }
 
 lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
@@ -247,6 +319,14 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 		return st;
 	}
 	trend_sample(d, &s);
+	struct live_scan ls = {&s, calloc(s.nq + 1, sizeof(int64_t)), calloc(s.nq + 1, sizeof(int64_t)), {{0}}, 0, 0};
+	if (!ls.waiting || !ls.running) {
+		free(ls.waiting);
+		free(ls.running);
+		free(s.q);
+		return LQ_ENOMEM;
+	}
+	st = lq_task_list(db, NULL, 0, live_row, &ls);
 	lc_fmt_time(now, sizeof(now), s.now);
 	fputs("<!doctype html>\n<html><head><meta charset=utf-8><meta http-equiv=refresh content=5>\n"
 	      "<title>leaseq</title><style>body{font:14px sans-serif;margin:2em}"
@@ -260,15 +340,18 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 		now, (long long)s.leases, (long long)s.held, (long long)s.live, (long long)s.due, (long long)s.dead,
 		d->allow_actions ? "actions allowed" : "read-only");
 	fputs("<h2>Queues</h2>\n<table id=queues><tr><th>queue</th><th>state</th><th class=n>tasks</th>"
-	      "<th class=n>due</th><th class=n>dead</th><th>next run</th><th>due, last minutes</th><th></th></tr>\n",
+	      "<th class=n>due</th><th class=n>dead</th><th class=n>waiting</th><th class=n>running</th><th>next run</th>"
+	      "<th>due, last minutes</th><th></th></tr>\n",
 	      f);
 	for (size_t i = 0; i < s.nq; i++) {
 		const lq_queue_info *q = &s.q[i];
 		lc_fmt_when(when, sizeof(when), q->next_run_at, s.now);
 		fputs("<tr><td>", f);
 		html(f, q->name);
-		fprintf(f, "</td><td>%s</td><td class=n>%lld</td><td class=n>%lld</td><td class=n>%lld</td><td>",
-			q->paused ? "paused" : "active", (long long)q->tasks, (long long)q->due, (long long)q->dead);
+		fprintf(f, "</td><td>%s</td><td class=n>%lld</td><td class=n>%lld</td><td class=n>%lld</td>"
+			   "<td class=n>%lld</td><td class=n>%lld</td><td>",
+			q->paused ? "paused" : "active", (long long)q->tasks, (long long)q->due, (long long)q->dead,
+			(long long)ls.waiting[i], (long long)ls.running[i]);
 		html(f, when);
 		fputs("</td>", f);
 		trend_cell(f, trend_of(d, q->name));
@@ -276,14 +359,15 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 		action_form(d, f, q->paused ? "resume" : "pause", q->name, q->paused ? "resume" : "pause");
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n<h2>Recurring schedules</h2>\n<table id=schedules><tr><th class=n>id</th><th>queue</th>"
-	      "<th>name</th><th>schedule</th><th>state</th><th>next run</th><th>last error</th></tr>\n",
-	      f);
-	struct page p = {d, f, s.now, 0, 0};
-	st = lq_task_list(db, NULL, 0, schedule_row, &p);
-	if (p.more)
-		fprintf(f, "<tr><td colspan=7>and %zu more: leasectl task list</td></tr>\n", p.more);
-	fputs("</table>\n<h2>Leases</h2>\n<table id=leases-table><tr><th>name</th><th>state</th><th>holder</th>"
+	fputs("</table>\n", f);
+	if (st == LQ_OK)
+		st = schedules_table(db, f, &ls, s.now);
+	for (size_t k = 0; k < ls.nsched; k++)
+		free(ls.sched[k].last_error);
+	free(ls.waiting);
+	free(ls.running);
+	struct page p = {d, f, s.now};
+	fputs("<h2>Leases</h2>\n<table id=leases-table><tr><th>name</th><th>state</th><th>holder</th>"
 	      "<th class=n>token</th><th>expires</th><th></th></tr>\n",
 	      f);
 	if (st == LQ_OK)
