@@ -1321,9 +1321,10 @@ static int64_t wait_held(const char *name)
 }
 
 /*
- * `leasectl exec --ttl 3s NAME -- CMD` whose connection is killed several
+ * `leasectl exec --ttl 10s NAME -- CMD` whose connection is killed several
  * times, once while its renewal waits on the lease row: it keeps the lease
- * (each failed renewal is retried on a new connection well within the TTL),
+ * (each failed renewal is retried on a new connection well within the TTL;
+ * 10 s, not less: on a loaded CI machine a reconnect can take seconds),
  * another exec meanwhile exits 75, and it exits 0 with CMD.  CMD runs until
  * the test says so, so no step races the command's end.
  */
@@ -1342,7 +1343,7 @@ static void t_exec_keeps_lease(void **state)
 	unlink(gate);
 	victim_new(&v);
 	victim_dsn(&v, vdsn, sizeof(vdsn));
-	char *const argv[] = {g.leasectl, "exec", "--ttl", "3s", name, "--", "sh", "-c",
+	char *const argv[] = {g.leasectl, "exec", "--ttl", "10s", name, "--", "sh", "-c",
 			      "i=0; while [ ! -e \"$1\" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done",
 			      "sh", gate, NULL};
 	v.pid = spawn_leasectl(vdsn, log, argv);
