@@ -415,7 +415,7 @@ run --json task add bin --queue binq --payload-file "$T/bin"
 id=$(json_get "$T/out" id)
 run --json task show "$id"
 if [[ $have_py == 1 ]]; then
-    python3 -c 'import base64,json,sys; d=json.load(open(sys.argv[1]))
+    py -c 'import base64,json,sys; d=json.load(open(sys.argv[1]))
 b=base64.b64decode(d["payload_base64"]) if "payload_base64" in d else d["payload"].encode()
 sys.exit(0 if b==open(sys.argv[2],"rb").read() else 1)' "$T/out" "$T/bin" 2>/dev/null ||
         why+=("the binary payload did not round-trip through --json task show")

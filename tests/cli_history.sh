@@ -59,7 +59,7 @@ begin
 run --json stats
 want_rc 0
 for k in done failed timed_out dead; do
-    v=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs_last_hour']['$k'])" "$T/out" 2>/dev/null || echo "")
+    v=$(py -c "import json,sys; print(json.load(open(sys.argv[1]))['runs_last_hour']['$k'])" "$T/out" 2>/dev/null || echo "")
     [[ "$v" =~ ^[0-9]+$ ]] || why+=("stats --json has no runs_last_hour.$k")
 done
 run stats

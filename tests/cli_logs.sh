@@ -22,7 +22,7 @@ Q="logs_${RUN_ID}"
 # Prints the events, one per line, as "event key=value ...".
 events() { # FILE
     if [[ $have_py == 1 ]]; then
-        python3 - "$1" <<'PY'
+        py - "$1" <<'PY'
 import json, sys
 for n, line in enumerate(open(sys.argv[1]), 1):
     try:

@@ -100,7 +100,7 @@ else
     run --json stats
     for k in live due dead; do
         shown=$(sed -n "s#.*<span id=\"$k\">\([0-9]*\)</span>.*#\1#p" "$T/dom.html" | head -1)
-        want_n=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['tasks']['$k'])" "$T/out" 2>/dev/null ||
+        want_n=$(py -c "import json,sys; print(json.load(open(sys.argv[1]))['tasks']['$k'])" "$T/out" 2>/dev/null ||
             sed -n "s/.*\"$k\": \([0-9]*\).*/\1/p" "$T/out" | head -1)
         [[ -n "$shown" && "$shown" == "$want_n" ]] || why+=("the browser shows $k='$shown', the database says '$want_n'")
     done
@@ -208,7 +208,7 @@ run lease acquire "$LA" --ttl 10m
 SECRET="srv-dashboard-secret-${RUN_ID}"
 (umask 077; printf '%s\n' "$SECRET" >"$T/secret")
 dead_state() { run --json task show "$DEAD_ID"; json_get "$T/out" dead; }
-queue_paused() { run --json queue list; python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print([q['paused'] for q in (d if isinstance(d,list) else d.get('queues',[])) if q['name']==sys.argv[2]])" "$T/out" "$QA"; }
+queue_paused() { run --json queue list; py -c "import json,sys; d=json.load(open(sys.argv[1])); print([q['paused'] for q in (d if isinstance(d,list) else d.get('queues',[])) if q['name']==sys.argv[2]])" "$T/out" "$QA"; }
 
 begin
 # Still read-only without the flag: no buttons, and a well-formed action is 405.
@@ -312,7 +312,7 @@ grep -q -F '<td>srv_tick</td><td>every 1h</td>' "$T/body" || why+=("the recurrin
 grep -q -E '<td>srv_tick</td><td>every 1h</td><td></td><td>[^<]*</td><td>done, ' "$T/body" ||
     why+=("the schedules table does not show the recurring task's last run: $(grep -o '<td>srv_tick</td>.\{0,200\}' "$T/body" | head -1)")
 stop_serve; wait "$spid" 2>/dev/null || true; spid=""
-python3 -c '
+py -c '
 import json,sys
 lines=[l for l in open(sys.argv[1]) if l.strip()]
 assert lines, "no log"

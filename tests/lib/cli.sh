@@ -96,10 +96,18 @@ TMO=60 # seconds any single leasectl call may take
 
 # JSON is parsed with python3 when there is one (LEASEQ_TEST_NO_PYTHON=1 forces
 # the grep fallback, to test it).
+# py ARGS...: that python3, resolved once to the interpreter itself and run
+# isolated without site (-I -S): a version manager's shim in PATH (pyenv's is
+# a shell script) cost about 0.6 s of CPU a call, and the tests parse JSON
+# thousands of times.
 have_py=0
+PYTHON=""
 if [[ -z "${LEASEQ_TEST_NO_PYTHON:-}" ]] && command -v python3 >/dev/null 2>&1; then
+    PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+    [[ -x "$PYTHON" ]] || PYTHON=$(command -v python3)
     have_py=1
 fi
+py() { "$PYTHON" -I -S "$@"; }
 
 # ------------------------------------------------------------------ reporting
 n=0
@@ -243,7 +251,7 @@ bg_wait() {
 # json_ok FILE: one JSON document.
 json_ok() {
     if [[ $have_py -eq 1 ]]; then
-        python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null
+        py -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null
     else
         local first last
         local squeezed
@@ -257,7 +265,7 @@ json_ok() {
 # (strings raw, null empty, booleans true/false).  Never fails.
 json_all() {
     if [[ $have_py -eq 1 ]]; then
-        python3 - "$1" "$2" <<'PY' 2>/dev/null || true
+        py - "$1" "$2" <<'PY' 2>/dev/null || true
 import json, sys
 doc = json.load(open(sys.argv[1]))
 key = sys.argv[2]
@@ -301,7 +309,7 @@ json_keys() {
     local f=$1
     shift
     if [[ $have_py -eq 1 ]]; then
-        python3 - "$f" "$@" <<'EOF' 2>/dev/null
+        py - "$f" "$@" <<'EOF' 2>/dev/null
 import json, sys
 doc = json.load(open(sys.argv[1]))
 keys = sys.argv[2:]
