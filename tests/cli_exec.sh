@@ -38,6 +38,7 @@ left() {
 kill_left() { pkill -KILL -f "sleep [0-9]+\.$MARK" 2>/dev/null || true; }
 cleanup_hooks+=(kill_left)
 
+hangs=() # what wait_exec saw of an exec that did not end
 # start_exec NAME ARGS...: leasectl exec in the background, its pid in $EPID.
 start_exec() {
     local name=$1
@@ -54,6 +55,15 @@ wait_exec() {
         sleep 0.1
     done
     if kill -0 "$EPID" 2>/dev/null; then
+        # Where it hangs, for the report: its kernel wait and, with gdb,
+        # its stack.  (CI shows only the test's output.)
+        local where
+        where="wchan $(cat "/proc/$EPID/wchan" 2>/dev/null || echo '?')"
+        if command -v gdb >/dev/null 2>&1; then
+            where+="; $(timeout 20 gdb -p "$EPID" -batch -ex 'thread apply all bt' 2>/dev/null |
+                grep -E '^#' | sed -E 's/ \(.*\) (at|from) / /' | head -n 12 | tr '\n' '|')"
+        fi
+        hangs+=("exec $EPID hung: $where")
         kill -KILL "$EPID" 2>/dev/null || true
         wait "$EPID" 2>/dev/null || true
         RC=timeout
@@ -161,6 +171,8 @@ for i in $(seq 1 20); do
     fi
 done
 want "$([[ $stale == 0 ]] && echo 1)" "$stale of 20 stopped execs left the lease held"
+[[ ${#hangs[@]} == 0 ]] || why+=("${hangs[@]}")
+hangs=()
 n_left=$(left 30)
 want "$([[ $n_left == 0 ]] && echo 1)" "$n_left commands still run"
 kill_left
