@@ -193,10 +193,30 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 		return st;
 
 	int64_t deadline = lq__mono_ms() + wait_ms;
-	int intent = 0;
+	int intent = 0, unsure = 0;
 	for (int attempt = 1;; attempt++) {
 		int got = 0, sent = 0;
-		st = acquire_once(db, what, name, full_owner, ttl_ms, out, &got, &sent);
+		if (unsure) {
+			/* An earlier attempt of this call may have been applied
+			 * (its answer was lost): ours already? */
+			lq_lease cur;
+			lq_status gst = lq_lease_get(db, name, &cur);
+			if (gst == LQ_OK && lq_lease_held(&cur) && strcmp(cur.owner, full_owner) == 0) {
+				*out = cur;
+				lq__ok(db);
+				return LQ_OK;
+			}
+			if (gst == LQ_OK || gst == LQ_NOTFOUND) {
+				unsure = 0;
+			} else {
+				char saved[sizeof(db->errmsg)];
+				memcpy(saved, db->errmsg, sizeof(saved));
+				st = lq__fail(db, LQ_EUNKNOWN, "%s; an earlier attempt may have been applied: outcome unknown",
+					      saved);
+			}
+		}
+		if (!unsure)
+			st = acquire_once(db, what, name, full_owner, ttl_ms, out, &got, &sent);
 		if (st != LQ_OK && sent) {
 			/* It may have been applied: re-read by (name, owner)
 			 * before deciding; never report a guess. */
@@ -210,12 +230,23 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 				return LQ_OK;
 			}
 			memcpy(db->errmsg, saved, sizeof(saved));
-			if (gst != LQ_OK && gst != LQ_NOTFOUND)
-				return lq__fail(db, LQ_EUNKNOWN, "%s; the acquire may have been applied: outcome unknown",
-						saved);
+			if (gst != LQ_OK && gst != LQ_NOTFOUND) {
+				unsure = 1;
+				st = lq__fail(db, LQ_EUNKNOWN, "%s; the acquire may have been applied: outcome unknown",
+					      saved);
+			}
 		}
 		if (st == LQ_OK && !got)
 			st = held_by_shared(db, what, name, full_owner, wait_ms, out, &intent);
+		/* A wait rides out a lost connection (a server restart, a
+		 * failover): the next attempt reconnects.  Until the wait ends;
+		 * then the last error is the answer. */
+		if ((st == LQ_ECONN || st == LQ_EUNKNOWN) && deadline > lq__mono_ms()) {
+			unsure |= st == LQ_EUNKNOWN;
+			int64_t pause = lq__backoff_ms(db, attempt, 50, 1000), left = deadline - lq__mono_ms();
+			lq__sleep_ms(pause < left ? pause : left);
+			continue;
+		}
 		if (intent && (st != LQ_OK || got || deadline <= lq__mono_ms()))
 			intent_clear(db, what, name, full_owner);
 		if (st != LQ_OK)

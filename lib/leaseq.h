@@ -207,8 +207,11 @@ typedef enum lq_lease_kind {
 /*
  * Acquire NAME for ttl_ms.  owner: NULL for "host:pid"; a random part is
  * always appended so that nobody can guess an owner.  wait_ms > 0 polls with
- * back-off and jitter until the lease is free or the wait ends.
+ * back-off and jitter until the lease is free or the wait ends, and rides
+ * out lost connections meanwhile (each attempt reconnects; one whose answer
+ * was lost is resolved by re-reading the owner first).
  * LQ_OK: *out is the held lease.  LQ_BUSY: *out describes the holder.
+ * LQ_ECONN / LQ_EUNKNOWN: the connection was lost and the wait (if any) ended.
  */
 LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_ms,
 				      const char *owner, int64_t wait_ms, lq_lease *out);

@@ -1434,6 +1434,106 @@ static void t_exec_lost(void **state)
 	assert_lq_ok(g.db, lq_lease_release(g.db, &mine));
 }
 
+/* Whether pid runs leasectl yet: between fork and exec the child still has
+ * our own sockets, and a MySQL victim is found by its sockets' ports. */
+static int runs_leasectl(pid_t pid)
+{
+	char path[64], comm[32] = "";
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	int ok = fgets(comm, sizeof(comm), f) && strncmp(comm, "leasectl", 8) == 0;
+	fclose(f);
+	return ok;
+}
+
+/* Wait until v's leasectl has had the same session for settle_ms: past its
+ * start (a connection lost while leasectl opens the database ends it with
+ * 69 by design, --wait or not).  0, or -1 after timeout_ms. */
+static int wait_settled(const struct victim *v, int64_t settle_ms, int64_t timeout_ms)
+{
+	int64_t deadline = lqt_mono_ms() + timeout_ms, first[4], now[4];
+	while (lqt_mono_ms() < deadline) {
+		if (!runs_leasectl(v->pid) || victim_ids(v, 0, first, 4) < 1) {
+			lqt_sleep_ms(20);
+			continue;
+		}
+		lqt_sleep_ms(settle_ms);
+		int n = victim_ids(v, 0, now, 4);
+		for (int i = 0; i < n; i++)
+			if (now[i] == first[0])
+				return 0;
+	}
+	return -1;
+}
+
+/* Kill v's sessions as soon as its leasectl has one; 0, or -1 after
+ * timeout_ms. */
+static int kill_when_seen(const struct victim *v, int64_t timeout_ms)
+{
+	int64_t deadline = lqt_mono_ms() + timeout_ms;
+	while (!runs_leasectl(v->pid) || kill_victim(v) < 1) {
+		if (lqt_mono_ms() > deadline)
+			return -1;
+		lqt_sleep_ms(20);
+	}
+	return 0;
+}
+
+/*
+ * `leasectl exec --wait` and `lease acquire --wait` whose connection is
+ * killed twice while they wait for a held lease (what a server restart or
+ * a failover does to a waiter): the wait goes on, on a new connection, and
+ * each takes the lease once its holder lets go.  (Before: exit 1 at the
+ * first lost connection.)
+ */
+static void t_wait_rides_out(void **state)
+{
+	char name[200], ran[128], log[128], vdsn[2200];
+	struct victim v;
+	lq_lease mine, prev;
+	(void)state;
+
+	need_leasectl();
+	name_of(name, sizeof(name), "wait");
+	snprintf(ran, sizeof(ran), "%s/ran-%s", g.tmpdir, g.name);
+	unlink(ran);
+	for (int round = 0; round < 2; round++) {
+		const int exec = round == 0;
+		snprintf(log, sizeof(log), "%s/wait-%d-%s.log", g.tmpdir, round, g.name);
+		assert_lq_ok(g.db, lq_lease_acquire(g.db, name, 60000, "lqt-holder", 0, &mine));
+		victim_new(&v);
+		victim_dsn(&v, vdsn, sizeof(vdsn));
+		char *const exec_argv[] = {g.leasectl, "exec", "--wait", "60s", "--ttl", "30s", name, "--",
+					   "sh", "-c", "echo ran > \"$1\"", "sh", ran, NULL};
+		char *const acquire_argv[] = {g.leasectl, "lease", "acquire", name, "--ttl", "30s",
+					      "--wait", "60s", NULL};
+		v.pid = spawn_leasectl(vdsn, log, exec ? exec_argv : acquire_argv);
+		const char *what = exec ? "exec --wait" : "lease acquire --wait";
+		if (wait_settled(&v, 2000, 30000) != 0)
+			fail_msg("leasectl %s never settled into its wait: exit status %d (see %s)", what,
+				 wait_exit(v.pid, 5000), log);
+		for (int i = 0; i < 2; i++) {
+			if (kill_when_seen(&v, 30000) != 0)
+				fail_msg("leasectl %s had no session to kill (kill %d): exit status %d (see %s)", what,
+					 i + 1, wait_exit(v.pid, 5000), log);
+		}
+		if (wait_victim(&v, 0, 30000) != 0)
+			fail_msg("leasectl %s did not reconnect after its connection was killed", what);
+		assert_lq_ok(g.db, lq_lease_release(g.db, &mine));
+		int code = wait_exit(v.pid, 30000);
+		if (code != 0)
+			fail_msg("leasectl %s exited %d after its connection was killed (see %s)", what, code, log);
+		if (exec && !file_has(ran, "ran"))
+			fail_msg("leasectl exec --wait did not run its command");
+		if (!exec && !file_has(log, "lq1:"))
+			fail_msg("leasectl lease acquire --wait printed no handle (see %s)", log);
+		if (!exec)
+			assert_lq_ok(g.db, lq_lease_break(g.db, name, &prev));
+	}
+}
+
 /* ---------------------------------------------------------------- main */
 
 static void find_leasectl(void)
@@ -1490,6 +1590,7 @@ static int run_backend(int be, const char *dsn)
 		cmocka_unit_test_teardown(t_heartbeat_ack, test_teardown),
 		cmocka_unit_test_teardown(t_exec_keeps_lease, test_teardown),
 		cmocka_unit_test_teardown(t_exec_lost, test_teardown),
+		cmocka_unit_test_teardown(t_wait_rides_out, test_teardown),
 	};
 	lq_dsn_url u;
 	lq_err err;
@@ -1533,6 +1634,9 @@ int main(void)
 		printf("skipped: neither LEASEQ_TEST_PG_DSN nor LEASEQ_TEST_MYSQL_DSN is set\n");
 		return LQT_SKIP;
 	}
+	/* LQT_FILTER=t_renew* runs only the matching cases (development). */
+	if (getenv("LQT_FILTER") && *getenv("LQT_FILTER"))
+		cmocka_set_test_filter(getenv("LQT_FILTER"));
 	find_leasectl();
 	snprintf(g.tmpdir, sizeof(g.tmpdir), "/tmp/lqt-connloss-XXXXXX");
 	if (!mkdtemp(g.tmpdir)) {

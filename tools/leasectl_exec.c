@@ -37,7 +37,7 @@ static const struct lc_opt exec_opts[] = {
 		 "the lease's time to live, renewed every DUR/3 while COMMAND runs\n"
 		 "(default 30s): a host that dies frees the lease within DUR"),
 	LC_VALUE(struct exec_args, wait, "wait", 0, "DUR", 0,
-		 "if the lease is held, keep trying for up to DUR (default: give up\nat once)"),
+		 "if the lease is held, keep trying for up to DUR (default: give up\nat once); a lost connection meanwhile is retried"),
 	LC_VALUE(struct exec_args, min_hold, "min-hold", 0, "DUR", 0,
 		 "keep the lease until DUR after it was acquired even if COMMAND ends\n"
 		 "sooner, so that other hosts do not run the same cron slot again\n"
@@ -405,7 +405,21 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 				rc = 128 + stop_sig;
 				goto out;
 			}
-			if ((st != LQ_BUSY && st != LQ_ETIMEDOUT) || lc_mono_ms() >= wait_end)
+			if (lc_mono_ms() >= wait_end)
+				break;
+			/* A lost connection (a restart, a failover) does not
+			 * end the wait: the next slice reconnects.  (A slice
+			 * whose answer was lost may have taken the lease for
+			 * an owner we never learn: it expires after its TTL,
+			 * and a long enough wait takes it then.)  The pause
+			 * ends early on a stop signal. */
+			if (st == LQ_ECONN || st == LQ_EUNKNOWN) {
+				struct pollfd pfd = {.fd = lc_sig_fd(), .events = POLLIN};
+				int64_t pause = wait_end - lc_mono_ms();
+				poll(&pfd, 1, pause > 500 ? 500 : (int)pause);
+				continue;
+			}
+			if (st != LQ_BUSY && st != LQ_ETIMEDOUT)
 				break;
 		}
 	}

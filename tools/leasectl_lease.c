@@ -286,7 +286,7 @@ static const struct lc_opt acquire_opts[] = {
 	LC_VALUE(struct acquire_args, owner, "owner", 0, "OWNER", 0,
 		 "a label for the holder (default: host:pid); a random part is\nalways appended"),
 	LC_VALUE(struct acquire_args, wait, "wait", 0, "DUR", 0,
-		 "if the lease is held, keep trying (with back-off) for up to DUR\n(default: fail at once)"),
+		 "if the lease is held, keep trying (with back-off) for up to DUR\n(default: fail at once); a lost connection meanwhile is retried"),
 	LC_VALUE(struct acquire_args, slots, "slots", 0, "N", 0,
 		 "a semaphore: take one of NAME's N slots (1-1000), each with its\n"
 		 "own owner, expiry and fencing token"),
