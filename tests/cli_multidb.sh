@@ -126,6 +126,32 @@ want_rc 64
 end "stats over several databases"
 
 begin
+LN="lease-$Q"
+for i in "${!dbs[@]}"; do
+    run_raw --db "${dbs[$i]}" lease acquire "$LN" --ttl 5m --owner "owner$i"
+    [[ $RC == 0 ]] || why+=("lease acquire on database $i exited $RC")
+done
+run_raw "${dbargs[@]}" --json lease list
+want_rc 0
+json_ok "$T/out" || why+=("lease list --json over several databases is not one JSON document")
+want "$(($(grep -c "\"name\": \"$LN\"" "$T/out") == ${#dbs[@]}))" "lease list --json: the lease once per database"
+for i in "${!dbs[@]}"; do # (an owner gets a random suffix: owner0/8f3a...)
+    grep -q "\"owner\": \"owner$i/" "$T/out" || why+=("lease list --json: database $i's holder owner$i is not listed")
+done
+run_raw "${dbargs[@]}" lease list
+want_rc 0
+want_out '^DB +NAME +KIND'
+want "$(($(grep -c -F "$LN" "$T/out") == ${#dbs[@]}))" "lease list: one row per database"
+run_raw "${dbargs[@]}" --db "$DOWN" --json lease list
+want_rc 69
+want "$(($(grep -c "\"name\": \"$LN\"" "$T/out") == ${#dbs[@]}))" "lease list with a database down: the reachable databases' leases"
+grep -q s3cretpw "$T/err" "$T/out" && why+=("the password of the unreachable DSN was printed")
+for i in "${!dbs[@]}"; do
+    run_raw --db "${dbs[$i]}" lease break "$LN"
+done
+end "lease list over several databases: each row labelled, a database that is down reported, the others listed"
+
+begin
 run_raw --db "${dbs[0]}" --db "${dbs[1]}" lease acquire x --ttl 5s
 want_rc 64
 want_err 'takes one --db'

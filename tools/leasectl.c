@@ -77,7 +77,8 @@ static const char global_help[] =
 	"Global options (before or after the command name):\n"
 	"  --db DSN      the database: sqlite:PATH, postgresql://..., mysql://...,\n"
 	"                mariadb://... (default: $LEASEQ_DSN, else sqlite:leaseq.db)\n"
-	"                (worker, tick, task list, queue list, stats take several)\n"
+	"                (worker, tick, task list, queue list, lease list, stats\n"
+	"                take several)\n"
 	"  --json        print one JSON document instead of text\n"
 	"  -h, --help    explain the command\n";
 
@@ -476,7 +477,7 @@ int lc_parse(struct lc_ctx *ctx, const struct lc_usage *u, void *args, int argc,
 		return parse_error(ctx, "unexpected argument \"%s\"", a);
 	}
 	if (ctx->ndsn > 1 && !lc_multi_db_ok(u->path))
-		return parse_error(ctx, "takes one --db (several are for worker, tick, task list, queue list and stats)");
+		return parse_error(ctx, "takes one --db (several are for worker, tick, task list, queue list, lease list and stats)");
 	if (rest) {
 		struct lc_rest *r = (struct lc_rest *)((char *)args + rest->offset);
 		r->argv = argv + i;

@@ -297,6 +297,22 @@ void lc_json_bool(struct lc_json *j, int v);
 void lc_json_num(struct lc_json *j, double v, int decimals); /* finite v only */
 void lc_json_null(struct lc_json *j);
 void lc_json_end(struct lc_json *j); /* the final newline */
+
+/* A listing command's output (leasectl_listing.c): JSON rows go to j (an
+ * array, buffered: a failure half-way prints no half document), text rows to
+ * t; n counts the rows.  begin: 0, or LC_EXIT_FAIL (said).  end: prints it
+ * if print (none: the text when there are no rows), and frees it. */
+struct lc_listing {
+	int json;
+	size_t n;
+	struct lc_json j;
+	struct lc_table t;
+	FILE *mem;
+	char *out;
+	size_t outlen;
+};
+int lc_listing_begin(struct lc_listing *l, int json, size_t ncols, const char *const *heads);
+void lc_listing_end(struct lc_listing *l, int print, const char *none);
 /* key + value shorthands; _opt writes null for NULL/"" strings and 0 times. */
 void lc_json_kstr(struct lc_json *j, const char *key, const char *s);
 void lc_json_kstr_opt(struct lc_json *j, const char *key, const char *s);

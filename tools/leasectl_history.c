@@ -41,10 +41,7 @@ const struct lc_usage lc_task_history_usage = {
 };
 
 struct history_state {
-	int json;
-	size_t n;
-	struct lc_json j;
-	struct lc_table t;
+	struct lc_listing l;
 };
 
 static int history_one(const lq_run *r, void *arg)
@@ -52,21 +49,21 @@ static int history_one(const lq_run *r, void *arg)
 	struct history_state *s = arg;
 	char id[32], task[32], att[16], when[96], took[32], err[64];
 
-	s->n++;
-	if (s->json) {
-		lc_json_obj(&s->j);
-		lc_json_kint(&s->j, "id", r->id);
-		lc_json_kint(&s->j, "task_id", r->task_id);
-		lc_json_kint(&s->j, "run_at", r->run_at);
-		lc_json_kstr(&s->j, "queue", r->queue);
-		lc_json_kstr(&s->j, "name", r->name);
-		lc_json_kstr(&s->j, "worker", r->worker);
-		lc_json_kint(&s->j, "attempt", r->attempt);
-		lc_json_kint(&s->j, "started_at", r->started_at);
-		lc_json_kint(&s->j, "ended_at", r->ended_at);
-		lc_json_kstr(&s->j, "outcome", lq_outcome_name(r->outcome));
-		lc_json_kstr_opt(&s->j, "error", r->error);
-		lc_json_end_obj(&s->j);
+	s->l.n++;
+	if (s->l.json) {
+		lc_json_obj(&s->l.j);
+		lc_json_kint(&s->l.j, "id", r->id);
+		lc_json_kint(&s->l.j, "task_id", r->task_id);
+		lc_json_kint(&s->l.j, "run_at", r->run_at);
+		lc_json_kstr(&s->l.j, "queue", r->queue);
+		lc_json_kstr(&s->l.j, "name", r->name);
+		lc_json_kstr(&s->l.j, "worker", r->worker);
+		lc_json_kint(&s->l.j, "attempt", r->attempt);
+		lc_json_kint(&s->l.j, "started_at", r->started_at);
+		lc_json_kint(&s->l.j, "ended_at", r->ended_at);
+		lc_json_kstr(&s->l.j, "outcome", lq_outcome_name(r->outcome));
+		lc_json_kstr_opt(&s->l.j, "error", r->error);
+		lc_json_end_obj(&s->l.j);
 		return 0;
 	}
 	snprintf(id, sizeof(id), "%lld", (long long)r->id);
@@ -76,7 +73,7 @@ static int history_one(const lq_run *r, void *arg)
 	lc_fmt_duration(took, sizeof(took), r->ended_at > r->started_at ? r->ended_at - r->started_at : 0);
 	/* Keep the table readable: the whole text is in --json. */
 	lc_fmt_excerpt(err, sizeof(err), r->error);
-	lc_table_row(&s->t, (const char *const[]){id, task, r->queue, r->name, att, lq_outcome_name(r->outcome),
+	lc_table_row(&s->l.t, (const char *const[]){id, task, r->queue, r->name, att, lq_outcome_name(r->outcome),
 						  when, took, r->worker, err[0] ? err : NULL});
 	return 0;
 }
@@ -89,9 +86,6 @@ int cmd_task_history(struct lc_ctx *ctx, int argc, char **argv)
 	struct history_state s = {0};
 	lq_run_filter f = LQ_RUN_FILTER_INIT;
 	int rc = lc_parse(ctx, &lc_task_history_usage, &a, argc, argv);
-	char *out = NULL;
-	size_t outlen = 0;
-	FILE *mem = NULL;
 	lq_db *db = NULL;
 	int64_t v;
 	lq_status st;
@@ -116,38 +110,13 @@ int cmd_task_history(struct lc_ctx *ctx, int argc, char **argv)
 	f.queue = a.queue;
 	if ((rc = lc_open(ctx, &db)))
 		return rc;
-	s.json = ctx->json;
-	if (s.json) {
-		/* Buffered, so that a failure half-way prints no half document. */
-		if (!(mem = open_memstream(&out, &outlen))) {
-			lc_errorf("out of memory");
-			rc = LC_EXIT_FAIL;
-			goto done;
-		}
-		lc_json_init(&s.j, mem);
-		lc_json_arr(&s.j);
-	} else {
-		lc_table_init(&s.t, 10, heads);
-	}
+	if ((rc = lc_listing_begin(&s.l, ctx->json, 10, heads)))
+		goto done;
 	st = lq_run_list(db, &f, history_one, &s);
-	if (st != LQ_OK) {
+	if (st != LQ_OK)
 		rc = lc_db_error(db, st);
-	} else if (s.json) {
-		lc_json_end_arr(&s.j);
-		lc_json_end(&s.j);
-		fflush(mem);
-		fwrite(out, 1, outlen, stdout);
-	} else if (s.n) {
-		lc_table_print(&s.t, stdout);
-	} else {
-		printf("no runs\n");
-	}
-	if (!s.json)
-		lc_table_free(&s.t);
+	lc_listing_end(&s.l, st == LQ_OK, "no runs");
 done:
-	if (mem)
-		fclose(mem);
-	free(out);
 	lq_close(db);
 	return rc;
 }

@@ -27,7 +27,9 @@ static const struct lc_usage list_usage = {
 		       "nobody holds shows once as \"semaphore/N\".\n"
 		       "JSON: an array of {name, owner, token, acquired_at, expires_at, held, now}\n"
 		       "(times in epoch milliseconds; owner null when free), plus kind (\"slot\" or\n"
-		       "\"read\"), slot and slots for the holders of shared leases.",
+		       "\"read\"), slot and slots for the holders of shared leases.  Several --db:\n"
+		       "a first DB column (JSON: \"db\", the DSN without its password); a database\n"
+		       "that cannot be read is reported and the others are still listed.",
 	.opts = list_opts,
 	.examples = "leasectl lease list\nleasectl lease list --json | jq '.[] | select(.held)'",
 	.exits = "0   listed (also when there are none)\n" LEASE_EXITS_COMMON,
@@ -70,59 +72,65 @@ static void lease_kind(char *buf, size_t size, const lq_lease *l)
 		snprintf(buf, size, "exclusive");
 }
 
-static int cmd_lease_list(struct lc_ctx *ctx, int argc, char **argv)
-{
-	struct list_args a = {0};
-	struct lease_rows rows = {0};
-	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
-	lq_db *db = NULL;
-	lq_status st;
+/* The listing of one database or several (several --db: every row says
+ * which database, and a database that cannot be read is reported while the
+ * others are listed). */
+struct lease_listing {
+	int several;
+	struct lc_listing l;
+};
 
-	if (rc)
-		return LC_PARSE_EXIT(rc);
-	if ((rc = lc_open(ctx, &db)))
-		return rc;
-	st = lq_lease_list(db, collect_lease, &rows);
+static int list_db(lq_db *db, const char *label, void *arg)
+{
+	struct lease_listing *s = arg;
+	struct lease_rows rows = {0};
+	lq_status st = lq_lease_list(db, collect_lease, &rows);
+
 	if (st == LQ_OK && rows.oom)
 		st = LQ_ENOMEM;
 	if (st != LQ_OK) {
-		rc = lc_db_error(db, st);
-		goto out;
+		free(rows.v);
+		return lc_db_error(db, st);
 	}
-	if (ctx->json) {
-		struct lc_json j;
-		lc_json_init(&j, stdout);
-		lc_json_arr(&j);
-		for (size_t i = 0; i < rows.n; i++) {
-			lc_json_obj(&j);
-			lc_json_lease(&j, &rows.v[i]);
-			lc_json_end_obj(&j);
+	for (size_t i = 0; i < rows.n; i++) {
+		const lq_lease *l = &rows.v[i];
+		if (s->l.json) {
+			lc_json_obj(&s->l.j);
+			if (label)
+				lc_json_kstr(&s->l.j, "db", label);
+			lc_json_lease(&s->l.j, l);
+			lc_json_end_obj(&s->l.j);
+			continue;
 		}
-		lc_json_end_arr(&j);
-		lc_json_end(&j);
-	} else {
-		static const char *const heads[] = {"NAME", "KIND", "STATE", "TOKEN", "EXPIRES", "OWNER"};
-		struct lc_table t;
-		lc_table_init(&t, 6, heads);
-		for (size_t i = 0; i < rows.n; i++) {
-			const lq_lease *l = &rows.v[i];
-			char token[32], when[96], kind[48];
-			int held = lq_lease_held(l);
-			snprintf(token, sizeof(token), "%lld", (long long)l->token);
-			lc_fmt_when(when, sizeof(when), l->expires_at, l->now);
-			lease_kind(kind, sizeof(kind), l);
-			lc_table_row(&t, (const char *const[]){l->name, kind, held ? "held" : "free", token,
-							      held ? when : "-", held ? l->owner : "-"});
-		}
-		if (rows.n)
-			lc_table_print(&t, stdout);
-		else
-			printf("no leases\n");
-		lc_table_free(&t);
+		char token[32], when[96], kind[48];
+		int held = lq_lease_held(l);
+		snprintf(token, sizeof(token), "%lld", (long long)l->token);
+		lc_fmt_when(when, sizeof(when), l->expires_at, l->now);
+		lease_kind(kind, sizeof(kind), l);
+		const char *cells[] = {label ? label : "", l->name, kind, held ? "held" : "free", token,
+				       held ? when : "-", held ? l->owner : "-"};
+		lc_table_row(&s->l.t, s->several ? cells : cells + 1);
 	}
-out:
+	s->l.n += rows.n;
 	free(rows.v);
-	lq_close(db);
+	return 0;
+}
+
+static int cmd_lease_list(struct lc_ctx *ctx, int argc, char **argv)
+{
+	static const char *const heads[] = {"DB", "NAME", "KIND", "STATE", "TOKEN", "EXPIRES", "OWNER"};
+	struct list_args a = {0};
+	struct lease_listing s = {0};
+	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
+
+	if (rc)
+		return LC_PARSE_EXIT(rc);
+	s.several = ctx->ndsn > 1;
+	if ((rc = lc_listing_begin(&s.l, ctx->json, s.several ? 7 : 6, s.several ? heads : heads + 1)))
+		return rc;
+	rc = lc_each_db(ctx, list_db, &s);
+	/* Several databases: what the reachable ones hold, and the failure's status. */
+	lc_listing_end(&s.l, !rc || s.several, "no leases");
 	return rc;
 }
 

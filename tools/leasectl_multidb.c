@@ -21,7 +21,7 @@
 
 int lc_multi_db_ok(const char *path)
 {
-	static const char *const ok[] = {"worker", "tick", "task list", "queue list", "stats", NULL};
+	static const char *const ok[] = {"worker", "tick", "task list", "queue list", "lease list", "stats", NULL};
 	for (int i = 0; ok[i]; i++)
 		if (!strcmp(path, ok[i]))
 			return 1;

@@ -25,12 +25,9 @@ static const struct lc_usage list_usage = {
 };
 
 struct queue_state {
-	int json;
-	size_t n;
 	int64_t now;
 	const char *db; /* several --db: the redacted DSN of the rows */
-	struct lc_json j;
-	struct lc_table t;
+	struct lc_listing l;
 };
 
 static int list_one(const lq_queue_info *q, void *arg)
@@ -38,19 +35,19 @@ static int list_one(const lq_queue_info *q, void *arg)
 	struct queue_state *s = arg;
 	char tasks[32], due[32], dead[32], next[96];
 
-	s->n++;
-	if (s->json) {
-		lc_json_obj(&s->j);
+	s->l.n++;
+	if (s->l.json) {
+		lc_json_obj(&s->l.j);
 		if (s->db)
-			lc_json_kstr(&s->j, "db", s->db);
-		lc_json_kstr(&s->j, "name", q->name);
-		lc_json_kbool(&s->j, "paused", q->paused);
-		lc_json_kint(&s->j, "tasks", q->tasks);
-		lc_json_kint(&s->j, "due", q->due);
-		lc_json_kint(&s->j, "dead", q->dead);
-		lc_json_kint_opt(&s->j, "next_run_at", q->next_run_at);
-		lc_json_kint(&s->j, "now", s->now);
-		lc_json_end_obj(&s->j);
+			lc_json_kstr(&s->l.j, "db", s->db);
+		lc_json_kstr(&s->l.j, "name", q->name);
+		lc_json_kbool(&s->l.j, "paused", q->paused);
+		lc_json_kint(&s->l.j, "tasks", q->tasks);
+		lc_json_kint(&s->l.j, "due", q->due);
+		lc_json_kint(&s->l.j, "dead", q->dead);
+		lc_json_kint_opt(&s->l.j, "next_run_at", q->next_run_at);
+		lc_json_kint(&s->l.j, "now", s->now);
+		lc_json_end_obj(&s->l.j);
 		return 0;
 	}
 	snprintf(tasks, sizeof(tasks), "%lld", (long long)q->tasks);
@@ -58,10 +55,10 @@ static int list_one(const lq_queue_info *q, void *arg)
 	snprintf(dead, sizeof(dead), "%lld", (long long)q->dead);
 	lc_fmt_when(next, sizeof(next), q->next_run_at, s->now);
 	if (s->db)
-		lc_table_row(&s->t, (const char *const[]){s->db, q->name, q->paused ? "paused" : "active", tasks, due,
+		lc_table_row(&s->l.t, (const char *const[]){s->db, q->name, q->paused ? "paused" : "active", tasks, due,
 							  dead, next});
 	else
-		lc_table_row(&s->t, (const char *const[]){q->name, q->paused ? "paused" : "active", tasks, due, dead,
+		lc_table_row(&s->l.t, (const char *const[]){q->name, q->paused ? "paused" : "active", tasks, due, dead,
 							  next});
 	return 0;
 }
@@ -85,44 +82,14 @@ static int cmd_queue_list(struct lc_ctx *ctx, int argc, char **argv)
 	struct list_args a = {0};
 	struct queue_state s = {0};
 	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
-	char *out = NULL;
-	size_t outlen = 0;
-	FILE *mem = NULL;
-	int print;
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
-	s.json = ctx->json;
-	if (s.json) {
-		if (!(mem = open_memstream(&out, &outlen))) {
-			lc_errorf("out of memory");
-			rc = LC_EXIT_FAIL;
-			goto done;
-		}
-		lc_json_init(&s.j, mem);
-		lc_json_arr(&s.j);
-	} else {
-		lc_table_init(&s.t, ctx->ndsn > 1 ? 7 : 6, ctx->ndsn > 1 ? db_heads : heads);
-	}
+	if ((rc = lc_listing_begin(&s.l, ctx->json, ctx->ndsn > 1 ? 7 : 6, ctx->ndsn > 1 ? db_heads : heads)))
+		return rc;
 	rc = lc_each_db(ctx, list_db, &s);
 	/* Several databases: what the reachable ones hold, and the failure's status. */
-	print = !rc || ctx->ndsn > 1;
-	if (print && s.json) {
-		lc_json_end_arr(&s.j);
-		lc_json_end(&s.j);
-		fflush(mem);
-		fwrite(out, 1, outlen, stdout);
-	} else if (print && s.n) {
-		lc_table_print(&s.t, stdout);
-	} else if (print) {
-		printf("no queues\n");
-	}
-	if (!s.json)
-		lc_table_free(&s.t);
-done:
-	if (mem)
-		fclose(mem);
-	free(out);
+	lc_listing_end(&s.l, !rc || ctx->ndsn > 1, "no queues");
 	return rc;
 }
 

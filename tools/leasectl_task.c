@@ -536,13 +536,11 @@ static const struct lc_usage list_usage = {
 };
 
 struct list_state {
-	int json, dead, oom;
-	size_t n;
+	int dead, oom;
 	const char *db; /* several --db: the redacted DSN of the rows */
 	const char *queue;
 	unsigned flags;
-	struct lc_json j;
-	struct lc_table t;
+	struct lc_listing l;
 };
 
 static int list_one(const lq_task *t, void *arg)
@@ -550,13 +548,13 @@ static int list_one(const lq_task *t, void *arg)
 	struct list_state *s = arg;
 	char id[32], when[96], att[48], prio[16], sched[300], err[64];
 
-	s->n++;
-	if (s->json) {
-		lc_json_obj(&s->j);
+	s->l.n++;
+	if (s->l.json) {
+		lc_json_obj(&s->l.j);
 		if (s->db)
-			lc_json_kstr(&s->j, "db", s->db);
-		lc_json_task(&s->j, t, 0);
-		lc_json_end_obj(&s->j);
+			lc_json_kstr(&s->l.j, "db", s->db);
+		lc_json_task(&s->l.j, t, 0);
+		lc_json_end_obj(&s->l.j);
 		return 0;
 	}
 	snprintf(id, sizeof(id), "%lld", (long long)t->id);
@@ -567,10 +565,10 @@ static int list_one(const lq_task *t, void *arg)
 	/* Keep the table readable: the whole text is in 'task show'. */
 	lc_fmt_excerpt(err, sizeof(err), t->last_error);
 	if (s->db)
-		lc_table_row(&s->t, (const char *const[]){s->db, id, t->queue, t->name, when, att, prio,
+		lc_table_row(&s->l.t, (const char *const[]){s->db, id, t->queue, t->name, when, att, prio,
 							  task_state(t), sched, err[0] ? err : NULL});
 	else
-		lc_table_row(&s->t, (const char *const[]){id, t->queue, t->name, when, att, prio, task_state(t),
+		lc_table_row(&s->l.t, (const char *const[]){id, t->queue, t->name, when, att, prio, task_state(t),
 							  sched, err[0] ? err : NULL});
 	return 0;
 }
@@ -599,10 +597,7 @@ static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
 	struct list_args a = {0};
 	struct list_state s = {0};
 	int rc = lc_parse(ctx, &list_usage, &a, argc, argv);
-	char *out = NULL;
-	size_t outlen = 0;
-	FILE *mem = NULL;
-	int print;
+	char none[LQ_NAME_MAX + 64];
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
@@ -610,45 +605,20 @@ static int cmd_task_list(struct lc_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (a.due && a.dead)
 		return lc_usage_error(ctx, "--due and --dead cannot be combined (dead tasks are never due)");
-	s.json = ctx->json;
 	s.dead = a.dead;
 	s.queue = a.queue;
 	s.flags = (a.due ? LQ_LIST_DUE : 0u) | (a.dead ? LQ_LIST_DEAD : 0u);
-	if (s.json) {
-		/* Buffered, so that a failure half-way prints no half document. */
-		if (!(mem = open_memstream(&out, &outlen))) {
-			lc_errorf("out of memory");
-			rc = LC_EXIT_FAIL;
-			goto done;
-		}
-		lc_json_init(&s.j, mem);
-		lc_json_arr(&s.j);
-	} else {
-		if (ctx->ndsn > 1)
-			lc_table_init(&s.t, 10, a.dead ? db_dead_heads : db_heads);
-		else
-			lc_table_init(&s.t, 9, a.dead ? dead_heads : heads);
-	}
+	if (ctx->ndsn > 1)
+		rc = lc_listing_begin(&s.l, ctx->json, 10, a.dead ? db_dead_heads : db_heads);
+	else
+		rc = lc_listing_begin(&s.l, ctx->json, 9, a.dead ? dead_heads : heads);
+	if (rc)
+		return rc;
 	rc = lc_each_db(ctx, list_db, &s);
+	snprintf(none, sizeof(none), "no %stasks%s%s", a.dead ? "dead " : a.due ? "due " : "",
+		 a.queue ? " in queue " : "", a.queue ? a.queue : "");
 	/* Several databases: what the reachable ones hold, and the failure's status. */
-	print = !rc || ctx->ndsn > 1;
-	if (print && s.json) {
-		lc_json_end_arr(&s.j);
-		lc_json_end(&s.j);
-		fflush(mem);
-		fwrite(out, 1, outlen, stdout);
-	} else if (print && s.n) {
-		lc_table_print(&s.t, stdout);
-	} else if (print) {
-		printf("no %stasks%s%s\n", a.dead ? "dead " : a.due ? "due " : "", a.queue ? " in queue " : "",
-		       a.queue ? a.queue : "");
-	}
-	if (!s.json)
-		lc_table_free(&s.t);
-done:
-	if (mem)
-		fclose(mem);
-	free(out);
+	lc_listing_end(&s.l, !rc || ctx->ndsn > 1, none);
 	return rc;
 }
 
