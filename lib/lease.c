@@ -182,6 +182,21 @@ static lq_status acquire_args(lq_db *db, const char *name, int64_t ttl_ms, const
 	return LQ_OK;
 }
 
+/* After an attempt whose answer was lost: LQ_OK (*out is the lease) when
+ * NAME is held by owner, LQ_NOTFOUND when it is not (free, or another
+ * holder's), else the error of the read. */
+static lq_status ours_already(lq_db *db, const char *name, const char *owner, lq_lease *out)
+{
+	lq_lease cur;
+	lq_status st = lq_lease_get(db, name, &cur);
+	if (st == LQ_OK && lq_lease_held(&cur) && strcmp(cur.owner, owner) == 0) {
+		*out = cur;
+		lq__ok(db);
+		return LQ_OK;
+	}
+	return st == LQ_OK ? LQ_NOTFOUND : st;
+}
+
 LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_ms,
 				      const char *owner, int64_t wait_ms, lq_lease *out)
 {
@@ -199,14 +214,10 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 		if (unsure) {
 			/* An earlier attempt of this call may have been applied
 			 * (its answer was lost): ours already? */
-			lq_lease cur;
-			lq_status gst = lq_lease_get(db, name, &cur);
-			if (gst == LQ_OK && lq_lease_held(&cur) && strcmp(cur.owner, full_owner) == 0) {
-				*out = cur;
-				lq__ok(db);
+			lq_status gst = ours_already(db, name, full_owner, out);
+			if (gst == LQ_OK)
 				return LQ_OK;
-			}
-			if (gst == LQ_OK || gst == LQ_NOTFOUND) {
+			if (gst == LQ_NOTFOUND) {
 				unsure = 0;
 			} else {
 				char saved[sizeof(db->errmsg)];
@@ -222,15 +233,11 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 			 * before deciding; never report a guess. */
 			char saved[sizeof(db->errmsg)];
 			memcpy(saved, db->errmsg, sizeof(saved));
-			lq_lease cur;
-			lq_status gst = lq_lease_get(db, name, &cur);
-			if (gst == LQ_OK && lq_lease_held(&cur) && strcmp(cur.owner, full_owner) == 0) {
-				*out = cur;
-				lq__ok(db);
+			lq_status gst = ours_already(db, name, full_owner, out);
+			if (gst == LQ_OK)
 				return LQ_OK;
-			}
 			memcpy(db->errmsg, saved, sizeof(saved));
-			if (gst != LQ_OK && gst != LQ_NOTFOUND) {
+			if (gst != LQ_NOTFOUND) {
 				unsure = 1;
 				st = lq__fail(db, LQ_EUNKNOWN, "%s; the acquire may have been applied: outcome unknown",
 					      saved);
