@@ -763,13 +763,62 @@ static lq_status read_once(lq_db *db, struct shared_ctx *c)
 	return lq__tx(db, 1, c->what, read_try, c);
 }
 
-/* Try until got or the wait ends, backing off like lq_lease_acquire. */
+struct ours_scan {
+	const char *owner;
+	int kind;
+	lq_lease *out;
+	int found;
+};
+
+static int ours_row(const lq_lease *l, void *ctx)
+{
+	struct ours_scan *s = ctx;
+	if (l->kind == s->kind && lq_lease_held(l) && strcmp(l->owner, s->owner) == 0) {
+		*s->out = *l;
+		s->found = 1;
+	}
+	return 0;
+}
+
+/* After a try whose answer was lost: c->got tells whether c's owner holds
+ * a slot (or a read share) of the name; else the read's error. */
+static lq_status shared_ours_already(lq_db *db, struct shared_ctx *c)
+{
+	struct ours_scan s = {c->owner, c->slots ? LQ_LEASE_SLOT : LQ_LEASE_READ, c->l, 0};
+	lq_status st = list(db, c->what, c->name, ours_row, &s);
+	c->got = st == LQ_OK && s.found;
+	return st == LQ_NOTFOUND ? LQ_OK : st;
+}
+
+/* Try until got or the wait ends, backing off like lq_lease_acquire, and
+ * like it riding out a lost connection while the wait lasts. */
 static lq_status shared_acquire(lq_db *db, struct shared_ctx *c, int64_t wait_ms,
 				lq_status (*once)(lq_db *, struct shared_ctx *))
 {
 	int64_t deadline = lq__mono_ms() + wait_ms;
+	int unsure = 0; /* an earlier try may have been applied */
 	for (int attempt = 1;; attempt++) {
-		lq_status st = once(db, c);
+		lq_status st;
+		if (unsure) {
+			st = shared_ours_already(db, c);
+			unsure = st != LQ_OK;
+			if (st == LQ_OK && !c->got)
+				st = once(db, c);
+		} else {
+			st = once(db, c);
+		}
+		if ((st == LQ_ECONN || st == LQ_EUNKNOWN) && deadline > lq__mono_ms()) {
+			unsure |= st == LQ_EUNKNOWN;
+			int64_t pause = lq__backoff_ms(db, attempt, 50, 1000), left = deadline - lq__mono_ms();
+			lq__sleep_ms(pause < left ? pause : left);
+			continue;
+		}
+		if (st != LQ_OK && unsure && st != LQ_EUNKNOWN) {
+			char saved[sizeof(db->errmsg)];
+			memcpy(saved, db->errmsg, sizeof(saved));
+			return lq__fail(db, LQ_EUNKNOWN, "%s; an earlier attempt may have been applied: outcome unknown",
+					saved);
+		}
 		if (st != LQ_OK)
 			return st;
 		if (c->got) {

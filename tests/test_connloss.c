@@ -1482,35 +1482,46 @@ static int kill_when_seen(const struct victim *v, int64_t timeout_ms)
 }
 
 /*
- * `leasectl exec --wait` and `lease acquire --wait` whose connection is
- * killed twice while they wait for a held lease (what a server restart or
- * a failover does to a waiter): the wait goes on, on a new connection, and
- * each takes the lease once its holder lets go.  (Before: exit 1 at the
- * first lost connection.)
+ * `leasectl exec --wait` and `lease acquire --wait` (exclusive, --read and
+ * --slots) whose connection is killed twice while they wait for a held
+ * lease (what a server restart or a failover does to a waiter): the wait
+ * goes on, on a new connection, and each takes the lease once its holder
+ * lets go.  (Before: exit 1 at the first lost connection.)
  */
 static void t_wait_rides_out(void **state)
 {
-	char name[200], ran[128], log[128], vdsn[2200];
+	static const char *const modes[] = {"exec --wait", "lease acquire --wait", "lease acquire --read --wait",
+					    "lease acquire --slots 1 --wait"};
+	char name[200], slot_name[220], ran[128], log[128], vdsn[2200];
 	struct victim v;
 	lq_lease mine, prev;
 	(void)state;
 
 	need_leasectl();
 	name_of(name, sizeof(name), "wait");
+	snprintf(slot_name, sizeof(slot_name), "%s-slots", name);
 	snprintf(ran, sizeof(ran), "%s/ran-%s", g.tmpdir, g.name);
 	unlink(ran);
-	for (int round = 0; round < 2; round++) {
-		const int exec = round == 0;
+	for (int round = 0; round < 4; round++) {
+		const char *what = modes[round];
+		const int exec = round == 0, slots = round == 3;
 		snprintf(log, sizeof(log), "%s/wait-%d-%s.log", g.tmpdir, round, g.name);
-		assert_lq_ok(g.db, lq_lease_acquire(g.db, name, 60000, "lqt-holder", 0, &mine));
+		if (slots)
+			assert_lq_ok(g.db, lq_lease_acquire_slot(g.db, slot_name, 1, 60000, "lqt-holder", 0, &mine));
+		else
+			assert_lq_ok(g.db, lq_lease_acquire(g.db, name, 60000, "lqt-holder", 0, &mine));
 		victim_new(&v);
 		victim_dsn(&v, vdsn, sizeof(vdsn));
 		char *const exec_argv[] = {g.leasectl, "exec", "--wait", "60s", "--ttl", "30s", name, "--",
 					   "sh", "-c", "echo ran > \"$1\"", "sh", ran, NULL};
 		char *const acquire_argv[] = {g.leasectl, "lease", "acquire", name, "--ttl", "30s",
 					      "--wait", "60s", NULL};
-		v.pid = spawn_leasectl(vdsn, log, exec ? exec_argv : acquire_argv);
-		const char *what = exec ? "exec --wait" : "lease acquire --wait";
+		char *const read_argv[] = {g.leasectl, "lease", "acquire", name, "--read", "--ttl", "30s",
+					   "--wait", "60s", NULL};
+		char *const slots_argv[] = {g.leasectl, "lease", "acquire", slot_name, "--slots", "1", "--ttl", "30s",
+					    "--wait", "60s", NULL};
+		char *const *argv[] = {exec_argv, acquire_argv, read_argv, slots_argv};
+		v.pid = spawn_leasectl(vdsn, log, argv[round]);
 		if (wait_settled(&v, 2000, 30000) != 0)
 			fail_msg("leasectl %s never settled into its wait: exit status %d (see %s)", what,
 				 wait_exit(v.pid, 5000), log);
@@ -1527,10 +1538,10 @@ static void t_wait_rides_out(void **state)
 			fail_msg("leasectl %s exited %d after its connection was killed (see %s)", what, code, log);
 		if (exec && !file_has(ran, "ran"))
 			fail_msg("leasectl exec --wait did not run its command");
-		if (!exec && !file_has(log, "lq1:"))
-			fail_msg("leasectl lease acquire --wait printed no handle (see %s)", log);
+		if (!exec && !file_has(log, round == 1 ? "lq1:" : "lq2:"))
+			fail_msg("leasectl %s printed no handle (see %s)", what, log);
 		if (!exec)
-			assert_lq_ok(g.db, lq_lease_break(g.db, name, &prev));
+			assert_lq_ok(g.db, lq_lease_break(g.db, slots ? slot_name : name, &prev));
 	}
 }
 
