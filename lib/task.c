@@ -835,6 +835,12 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 		id = LQ_SQL_task_claim_batch_update;
 		np = 4;
 	}
+	if (cc->n == 1) { /* the same without the limit parameter */
+		id = cc->mode == LQ_AT_LEAST_ONCE ? LQ_SQL_task_claim_one_update : LQ_SQL_task_claim_one_delete;
+		p[1] = p[2];
+		p[2] = p[3];
+		np--;
+	}
 	cc->got = cc->left = 0;
 	cc->err = LQ_OK;
 	lq_status st = lq__exec_once(db, cc->what, id, p, np, batch_row, cc, NULL);

@@ -662,6 +662,34 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.i[22], 1); /* claimed */
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10));
 		assert_int_equal(r.n, 0); /* gone */
+		/* The one-task forms: the same results without the limit. */
+		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
+		RUN0(c, task_last_id, &r);
+		plain2 = r.i[0];
+		RUN(c, task_claim_one_update, &r, qb, lq__v_text("wo"), lq_v_int(30000)), DID(task_claim_one_update);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.ncols, 23);
+		assert_int_equal(r.i[0], plain2);
+		assert_string_equal(r.s[8], "wo");
+		assert_true(r.i[9] >= r.i[19] + 30000);
+		assert_int_equal(r.i[22], 1);
+		assert_int_equal(RUN(c, task_release_claim, NULL, lq_v_int(plain2), lq__v_text("wo")), 1);
+		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(0)), 1);
+		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
+		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(plain2), lq_v_int(1)), 1);
+		RUN(c, task_claim_one_delete, &r, qb), DID(task_claim_one_delete);
+		assert_int_equal(r.n, 1); /* the recurring task: reported, not claimed */
+		assert_int_equal(r.type[0], LQ_V_NULL);
+		assert_int_equal(r.i[22], 0);
+		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
+		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(plain2), lq_v_int(0)), 1);
+		RUN(c, task_claim_one_delete, &r, qb);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.i[0], plain2);
+		assert_int_equal(r.i[22], 1);
+		RUN(c, task_claim_one_delete, &r, qb);
+		assert_int_equal(r.n, 0);
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(plain1)), 1);
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(every)), 1);
 	}
@@ -1190,6 +1218,10 @@ static void test_due_index_used(void **state)
 		if (!strstr(plan, "Index Scan using lq_task_claim") || strstr(plan, "Seq Scan on lq_task") ||
 		    strstr(plan, "Sort"))
 			fail_msg("task_claim_batch_delete does not walk lq_task_claim:\n%s", plan);
+		explain(pg, "cod", LQ_SQL_task_claim_one_delete, "'default'", plan, sizeof(plan));
+		if (!strstr(plan, "Index Scan using lq_task_claim") || strstr(plan, "Seq Scan on lq_task") ||
+		    strstr(plan, "Sort"))
+			fail_msg("task_claim_one_delete does not walk lq_task_claim:\n%s", plan);
 		explain(pg, "nd", LQ_SQL_queue_next_due, "'default'", plan, sizeof(plan));
 		if (!strstr(plan, "Index Scan using lq_task_due") || strstr(plan, "Seq Scan on lq_task") ||
 		    strstr(plan, "Sort"))
@@ -1198,6 +1230,38 @@ static void test_due_index_used(void **state)
 		if (!strstr(plan, "Index Scan using lq_task_due") || !strstr(plan, "run_at <= ") ||
 		    strstr(plan, "Seq Scan on lq_task"))
 			fail_msg("tick_probe does not walk lq_task_due:\n%s", plan);
+	}
+
+	/* Under the default plan_cache_mode the one-task claims settle on a
+	 * generic plan after PostgreSQL's five custom ones: planning on every
+	 * call cost more than the claim (the batch form, whose LIMIT is a
+	 * parameter, never did). */
+	pq_ok(pg, "SET plan_cache_mode = auto");
+	static const struct {
+		const char *name;
+		lq_sql_id id;
+		const char *args;
+	} once[] = {{"cod", LQ_SQL_task_claim_one_delete, "'none'"},
+		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"}};
+	for (size_t k = 0; k < sizeof(once) / sizeof(once[0]); k++) {
+		PGresult *r = PQprepare(pg, once[k].name, lq__sql_postgres[once[k].id], 0, NULL);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+			fail_msg("prepare %s: %s", lq__sql_name(once[k].id), PQerrorMessage(pg));
+		PQclear(r);
+		snprintf(sql, sizeof(sql), "EXECUTE %s(%s)", once[k].name, once[k].args);
+		for (int i = 0; i < 6; i++)
+			pq_ok(pg, sql);
+		snprintf(sql, sizeof(sql), "EXPLAIN (COSTS OFF) EXECUTE %s(%s)", once[k].name, once[k].args);
+		r = PQexec(pg, sql);
+		size_t o = 0;
+		plan[0] = '\0';
+		for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++)
+			o += (size_t)snprintf(plan + o, o < sizeof(plan) ? sizeof(plan) - o : 0, "%s\n",
+					      PQgetvalue(r, i, 0));
+		PQclear(r);
+		if (strstr(plan, "'none'") || !strstr(plan, "$1"))
+			fail_msg("%s is planned anew on every call (no generic plan):\n%s", lq__sql_name(once[k].id),
+				 plan);
 	}
 	PQfinish(pg);
 }

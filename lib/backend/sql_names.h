@@ -79,6 +79,10 @@
 	                            only where LQ_CAP_CLAIM_RETURNING */                     \
 	X(task_claim_batch_update) /* (?1 queue, ?2 limit, ?3 owner, ?4 claim_ttl) the same,  \
 	                            at-least-once; only where LQ_CAP_CLAIM_RETURNING */      \
+	X(task_claim_one_delete) /* (?1 queue) task_claim_batch_delete of one task, with     \
+	                            constant LIMITs (a plan PostgreSQL keeps generic) */     \
+	X(task_claim_one_update) /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,             \
+	                            at-least-once */                                          \
 	X(task_claim_delete)    /* (?1 id) delete if one-off, still due and unclaimed */     \
 	X(task_claim_update)    /* (?1 id, ?2 owner, ?3 claim_ttl) claim + attempts+1 if due and unclaimed */ \
 	X(task_claim_delete_set) /* (?1..?100 ids, NULL-padded) task_claim_delete of each   \

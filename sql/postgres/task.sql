@@ -140,6 +140,83 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
+-- name: task_claim_one_delete
+-- task_claim_batch_delete for one task: ($1 queue).  Its LIMITs are
+-- constants, and "is anything due?" (the lq_task_due probe that keeps an
+-- empty queue from walking its future tasks) is a one-time filter instead
+-- of a LIMIT, so that PostgreSQL settles on a generic plan: a LIMIT it
+-- cannot know is estimated at a tenth of the rows, which priced the
+-- generic plan above the custom ones, and planning anew on every call cost
+-- more than running the claim.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+cand AS (
+  SELECT id, (every_ms IS NULL AND cron IS NULL
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+    FROM lq_task
+   WHERE queue = $1::text
+     AND run_at <= (SELECT n FROM clk)
+     AND paused = 0
+     AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+     AND (SELECT d.run_at FROM lq_task d
+           WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
+             AND d.paused = 0
+             AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+           ORDER BY d.run_at LIMIT 1) IS NOT NULL
+   ORDER BY priority DESC, run_at, id
+   LIMIT 1
+     FOR UPDATE SKIP LOCKED),
+gone AS (
+  DELETE FROM lq_task t
+   WHERE t.id = (SELECT id FROM cand WHERE plain)
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk))
+  RETURNING t.*)
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand LEFT JOIN gone g ON g.id = cand.id;
+
+-- name: task_claim_one_update
+-- task_claim_batch_update for one task: ($1 queue, $2 owner, $3 claim
+-- lease ms); constant LIMITs as in task_claim_one_delete.
+WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+cand AS (
+  SELECT id, (every_ms IS NULL AND cron IS NULL
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+    FROM lq_task
+   WHERE queue = $1::text
+     AND run_at <= (SELECT n FROM clk)
+     AND paused = 0
+     AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+     AND (SELECT d.run_at FROM lq_task d
+           WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
+             AND d.paused = 0
+             AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+           ORDER BY d.run_at LIMIT 1) IS NOT NULL
+   ORDER BY priority DESC, run_at, id
+   LIMIT 1
+     FOR UPDATE SKIP LOCKED),
+took AS (
+  UPDATE lq_task t
+     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
+         attempts = t.attempts + 1
+   WHERE t.id = (SELECT id FROM cand WHERE plain)
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk))
+  RETURNING t.*)
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand LEFT JOIN took g ON g.id = cand.id;
+
 -- name: task_claim_delete
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 DELETE FROM lq_task
