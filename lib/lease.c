@@ -388,13 +388,13 @@ LQ_EXTERN(lq_status) lq_lease_release(lq_db *db, const lq_lease *l)
 		return shared_release(db, what, l);
 	lq_value p[3] = {lq__v_text(l->name), lq__v_text(l->owner), lq_v_int(l->token)};
 	int64_t n = 0;
-	st = lq__exec(db, what, LQ_SQL_lease_release, p, 3, NULL, NULL, &n);
+	/* Where waiters are woken, the wake-up rides on the release. */
+	int notify = (db->be->caps & LQ_CAP_NOTIFY) != 0;
+	st = lq__exec(db, what, notify ? LQ_SQL_lease_release_notify : LQ_SQL_lease_release, p, 3, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
-	if (n == 1) {
-		lq__notify(db, LQ_CHANNEL_LEASE);
+	if (n == 1)
 		return LQ_OK;
-	}
 	/* Released twice by its holder is fine; anything else is lost. */
 	lq_lease cur;
 	memset(&cur, 0, sizeof(cur));

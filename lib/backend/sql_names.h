@@ -36,6 +36,8 @@
 	X(lease_renew)          /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW \
 	                            -> (expires_at, NOW) where the dialect has RETURNING */  \
 	X(lease_release)        /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
+	X(lease_release_notify) /* (as lease_release) -> a row if released, and wakes lease \
+	                            waiters: one statement; only where LQ_CAP_NOTIFY */     \
 	X(lease_break)          /* (?1 name) token+1, owner NULL, expires_at NOW */           \
 	X(lease_list)           /* (?1 name|NULL) -> LEASE_COLS, slot|NULL, and the row's     \
 	                            owner, token, expires_at: shared slots in its place */    \

@@ -60,6 +60,17 @@ UPDATE lq_lease
        expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
  WHERE name = $1::text AND owner = $2::text AND token = $3::bigint;
 
+-- name: lease_release_notify
+-- lease_release and the waiters' wake-up (channel LQ_CHANNEL_LEASE) in one
+-- round trip; the notification goes out only when the lease was released.
+WITH u AS (
+  UPDATE lq_lease
+     SET owner = NULL,
+         expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+   WHERE name = $1::text AND owner = $2::text AND token = $3::bigint
+  RETURNING 1)
+SELECT 1 FROM u, LATERAL (SELECT pg_notify('leaseq_lease', '')) AS wake;
+
 -- name: lease_break
 -- The token moves on so that the old holder's renew and release fail.
 UPDATE lq_lease
