@@ -115,6 +115,7 @@ struct my_stmt {
 struct lq_conn {
 	MYSQL *my;
 	int skip_locked; /* server knows FOR UPDATE SKIP LOCKED */
+	int returning;   /* server knows INSERT ... RETURNING (MariaDB) */
 	struct my_stmt *stmt[LQ_SQL__COUNT];
 	int64_t deadline_ms; /* per statement, from ?statement_timeout= */
 	const volatile sig_atomic_t *stop;
@@ -421,6 +422,12 @@ static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **
 			len--;
 		if (len >= sl && memcmp(sql + len - sl, suffix, sl) == 0)
 			len -= sl;
+	}
+	if (id == LQ_SQL_lease_acquire && !c->returning) {
+		/* MySQL: no INSERT ... RETURNING; the caller reads the row. */
+		const char *ret = strstr(sql, "\nRETURNING ");
+		if (ret && ret < sql + len)
+			len = (size_t)(ret - sql);
 	}
 	unsigned nq = 0;
 	for (size_t i = 0; i < len; i++)
@@ -861,12 +868,13 @@ static int server_is_mariadb(MYSQL *my)
 	return v && (strstr(v, "MariaDB") != NULL || strncmp(v, "5.5.5-", 6) == 0);
 }
 
-/* FOR UPDATE SKIP LOCKED: MariaDB 10.6+, MySQL 8.0+. */
-static int server_skip_locked(MYSQL *my)
+/* What the server can do that the statements use. */
+static void server_features(struct lq_conn *c)
 {
-	const char *v = mysql_get_server_info(my);
+	const char *v = mysql_get_server_info(c->my);
+	c->skip_locked = c->returning = 0;
 	if (!v)
-		return 0;
+		return;
 	int maria = strstr(v, "MariaDB") != NULL;
 	if (strncmp(v, "5.5.5-", 6) == 0) { /* MariaDB's replication prefix */
 		v += 6;
@@ -875,9 +883,11 @@ static int server_skip_locked(MYSQL *my)
 	char *end;
 	unsigned long major = strtoul(v, &end, 10);
 	unsigned long minor = *end == '.' ? strtoul(end + 1, NULL, 10) : 0;
-	if (maria)
-		return major > 10 || (major == 10 && minor >= 6);
-	return major >= 8;
+	unsigned long at = major * 100 + minor;
+	/* FOR UPDATE SKIP LOCKED: MariaDB 10.6+, MySQL 8.0+. */
+	c->skip_locked = maria ? at >= 1006 : major >= 8;
+	/* INSERT ... RETURNING: MariaDB 10.5+ only. */
+	c->returning = maria && at >= 1005;
 }
 
 /* Replace every copy of secret in s by "***" (in place, s has room since
@@ -1018,7 +1028,7 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 		my_disconnect(c);
 		return st;
 	}
-	c->skip_locked = server_skip_locked(c->my);
+	server_features(c);
 
 	/* Strict: no silent truncation.  UTC: NOW(3) and UNIX_TIMESTAMP agree
 	 * with no DST gaps.  Bounded waits: a row-lock wait ends as a
@@ -1072,7 +1082,7 @@ static lq_status my_adopt(void *native, struct lq_conn **out, lq_err *err)
 	}
 	c->my = my;
 	c->deadline_ms = LQ_STATEMENT_TIMEOUT_MS;
-	c->skip_locked = server_skip_locked(my);
+	server_features(c);
 #ifdef MY_NONBLOCK
 	/* Our bounded waits; the application's blocking calls work as before. */
 	mysql_options(my, MYSQL_OPT_NONBLOCK, 0);

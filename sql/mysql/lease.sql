@@ -6,10 +6,13 @@
 -- name: lease_acquire
 -- Take the lease in one statement: insert it if absent, or take it over if
 -- it has expired (token + 1: the fencing token never goes back, because the
--- row is never deleted).  No row comes back (no RETURNING on MySQL); with
--- CLIENT_FOUND_ROWS the affected rows are 1 inserted or left as it was, 2
--- taken over, and the caller reads the row: it holds the lease only if the
--- row carries its owner (which has a random part).  The assignments run
+-- row is never deleted).  MariaDB 10.5+ returns the row it leaves:
+-- LEASE_COLS, then got = 1 when it carries our owner (it has a random part)
+-- and this statement's time, so this statement took it.  MySQL has no
+-- RETURNING: the backend cuts that clause off, and with CLIENT_FOUND_ROWS
+-- the affected rows are 1 inserted or left as it was, 2 taken over; the
+-- caller then reads the row, and it holds the lease only if the row carries
+-- its owner.  The assignments run
 -- left to right, each seeing the ones before, so expires_at, which every
 -- condition reads, is assigned last; NOW(3) is fixed for the statement.
 INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
@@ -21,7 +24,9 @@ ON DUPLICATE KEY UPDATE
    acquired_at = IF(expires_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
                     CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), acquired_at),
    expires_at = IF(expires_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
-                   CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3, expires_at);
+                   CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3, expires_at)
+RETURNING name, owner, token, acquired_at, expires_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
+          owner <=> ?2 AND acquired_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED);
 
 -- name: lease_insert
 -- A plain INSERT: a taken name is ER_DUP_ENTRY, which the backend reports as
