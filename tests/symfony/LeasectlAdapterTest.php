@@ -4,7 +4,8 @@
  * What Symfony's store tests leave out and the adapter promises: any
  * resource maps to a valid lease name, a key (its handle) works from
  * another store or process, Symfony's Lock and LockFactory on top, and a
- * name of another kind (a semaphore) is refused without harm.
+ * name of another kind (a semaphore) is refused without harm, and a writer
+ * waiting in waitAndSave() keeps new readers out.
  */
 
 namespace Leaseq\Symfony\Tests;
@@ -107,6 +108,49 @@ class LeasectlAdapterTest extends TestCase
         $this->assertFalse($store->exists($key));
         $this->expectException(LockStorageException::class);
         $store->saveRead($key);
+    }
+
+    /**
+     * A writer waiting in waitAndSave() keeps new readers out, so a stream
+     * of readers cannot starve it (leasectl's --wait leaves an intent).
+     *
+     * @requires extension pcntl
+     */
+    public function testWaitingWriterKeepsNewReadersOut()
+    {
+        $resource = uniqid(__METHOD__, true);
+        $store = $this->store();
+        $reader = new Key($resource);
+        $store->saveRead($reader);
+
+        if (0 === $pid = pcntl_fork()) {
+            $code = 1;
+            try {
+                $w = new LeasectlStore((string) getenv('LEASECTL'), (string) getenv('LEASEQ_DSN'), 300.0, 30.0);
+                $key = new Key($resource);
+                $w->waitAndSave($key);
+                $w->delete($key);
+                $code = 0;
+            } finally {
+                exit($code);
+            }
+        }
+        // Until the writer waits, new readers get in; then they are refused.
+        $refused = false;
+        for ($deadline = microtime(true) + 20; !$refused && microtime(true) < $deadline;) {
+            $late = new Key($resource);
+            try {
+                $store->saveRead($late);
+                $store->delete($late);
+                usleep(20000);
+            } catch (LockConflictedException $e) {
+                $refused = true;
+            }
+        }
+        $store->delete($reader);
+        pcntl_waitpid($pid, $status);
+        $this->assertTrue($refused, 'new readers still got in beside a waiting writer');
+        $this->assertSame(0, pcntl_wexitstatus($status), 'the waiting writer did not get the lock');
     }
 
     public function testWaitAndSaveReadJoinsReaders()
