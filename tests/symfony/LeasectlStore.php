@@ -1,0 +1,272 @@
+<?php
+
+/*
+ * LeasectlStore - a Symfony Lock store that keeps its locks in leaseq by
+ * running `leasectl lease ... --json` (no shell, no PHP database driver).
+ *
+ * Symfony's resource is the lease name; save() is the write (exclusive)
+ * lease, saveRead() a read lease, and a key that holds one kind and asks
+ * for the other is promoted or demoted.  The key's state keeps the handle
+ * leasectl printed and the holder's owner, token and slot, which is all
+ * that renew, release and exists() need: the key may be serialized and
+ * used in another process, as leaseq handles may.
+ */
+
+namespace Leaseq\Symfony;
+
+use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
+use Symfony\Component\Lock\BlockingStoreInterface;
+use Symfony\Component\Lock\Exception\InvalidArgumentException;
+use Symfony\Component\Lock\Exception\InvalidTtlException;
+use Symfony\Component\Lock\Exception\LockConflictedException;
+use Symfony\Component\Lock\Exception\LockStorageException;
+use Symfony\Component\Lock\Key;
+use Symfony\Component\Lock\Store\ExpiringStoreTrait;
+
+class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
+{
+    use ExpiringStoreTrait;
+
+    /* leasectl's exit statuses (tools/leasectl.md) */
+    private const EXIT_LOST = 3;
+    private const EXIT_HELD = 75;
+    /* lease names are UTF-8 of at most 255 bytes (lq_check_name) */
+    private const PLAIN_MAX = 200;
+
+    private $leasectl;
+    private $dsn;
+    private $initialTtl;
+    private $maxWait;
+    private $owner;
+
+    /**
+     * @param string $leasectl   path of the leasectl program
+     * @param string $dsn        the database; handed to leasectl as LEASEQ_DSN in its
+     *                           environment, never on its command line (ps shows argv)
+     * @param float  $initialTtl seconds a save() holds the lock unless put off
+     * @param float  $maxWait    seconds waitAndSave() waits at most
+     */
+    public function __construct(string $leasectl, string $dsn, float $initialTtl = 300.0, float $maxWait = 86400.0)
+    {
+        if ($initialTtl <= 0) {
+            throw new InvalidTtlException(sprintf('"%s()" expects a strictly positive TTL, "%s" given.', __METHOD__, $initialTtl));
+        }
+        if ('' === $dsn) {
+            throw new InvalidArgumentException('LeasectlStore needs a leaseq DSN.');
+        }
+        $this->leasectl = $leasectl;
+        $this->dsn = $dsn;
+        $this->initialTtl = $initialTtl;
+        $this->maxWait = $maxWait;
+        $this->owner = 'symfony:'.gethostname().':'.getmypid();
+    }
+
+    public function save(Key $key)
+    {
+        $this->store($key, 'write', false);
+    }
+
+    public function saveRead(Key $key)
+    {
+        $this->store($key, 'read', false);
+    }
+
+    public function waitAndSave(Key $key)
+    {
+        $this->store($key, 'write', true);
+    }
+
+    public function waitAndSaveRead(Key $key)
+    {
+        $this->store($key, 'read', true);
+    }
+
+    public function putOffExpiration(Key $key, float $ttl)
+    {
+        if ($ttl <= 0) {
+            throw new InvalidTtlException(sprintf('"%s()" expects a TTL greater than 0, "%s" given.', __METHOD__, $ttl));
+        }
+        $held = $this->held($key);
+        if (null === $held) {
+            throw new LockConflictedException(sprintf('The lock "%s" is not held by this key.', $key));
+        }
+        $key->reduceLifetime($ttl);
+        [$rc, $out, $err] = $this->run(['lease', 'renew', $held['handle'], '--ttl', self::duration($ttl)]);
+        if (self::EXIT_LOST === $rc) {
+            $key->removeState(__CLASS__);
+            throw new LockConflictedException($err);
+        }
+        $this->check($rc, $err);
+        $this->keep($key, $held['kind'], $out);
+        $this->checkNotExpired($key);
+    }
+
+    public function delete(Key $key)
+    {
+        $held = $this->held($key);
+        if (null === $held) {
+            return;
+        }
+        [$rc, , $err] = $this->run(['lease', 'release', $held['handle']]);
+        // Lost: it expired and someone else holds it now; theirs stays theirs.
+        if (self::EXIT_LOST !== $rc) {
+            $this->check($rc, $err);
+        }
+        $key->removeState(__CLASS__);
+    }
+
+    public function exists(Key $key)
+    {
+        $held = $this->held($key);
+        if (null === $held) {
+            return false;
+        }
+        [$rc, $out, $err] = $this->run(['lease', 'show', self::leaseName($key)]);
+        if (1 === $rc && str_contains($err, 'not found')) {
+            return false;
+        }
+        $this->check($rc, $err);
+        $doc = self::json($out);
+        // An exclusive lease is one object; a shared one lists its holders.
+        foreach ($doc['holders'] ?? [$doc] as $h) {
+            if (!empty($h['held']) && $h['owner'] === $held['owner'] && $h['token'] === $held['token']
+                && ($h['slot'] ?? null) === $held['slot']) {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /**
+     * Symfony's resource as a lease name: itself behind "sf:" when it is short
+     * UTF-8 without control characters (readable in `leasectl lease list`),
+     * else "sfh:" and its SHA-256.  The prefixes keep the two forms apart and
+     * keep a resource that starts with "-" from reading as a flag.
+     */
+    public static function leaseName(Key $key): string
+    {
+        $resource = (string) $key;
+        if (\strlen($resource) <= self::PLAIN_MAX && preg_match('//u', $resource) && !preg_match('/[\x00-\x1f\x7f]/', $resource)) {
+            return 'sf:'.$resource;
+        }
+
+        return 'sfh:'.hash('sha256', $resource);
+    }
+
+    private function store(Key $key, string $kind, bool $wait): void
+    {
+        $key->reduceLifetime($this->initialTtl);
+        $ttl = self::duration($this->initialTtl);
+        $held = $this->held($key);
+        $rc = self::EXIT_LOST;
+        if (null !== $held && $held['kind'] === $kind) {
+            // Saving a key it already holds refreshes it, as Symfony's stores do.
+            [$rc, $out, $err] = $this->run(['lease', 'renew', $held['handle'], '--ttl', $ttl]);
+        } elseif (null !== $held) {
+            [$rc, $out, $err] = $this->change($held['handle'], 'write' === $kind ? 'promote' : 'demote', $wait);
+            if (0 === $rc) {
+                // promote/demote keep the expiry; a save sets the initial TTL.
+                $this->keep($key, $kind, $out);
+                [$rc, $out, $err] = $this->run(['lease', 'renew', $this->held($key)['handle'], '--ttl', $ttl]);
+            }
+        }
+        if (self::EXIT_LOST === $rc) {
+            // Not held (or no longer): take it afresh.
+            $key->removeState(__CLASS__);
+            $args = ['lease', 'acquire', self::leaseName($key), '--ttl', $ttl, '--owner', $this->owner];
+            if ('read' === $kind) {
+                $args[] = '--read';
+            }
+            if ($wait) {
+                array_push($args, '--wait', self::duration($this->maxWait));
+            }
+            [$rc, $out, $err] = $this->run($args);
+        }
+        if (self::EXIT_HELD === $rc) {
+            throw new LockConflictedException($err);
+        }
+        $this->check($rc, $err);
+        $this->keep($key, $kind, $out);
+        $this->checkNotExpired($key);
+    }
+
+    /* promote/demote; a waiting promote retries while other readers hold on. */
+    private function change(string $handle, string $verb, bool $wait): array
+    {
+        $deadline = microtime(true) + $this->maxWait;
+        $pause = 10000;
+        for (;;) {
+            $r = $this->run(['lease', $verb, $handle]);
+            if (!$wait || self::EXIT_HELD !== $r[0] || microtime(true) >= $deadline) {
+                return $r;
+            }
+            usleep($pause + random_int(0, $pause));
+            $pause = min(2 * $pause, 500000);
+        }
+    }
+
+    private function held(Key $key): ?array
+    {
+        return $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
+    }
+
+    private function keep(Key $key, string $kind, string $out): void
+    {
+        $doc = self::json($out);
+        $key->setState(__CLASS__, [
+            'kind' => $kind,
+            'handle' => $doc['handle'],
+            'owner' => $doc['owner'],
+            'token' => $doc['token'],
+            'slot' => $doc['slot'] ?? null,
+        ]);
+    }
+
+    private function check(int $rc, string $err): void
+    {
+        if (0 !== $rc) {
+            throw new LockStorageException(sprintf('leasectl exited %d: %s', $rc, $err));
+        }
+    }
+
+    /* Seconds as a leasectl duration, rounded up to whole milliseconds (at least 1). */
+    private static function duration(float $seconds): string
+    {
+        return max(1, (int) ceil($seconds * 1000)).'ms';
+    }
+
+    private static function json(string $out): array
+    {
+        $doc = json_decode($out, true);
+        if (!\is_array($doc)) {
+            throw new LockStorageException('leasectl printed no JSON document: '.substr($out, 0, 200));
+        }
+
+        return $doc;
+    }
+
+    /**
+     * Runs leasectl --json ARGS (argv form: no shell).
+     *
+     * @return array{0: int, 1: string, 2: string} exit status, stdout, stderr's line
+     */
+    private function run(array $args): array
+    {
+        $env = getenv();
+        $env['LEASEQ_DSN'] = $this->dsn;
+        $err = tmpfile();
+        $proc = proc_open(array_merge([$this->leasectl, '--json'], $args), [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => $err], $pipes, null, $env);
+        if (!\is_resource($proc)) {
+            throw new LockStorageException(sprintf('cannot run "%s"', $this->leasectl));
+        }
+        $out = stream_get_contents($pipes[1]);
+        fclose($pipes[1]);
+        $rc = proc_close($proc);
+        rewind($err);
+        $msg = trim(stream_get_contents($err));
+        fclose($err);
+
+        return [$rc, $out, $msg];
+    }
+}
