@@ -19,7 +19,8 @@ struct bench_args {
 static const struct lc_opt bench_opts[] = {
 	LC_LIST(struct bench_args, workloads, "workload", 'w', "W",
 		"run workload W; repeat or give a comma list (default: all).  One of\n"
-		"claim, claim-batch, claim-ack, enqueue, lease, lease-hot, tick-idle, recurring"),
+		"claim, claim-batch, claim-ack, enqueue, enqueue-batch, lease, lease-hot,\n"
+		"tick-idle, recurring"),
 	LC_VALUE(struct bench_args, clients, "clients", 'c', "N[,N]", 0,
 		 "client processes, each with its own connection (default 1,4; at most 64)"),
 	LC_VALUE(struct bench_args, duration, "duration", 'd', "DUR", 0,
@@ -55,6 +56,8 @@ const struct lc_usage lc_bench_usage = {
 		"  claim-batch  the same for 100 tasks\n"
 		"  claim-ack    claim 1 at-least-once, then ack / UPDATE ... RETURNING, DELETE\n"
 		"  enqueue      lq_task_add / one INSERT\n"
+		"  enqueue-batch  lq_task_add_many of 100 tasks / one INSERT of 100\n"
+		"               rows (one tuple per task, all or none)\n"
 		"  lease        acquire + release, a lease per client / an upsert that takes\n"
 		"               an expired lease, then a conditional UPDATE\n"
 		"  lease-hot    the same with every client on one lease\n"
@@ -163,7 +166,7 @@ static int parse_workloads(const struct lc_ctx *ctx, const struct lc_list *l, un
 				char pr[80];
 				return lc_usage_error(ctx,
 						      "--workload: \"%s\" is not a workload (claim, claim-batch, claim-ack, "
-						      "enqueue, lease, lease-hot, tick-idle, recurring)",
+						      "enqueue, enqueue-batch, lease, lease-hot, tick-idle, recurring)",
 						      lc_pr(pr, sizeof(pr), l->v[i]));
 			}
 			*out |= 1u << w;

@@ -24,6 +24,7 @@ enum bench_workload {
 	BW_CLAIM_BATCH,
 	BW_CLAIM_ACK,
 	BW_ENQUEUE,
+	BW_ENQUEUE_BATCH,
 	BW_LEASE,
 	BW_LEASE_HOT,
 	BW_TICK_IDLE,
@@ -41,7 +42,7 @@ extern const struct bench_workload_info bench_workloads[BW__COUNT];
 /* The workload's index, or -1. */
 int bench_workload_find(const char *name);
 
-#define BENCH_BATCH 100          /* tasks per claim in claim-batch */
+#define BENCH_BATCH 100          /* tasks per call in claim-batch and enqueue-batch */
 #define BENCH_CLIENTS_MAX 64
 #define BENCH_CLIENT_COUNTS_MAX 8
 #define BENCH_LEASE_TTL_MS 30000

@@ -50,6 +50,7 @@ const char *const raw_stmt_names[R__COUNT] = {
 	[R_ACK_CLAIM] = "claim_ack_claim",
 	[R_ACK_ACK] = "claim_ack_ack",
 	[R_ENQUEUE] = "enqueue",
+	[R_ENQUEUE_BATCH] = "enqueue_batch",
 	[R_LEASE_TAKE] = "lease_take",
 	[R_LEASE_RELEASE] = "lease_release",
 	[R_TICK] = "tick_due",

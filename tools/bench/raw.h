@@ -21,7 +21,7 @@ const char *raw_errmsg(const struct bench_raw *r);
 
 /* The statements SQLite and PostgreSQL name alike (one round trip each). */
 enum raw_stmt {
-	R_CLAIM, R_CLAIM_BATCH, R_ACK_CLAIM, R_ACK_ACK, R_ENQUEUE, R_LEASE_TAKE, R_LEASE_RELEASE, R_TICK,
+	R_CLAIM, R_CLAIM_BATCH, R_ACK_CLAIM, R_ACK_ACK, R_ENQUEUE, R_ENQUEUE_BATCH, R_LEASE_TAKE, R_LEASE_RELEASE, R_TICK,
 	R_RECURRING, R_FILL, R_CLEAR_TASKS, R_CLEAR_DEAD, R_CLEAR_LEASES, R__COUNT
 };
 extern const char *const raw_stmt_names[R__COUNT];

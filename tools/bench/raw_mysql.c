@@ -22,12 +22,12 @@ typedef bool mybool;
 #endif
 
 enum { M_CLAIM_PICK, M_CLAIM_DELETE, M_CLAIM_DELETE_BATCH, M_ACK_PICK, M_ACK_MARK, M_ACK_ACK, M_ENQUEUE,
-       M_LEASE_TAKE, M_LEASE_RELEASE, M_TICK, M_REC_PICK, M_REC_MOVE, M_FILL, M_CLEAR_TASKS, M_CLEAR_DEAD,
+       M_ENQUEUE_BATCH, M_LEASE_TAKE, M_LEASE_RELEASE, M_TICK, M_REC_PICK, M_REC_MOVE, M_FILL, M_CLEAR_TASKS, M_CLEAR_DEAD,
        M_CLEAR_LEASES, M__COUNT };
 static const char *const stmt_names[M__COUNT] = {
 	[M_CLAIM_PICK] = "claim_pick",	 [M_CLAIM_DELETE] = "claim_delete", [M_CLAIM_DELETE_BATCH] = "claim_delete_batch",
 	[M_ACK_PICK] = "claim_ack_pick", [M_ACK_MARK] = "claim_ack_mark",   [M_ACK_ACK] = "claim_ack_ack",
-	[M_ENQUEUE] = "enqueue",	 [M_LEASE_TAKE] = "lease_take",	    [M_LEASE_RELEASE] = "lease_release",
+	[M_ENQUEUE] = "enqueue",	 [M_ENQUEUE_BATCH] = "enqueue_batch", [M_LEASE_TAKE] = "lease_take",	    [M_LEASE_RELEASE] = "lease_release",
 	[M_TICK] = "tick_due",		 [M_REC_PICK] = "recurring_pick",   [M_REC_MOVE] = "recurring_move",
 	[M_FILL] = "fill",		 [M_CLEAR_TASKS] = "clear_tasks",   [M_CLEAR_DEAD] = "clear_dead",
 	[M_CLEAR_LEASES] = "clear_leases",
@@ -215,7 +215,7 @@ static int retryable(unsigned e)
 static int run(struct bench_raw *r, int which, const struct mp *p, int n, int64_t *rows, int64_t *changes)
 {
 	MYSQL_STMT *st = r->s[which];
-	MYSQL_BIND b[BENCH_BATCH + 8];
+	MYSQL_BIND b[3 * BENCH_BATCH]; /* enqueue_batch binds the most */
 	memset(b, 0, sizeof(b[0]) * (size_t)n);
 	for (int i = 0; i < n; i++) {
 		b[i].buffer_type = p[i].type;
@@ -346,6 +346,19 @@ static int op_once(struct bench_raw *r, const struct bench_job *job, struct benc
 		if ((rc = run(r, M_ENQUEUE, p, 2, NULL, &changes)) != 0)
 			return rc;
 		r->c.last_id = (int64_t)mysql_stmt_insert_id(r->s[M_ENQUEUE]);
+		op->rows = changes;
+		return 0;
+	}
+	case BW_ENQUEUE_BATCH: {
+		struct mp p[3 * BENCH_BATCH];
+		for (int i = 0; i < 3 * BENCH_BATCH; i += 3) {
+			p[i] = (struct mp)P_TEXT(n->enqueue_queue);
+			p[i + 1] = (struct mp)P_TEXT("bench");
+			p[i + 2] = (struct mp){MYSQL_TYPE_BLOB, BENCH_PAYLOAD, BENCH_PAYLOAD_LEN, 0};
+		}
+		if ((rc = run(r, M_ENQUEUE_BATCH, p, 3 * BENCH_BATCH, NULL, &changes)) != 0)
+			return rc;
+		r->c.last_id = (int64_t)mysql_stmt_insert_id(r->s[M_ENQUEUE_BATCH]);
 		op->rows = changes;
 		return 0;
 	}

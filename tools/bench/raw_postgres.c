@@ -204,6 +204,23 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 		op->rows = rows;
 		return 0;
 	}
+	case BW_ENQUEUE_BATCH: {
+		const char *v[3 * BENCH_BATCH];
+		int lens[3 * BENCH_BATCH], fmts[3 * BENCH_BATCH];
+		for (int i = 0; i < 3 * BENCH_BATCH; i += 3) {
+			v[i] = n->enqueue_queue;
+			v[i + 1] = "bench";
+			v[i + 2] = BENCH_PAYLOAD;
+			lens[i] = lens[i + 1] = 0;
+			lens[i + 2] = BENCH_PAYLOAD_LEN;
+			fmts[i] = fmts[i + 1] = 0;
+			fmts[i + 2] = 1;
+		}
+		if (run(r, R_ENQUEUE_BATCH, 3 * BENCH_BATCH, v, lens, fmts, &rows, NULL) != 0)
+			return -1;
+		op->rows = rows;
+		return 0;
+	}
 	case BW_LEASE:
 	case BW_LEASE_HOT: {
 		snprintf(num[0], sizeof(num[0]), "%d", BENCH_LEASE_TTL_MS);

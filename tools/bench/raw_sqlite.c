@@ -169,6 +169,18 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 		r->c.last_id = sqlite3_last_insert_rowid(r->db);
 		op->rows = changes;
 		return 0;
+	case BW_ENQUEUE_BATCH:
+		s = r->s[R_ENQUEUE_BATCH];
+		for (int i = 0; i < BENCH_BATCH; i++) {
+			bind_text(s, 3 * i + 1, n->enqueue_queue);
+			bind_text(s, 3 * i + 2, "bench");
+			sqlite3_bind_blob(s, 3 * i + 3, BENCH_PAYLOAD, BENCH_PAYLOAD_LEN, SQLITE_STATIC);
+		}
+		if (run(r, R_ENQUEUE_BATCH, NULL, &changes) != 0)
+			return -1;
+		r->c.last_id = sqlite3_last_insert_rowid(r->db);
+		op->rows = changes;
+		return 0;
 	case BW_LEASE:
 	case BW_LEASE_HOT:
 		s = r->s[R_LEASE_TAKE];

@@ -17,6 +17,8 @@ const struct bench_workload_info bench_workloads[BW__COUNT] = {
 	[BW_CLAIM_ACK] = {"claim-ack", "lq_task_claim at-least-once + lq_task_ack",
 			  "UPDATE ... RETURNING claim, then DELETE", 1},
 	[BW_ENQUEUE] = {"enqueue", "lq_task_add", "one INSERT", 0},
+	[BW_ENQUEUE_BATCH] = {"enqueue-batch", "lq_task_add_many, 100 tasks",
+			      "one INSERT of 100 VALUES tuples", 0},
 	[BW_LEASE] = {"lease", "lq_lease_acquire + lq_lease_release, a lease per client",
 		      "upsert that takes an expired lease, then conditional UPDATE", 0},
 	[BW_LEASE_HOT] = {"lease-hot", "the same, all clients on one lease", "the same on one name", 0},
@@ -54,6 +56,9 @@ struct bench_lq {
 	lq_runner *runner; /* tick-idle */
 	lq_task tasks[BENCH_BATCH];
 	lq_task_opts add;
+	/* enqueue-batch: BENCH_BATCH times "bench" and &add */
+	const char *names[BENCH_BATCH];
+	const lq_task_opts *adds[BENCH_BATCH];
 };
 
 static int fail(char *err, size_t errsize, const char *what, lq_db *db, lq_status st)
@@ -86,6 +91,10 @@ int bench_lq_open(const char *dsn, const struct bench_job *job, struct bench_lq 
 	add.payload = BENCH_PAYLOAD;
 	add.payload_len = BENCH_PAYLOAD_LEN;
 	c->add = add;
+	for (int i = 0; i < BENCH_BATCH; i++) {
+		c->names[i] = "bench";
+		c->adds[i] = &c->add;
+	}
 	if (job->w == BW_TICK_IDLE) {
 		const char *queues[2] = {job->names->idle_queue, NULL};
 		lq_runner_opts ro = LQ_RUNNER_OPTS_INIT;
@@ -156,6 +165,11 @@ int bench_lq_op(struct bench_lq *c, struct bench_op *op, char *err, size_t errsi
 		if ((st = lq_task_add(c->db, "bench", &c->add, NULL, NULL)) != LQ_OK)
 			return fail(err, errsize, "lq_task_add", c->db, st);
 		op->rows = 1;
+		return 0;
+	case BW_ENQUEUE_BATCH:
+		if ((st = lq_task_add_many(c->db, BENCH_BATCH, c->names, c->adds, NULL, NULL, NULL)) != LQ_OK)
+			return fail(err, errsize, "lq_task_add_many", c->db, st);
+		op->rows = BENCH_BATCH;
 		return 0;
 	case BW_LEASE:
 	case BW_LEASE_HOT:
