@@ -253,7 +253,17 @@ static int await_result(struct lq_conn *c, struct pg_call *k)
 {
 	for (;;) {
 		int pending = PQflush(c->pg);
-		if (pending < 0 || !PQconsumeInput(c->pg)) {
+		if (pending < 0) {
+			k->lost = 1;
+			return 0;
+		}
+		/* What is buffered first: PQconsumeInput moves the unparsed
+		 * rest of libpq's buffer to its front on every call, so reading
+		 * before each of a large result's rows (single-row mode) grew
+		 * the buffer to the whole result and made reading it quadratic. */
+		if (!pending && !PQisBusy(c->pg))
+			return 1;
+		if (!PQconsumeInput(c->pg)) {
 			k->lost = 1;
 			return 0;
 		}
