@@ -735,7 +735,11 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		if (x_stmt_store_result(c, &k, s->st) != 0) {
 			st = set_error(err, mysql_stmt_errno(s->st), mysql_stmt_error(s->st), lq__sql_name(id), 0);
 			st = gave_up(&k, st, 0, err);
-			mysql_stmt_free_result(s->st);
+			/* A result cut short (Galera aborts a conflicting
+			 * transaction while its rows are sent: error 1213) leaves
+			 * the handle waiting for rows that never come, and its
+			 * next execute would hang: prepare it afresh. */
+			stmt_drop(c, id);
 			return st;
 		}
 		if (affected)
