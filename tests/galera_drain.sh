@@ -8,7 +8,7 @@
 # has gone away (statement task_candidates)").  GALERA_DRAIN_ROUNDS rounds
 # (default 4): the conflicts that broke it are a matter of timing.
 #
-# Run by ctest as galera_drain through tests/lib/via_galera.sh spread, with
+# Run by ctest as drain_galera through tests/lib/via_galera.sh spread, with
 # LEASECTL=<path to leasectl> and LEASEQ_TEST_SPREAD_DSNS (one DSN a node).
 # Prints the cluster's conflict counters (wsrep_local_cert_failures,
 # wsrep_local_bf_aborts) summed over the nodes when the mariadb client is
