@@ -26,7 +26,7 @@ cli_setup galera
 read -r -a dsns <<<"$LEASEQ_TEST_SPREAD_DSNS"
 tasks=${GALERA_DRAIN_TASKS:-300}
 rounds=${GALERA_DRAIN_ROUNDS:-4}
-echo "# galera drain: ${#dsns[@]} nodes, $rounds rounds of $tasks tasks, run $RUN_ID"
+echo "# galera drain: ${#dsns[@]} workers (one per DSN listed), $rounds rounds of $tasks tasks, run $RUN_ID"
 
 run migrate
 begin
@@ -125,7 +125,7 @@ for r in $(seq 1 "$rounds"); do
     for i in "${!dsns[@]}"; do
         per="$per $(grep -o 'ran [0-9]*' "$T/w$i.err" | tail -n 1 | tr -dc '0-9')"
     done
-    echo "# round $r: $runs runs in $ms ms, per node:$per; cert failures $cert, BF aborts $bf"
+    echo "# round $r: $runs runs in $ms ms, per worker:$per; cert failures $cert, BF aborts $bf"
 done
 
 finish
