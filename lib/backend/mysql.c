@@ -982,7 +982,7 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 			lq__err_set(err, "invalid wsrep_sync_wait \"%.8s\" in the DSN: want a number from 0 to 15", syncwait);
 			return LQ_EINVAL;
 		}
-		snprintf(sync_sql, sizeof sync_sql, "SET SESSION wsrep_sync_wait = %ld", v);
+		snprintf(sync_sql, sizeof sync_sql, "SET SESSION wsrep_sync_wait = %lld", (long long)v);
 	}
 
 	struct lq_conn *c = calloc(1, sizeof *c);
