@@ -51,6 +51,7 @@ esac
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 [ ${#dir} -lt 80 ] || die "$dir is too long for the nodes' socket paths; use a shorter DIR"
+# shellcheck disable=SC2034 # used by mariadb_lib.sh
 MY_CLIENT=$(my_client)
 
 provider=
@@ -61,7 +62,7 @@ if [ -z "$provider" ] && command -v dpkg >/dev/null 2>&1; then
 	provider=$(dpkg -L galera-4 2>/dev/null | grep 'libgalera_smm\.so$' | head -n 1 || true)
 fi
 [ -n "$provider" ] || die "no libgalera_smm.so (is galera-4 installed?)"
-rsync=$(command -v rsync) || die "rsync is missing (the SST method)"
+command -v rsync >/dev/null 2>&1 || die "rsync is missing (the SST method)"
 if [ "$(id -u)" -eq 0 ]; then
 	# The joiner's SST runs an rsync daemon, which, started by root, writes
 	# as "nobody" (and mariadbd puts its own bin directory first on the

@@ -51,6 +51,7 @@ sock=$dir/mysqld.sock
 # sun_path holds 108 bytes; fail clearly instead of a cryptic bind error.
 [ ${#sock} -lt 100 ] || die "socket path $sock is too long; use a shorter DIR"
 
+# shellcheck disable=SC2034 # used by mariadb_lib.sh
 MY_CLIENT=$(my_client)
 
 # Already running from an earlier start: answer with the same DSN.

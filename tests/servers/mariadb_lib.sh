@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # mariadb_lib.sh - sourced (bash) by mariadb.sh and galera.sh: one throwaway
 # mariadbd whose data, socket, log and pid all live in one directory.
 # The caller defines die().
@@ -37,11 +38,13 @@ my_log_tail() { # DIR
 	fi
 }
 
+# The client program: the caller sets MY_CLIENT=$(my_client) once.
 my_client() {
 	find_prog mariadb mysql || die "no mariadb client found (is mariadb-server installed?)"
 }
 
 # Root over the server's socket; extra arguments go to the client.
+# shellcheck disable=SC2153 # MY_CLIENT is the caller's
 my_sql() { # DIR CLIENT-ARGS...
 	local d=$1
 	shift
