@@ -403,6 +403,7 @@ static lq_status tx_joined(lq_db *db, const char *what, lq_tx_body body, void *c
 lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *ctx)
 {
 	lq_status st = LQ_ERROR;
+	db->conflicted = 0;
 	if (db->borrowed && lq__connect(db) == LQ_OK && lq__app_tx(db))
 		return tx_joined(db, what, body, ctx);
 	int attempt = 1;
@@ -454,8 +455,11 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 			break;
 		lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
 	}
-	return lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts (%s)", what,
-			attempt, db->errmsg[0] ? db->errmsg : db->err.msg);
+	db->conflicted = 1;
+	/* A copy: lq__fail writes errmsg while it reads its arguments. */
+	char last[sizeof(db->errmsg)];
+	snprintf(last, sizeof(last), "%s", db->errmsg[0] ? db->errmsg : db->err.msg);
+	return lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts (%s)", what, attempt, last);
 }
 
 /* ------------------------------------------------------------ bounded waits */

@@ -21,6 +21,7 @@ struct lq_db {
 	char dsn_redacted[512];
 	int schema_ok;        /* schema checked on this connection */
 	int in_tx;
+	int conflicted;       /* the last lq__tx gave up after conflicting attempts */
 	uint64_t rng;         /* per-handle jitter and nonce source */
 	char errmsg[1024];
 	lq_err err;           /* scratch for backends */

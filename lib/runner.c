@@ -20,6 +20,8 @@
 #define LQ_IDLE_MAX_MS 5000
 #define LQ_WAIT_SLICE_MS 250
 #define LQ_BATCH_MAX 100
+/* Passes in a row a drain tries after a lost connection. */
+#define LQ_DRAIN_CONN_TRIES 3
 
 struct handler {
 	char *name;
@@ -323,8 +325,14 @@ LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *repo
 			busy |= any;
 		}
 		if (err != LQ_OK) {
-			/* A daemon rides out a database outage; a drain reports it. */
-			if (drain || err == LQ_ESCHEMA || err == LQ_EINVAL || err == LQ_ENOMEM) {
+			/* A daemon rides out a database outage; a drain reports it,
+			 * but first rides out a connection lost now and then (a
+			 * Galera node closing it, a proxy restarting): the next
+			 * pass reconnects, and an unreachable server still ends
+			 * the drain after a few quick tries. */
+			int lost_conn = err == LQ_ECONN || err == LQ_EUNKNOWN;
+			if ((drain && (!lost_conn || errors + 1 >= LQ_DRAIN_CONN_TRIES)) || err == LQ_ESCHEMA ||
+			    err == LQ_EINVAL || err == LQ_ENOMEM) {
 				rep->stopped = LQ_STOP_ERROR;
 				return err;
 			}

@@ -942,6 +942,15 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 			st = settle_unknown_claims(db, &rest);
 		if (st != LQ_OK) {
 			release_range(rest.tasks, 0, rest.n);
+			/* Every try conflicted (on Galera, other nodes' claims of
+			 * the same candidates certified first; SKIP LOCKED does
+			 * not see them): lost to other runners, not an error. */
+			if (cc.got == 0 && st == LQ_ERROR && db->conflicted) {
+				char why[sizeof(db->errmsg)];
+				snprintf(why, sizeof(why), "%s", db->errmsg);
+				return lq__fail(db, LQ_BUSY, "queue \"%s\": due tasks were claimed by other runners first (%s)",
+						queue, why);
+			}
 			if (cc.got == 0)
 				return st;
 			lq__ok(db); /* what the first statement claimed has committed */

@@ -305,6 +305,22 @@ static void test_connect_errors(void **state)
 	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:3306", &c, &err), LQ_EINVAL);
 	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:3306/db?sokcet=/x", &c, &err), LQ_EINVAL);
 	assert_non_null(strstr(err.msg, "sokcet"));
+	static const char *const bad_wait[] = {"16", "-1", "x", "", "3s"};
+	for (size_t i = 0; i < sizeof(bad_wait) / sizeof(bad_wait[0]); i++) {
+		snprintf(dsn, sizeof(dsn), "mysql://u:secretpw@127.0.0.1:3306/db?wsrep_sync_wait=%s", bad_wait[i]);
+		assert_int_equal(be->connect(dsn, &c, &err), LQ_EINVAL);
+		assert_non_null(strstr(err.msg, "wsrep_sync_wait"));
+	}
+	/* A server built with wsrep (Debian's MariaDB) takes it outside a
+	 * cluster too. */
+	if (strstr(test_dsn, "?") == NULL) {
+		snprintf(dsn, sizeof(dsn), "%s?wsrep_sync_wait=3", test_dsn);
+		if (be->connect(dsn, &c, &err) == LQ_OK)
+			be->disconnect(c);
+		else
+			print_message("# wsrep_sync_wait not taken here (not MariaDB with wsrep?): %s\n", err.msg);
+		c = NULL;
+	}
 	/* Nobody listens on port 1. */
 	assert_int_equal(be->connect("mariadb://u:secretpw@127.0.0.1:1/db", &c, &err), LQ_ECONN);
 	assert_null(strstr(err.msg, "secretpw"));

@@ -164,10 +164,45 @@ static lq_status lqt_open_handle(const char *dsn, lq_db **db)
 	return lqt_storm && strncmp(dsn, "sqlite:", 7) == 0 ? lqt_fault_open(dsn, db) : lq_open(dsn, db);
 }
 
+/* The index lqt_spawn gave this process; -1 in the test's own process. */
+static int lqt_child_idx = -1;
+
+/* With LEASEQ_TEST_SPREAD_DSNS ("D0 D1 ..."), child i opens D(i mod n) in
+ * place of D0: clients spread over the nodes of a cluster. */
+static const char *lqt_spread(const char *dsn, char *buf, size_t size)
+{
+	const char *list = getenv("LEASEQ_TEST_SPREAD_DSNS");
+	const char *w[16];
+	size_t len[16], n = 0;
+
+	if (list == NULL || lqt_child_idx < 0)
+		return dsn;
+	for (const char *p = list; *p != '\0' && n < 16;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		w[n] = p;
+		while (*p != '\0' && *p != ' ')
+			p++;
+		len[n] = (size_t)(p - w[n]);
+		n++;
+	}
+	if (n == 0 || strlen(dsn) != len[0] || strncmp(dsn, w[0], len[0]) != 0)
+		return dsn;
+	size_t i = (size_t)lqt_child_idx % n;
+	if (len[i] >= size)
+		return dsn;
+	memcpy(buf, w[i], len[i]);
+	buf[len[i]] = '\0';
+	return buf;
+}
+
 lq_db *lqt_open(const char *dsn)
 {
 	lq_db *db = NULL;
-	lq_status st = lqt_open_handle(dsn, &db);
+	char spread[1024];
+	lq_status st = lqt_open_handle(lqt_spread(dsn, spread, sizeof(spread)), &db);
 
 	if (st != LQ_OK) {
 		fprintf(stderr, "[pid %ld] lq_open: %s: %s\n", (long)getpid(), lq_status_str(st),
@@ -308,6 +343,7 @@ pid_t lqt_spawn(int idx, lqt_child_fn fn, void *ctx)
 	if (pid < 0)
 		lqt_die(__FILE__, __LINE__, "fork: %s", strerror(errno));
 	if (pid == 0) {
+		lqt_child_idx = idx;
 		int rc = fn(idx, ctx);
 		fflush(NULL);
 		_exit(rc);

@@ -35,7 +35,10 @@ int lqt_retry_storm(void);
 /* Remove the temporary SQLite directories now (also done at exit). */
 void lqt_cleanup(void);
 
-/* Open dsn; on failure print why and return NULL. */
+/* Open dsn; on failure print why and return NULL.  In a child of
+ * lqt_spawn with index i, when LEASEQ_TEST_SPREAD_DSNS lists DSNs of
+ * one cluster's nodes and dsn is the first of them, it opens the (i mod n)th:
+ * the race programs' clients spread over the nodes (tests/lib/via_galera.sh). */
 lq_db *lqt_open(const char *dsn);
 /* Open dsn, drop every leaseq table, migrate.  Fails the cmocka test (or
  * exits 1 outside one) when any step fails. */

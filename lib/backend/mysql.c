@@ -742,7 +742,11 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		if (x_stmt_store_result(c, &k, s->st) != 0) {
 			st = set_error(err, mysql_stmt_errno(s->st), mysql_stmt_error(s->st), lq__sql_name(id), 0);
 			st = gave_up(&k, st, 0, err);
-			mysql_stmt_free_result(s->st);
+			/* A result cut short (Galera aborts a conflicting
+			 * transaction while its rows are sent: error 1213) leaves
+			 * the handle waiting for rows that never come, and its
+			 * next execute would hang: prepare it afresh. */
+			stmt_drop(c, id);
 			return st;
 		}
 		if (affected)
@@ -912,8 +916,10 @@ static lq_status check_options(const char *query, lq_err *err)
 	while (*p) {
 		size_t kl = strcspn(p, "=&");
 		if (kl > 0 && !(kl == 6 && strncmp(p, "socket", 6) == 0) &&
-		    !(kl == 17 && strncmp(p, "statement_timeout", 17) == 0)) {
-			lq__err_set(err, "unknown MySQL DSN option '%.*s' (known: socket, statement_timeout)",
+		    !(kl == 17 && strncmp(p, "statement_timeout", 17) == 0) &&
+		    !(kl == 15 && strncmp(p, "wsrep_sync_wait", 15) == 0)) {
+			lq__err_set(err, "unknown MySQL DSN option '%.*s' (known: socket, statement_timeout, "
+					 "wsrep_sync_wait)",
 				    (int)(kl > 64 ? 64 : kl), p);
 			return LQ_EINVAL;
 		}
@@ -974,6 +980,19 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 	    (lq_parse_duration(tmo, &deadline) != LQ_OK || deadline <= 0 || deadline > 86400000)) {
 		lq__err_set(err, "invalid statement_timeout \"%.32s\" in the DSN: want a duration such as 10s or 500ms", tmo);
 		return LQ_EINVAL;
+	}
+
+	/* Galera: make this session's statements wait until the node has
+	 * applied what other nodes committed (a bit mask, 0-15). */
+	char syncwait[8], sync_sql[64] = "";
+	if (lq__dsn_query_get(u.query, "wsrep_sync_wait", syncwait, sizeof syncwait)) {
+		char *end = NULL;
+		long v = strtol(syncwait, &end, 10);
+		if (!syncwait[0] || *end || v < 0 || v > 15) {
+			lq__err_set(err, "invalid wsrep_sync_wait \"%.8s\" in the DSN: want a number from 0 to 15", syncwait);
+			return LQ_EINVAL;
+		}
+		snprintf(sync_sql, sizeof sync_sql, "SET SESSION wsrep_sync_wait = %lld", (long long)v);
 	}
 
 	struct lq_conn *c = calloc(1, sizeof *c);
@@ -1048,6 +1067,7 @@ static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
 		"SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
 		waits,
 		maxtime,
+		sync_sql,
 	};
 	for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++) {
 		if (!setup[i][0])
