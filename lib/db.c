@@ -52,10 +52,14 @@ const char *lq__sql_name(lq_sql_id id)
 
 lq_status lq__fail(lq_db *db, lq_status st, const char *fmt, ...)
 {
+	/* Formatted aside first, so that db->errmsg may be one of the
+	 * arguments (the message that led to this one). */
+	char msg[sizeof(db->errmsg)];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	memcpy(db->errmsg, msg, sizeof(msg));
 	for (char *p = db->errmsg; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
@@ -393,9 +397,7 @@ static lq_status tx_joined(lq_db *db, const char *what, lq_tx_body body, void *c
 	db->in_tx = 0;
 	db->joined = 0;
 	if (st == LQ__RETRY) {
-		char detail[sizeof(db->errmsg)];
-		snprintf(detail, sizeof(detail), "%s", db->errmsg[0] ? db->errmsg : db->err.msg);
-		return app_tx_conflict(db, what, detail);
+		return app_tx_conflict(db, what, db->errmsg[0] ? db->errmsg : db->err.msg);
 	}
 	return st;
 }
@@ -456,10 +458,8 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 		lq__sleep_ms(lq__backoff_ms(db, attempt, 5, 200));
 	}
 	db->conflicted = 1;
-	/* A copy: lq__fail writes errmsg while it reads its arguments. */
-	char last[sizeof(db->errmsg)];
-	snprintf(last, sizeof(last), "%s", db->errmsg[0] ? db->errmsg : db->err.msg);
-	return lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts (%s)", what, attempt, last);
+	return lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts (%s)", what, attempt,
+			db->errmsg[0] ? db->errmsg : db->err.msg);
 }
 
 /* ------------------------------------------------------------ bounded waits */

@@ -946,10 +946,8 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 			 * the same candidates certified first; SKIP LOCKED does
 			 * not see them): lost to other runners, not an error. */
 			if (cc.got == 0 && st == LQ_ERROR && db->conflicted) {
-				char why[sizeof(db->errmsg)];
-				snprintf(why, sizeof(why), "%s", db->errmsg);
 				return lq__fail(db, LQ_BUSY, "queue \"%s\": due tasks were claimed by other runners first (%s)",
-						queue, why);
+						queue, db->errmsg);
 			}
 			if (cc.got == 0)
 				return st;
