@@ -197,6 +197,28 @@ static lq_status ours_already(lq_db *db, const char *name, const char *owner, lq
 	return st == LQ_OK ? LQ_NOTFOUND : st;
 }
 
+/* The re-read that was to settle an earlier attempt of this call (whose
+ * answer was lost) failed too. */
+static lq_status earlier_unknown(lq_db *db)
+{
+	return lq__fail(db, LQ_EUNKNOWN, "%s; an earlier attempt may have been applied: outcome unknown",
+			db->errmsg);
+}
+
+/* A wait rides out a lost connection (a server restart, a failover): 1
+ * after a back-off pause, and the next attempt reconnects; 0 for any other
+ * status, or once the wait has ended (then st is the answer).  *unsure is
+ * set when the lost attempt may have been applied. */
+static int ride_out(lq_db *db, lq_status st, int attempt, int64_t deadline, int *unsure)
+{
+	if ((st != LQ_ECONN && st != LQ_EUNKNOWN) || deadline <= lq__mono_ms())
+		return 0;
+	*unsure |= st == LQ_EUNKNOWN;
+	int64_t pause = lq__backoff_ms(db, attempt, 50, 1000), left = deadline - lq__mono_ms();
+	lq__sleep_ms(pause < left ? pause : left);
+	return 1;
+}
+
 LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_ms,
 				      const char *owner, int64_t wait_ms, lq_lease *out)
 {
@@ -217,14 +239,10 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 			lq_status gst = ours_already(db, name, full_owner, out);
 			if (gst == LQ_OK)
 				return LQ_OK;
-			if (gst == LQ_NOTFOUND) {
+			if (gst == LQ_NOTFOUND)
 				unsure = 0;
-			} else {
-				char saved[sizeof(db->errmsg)];
-				memcpy(saved, db->errmsg, sizeof(saved));
-				st = lq__fail(db, LQ_EUNKNOWN, "%s; an earlier attempt may have been applied: outcome unknown",
-					      saved);
-			}
+			else
+				st = earlier_unknown(db);
 		}
 		if (!unsure)
 			st = acquire_once(db, what, name, full_owner, ttl_ms, out, &got, &sent);
@@ -245,15 +263,8 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 		}
 		if (st == LQ_OK && !got)
 			st = held_by_shared(db, what, name, full_owner, wait_ms, out, &intent);
-		/* A wait rides out a lost connection (a server restart, a
-		 * failover): the next attempt reconnects.  Until the wait ends;
-		 * then the last error is the answer. */
-		if ((st == LQ_ECONN || st == LQ_EUNKNOWN) && deadline > lq__mono_ms()) {
-			unsure |= st == LQ_EUNKNOWN;
-			int64_t pause = lq__backoff_ms(db, attempt, 50, 1000), left = deadline - lq__mono_ms();
-			lq__sleep_ms(pause < left ? pause : left);
+		if (ride_out(db, st, attempt, deadline, &unsure))
 			continue;
-		}
 		if (intent && (st != LQ_OK || got || deadline <= lq__mono_ms()))
 			intent_clear(db, what, name, full_owner);
 		if (st != LQ_OK)
@@ -807,18 +818,10 @@ static lq_status shared_acquire(lq_db *db, struct shared_ctx *c, int64_t wait_ms
 		} else {
 			st = once(db, c);
 		}
-		if ((st == LQ_ECONN || st == LQ_EUNKNOWN) && deadline > lq__mono_ms()) {
-			unsure |= st == LQ_EUNKNOWN;
-			int64_t pause = lq__backoff_ms(db, attempt, 50, 1000), left = deadline - lq__mono_ms();
-			lq__sleep_ms(pause < left ? pause : left);
+		if (ride_out(db, st, attempt, deadline, &unsure))
 			continue;
-		}
-		if (st != LQ_OK && unsure && st != LQ_EUNKNOWN) {
-			char saved[sizeof(db->errmsg)];
-			memcpy(saved, db->errmsg, sizeof(saved));
-			return lq__fail(db, LQ_EUNKNOWN, "%s; an earlier attempt may have been applied: outcome unknown",
-					saved);
-		}
+		if (st != LQ_OK && unsure && st != LQ_EUNKNOWN)
+			return earlier_unknown(db);
 		if (st != LQ_OK)
 			return st;
 		if (c->got) {
