@@ -61,13 +61,15 @@ lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outco
 			 lq__v_text(worker), lq_v_int(lq__run_attempt(t)), lq_v_int(t->now),
 			 lq__v_text(lq_outcome_name(o)), lq__v_opt_text(o == LQ_RUN_DONE ? NULL : error)};
 	int alone = !db->in_tx; /* (a lost connection ends in_tx: read it first) */
-	lq_status st = lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
-	/* Alone, after the run (at-most-once): the run is settled already, so
-	 * a connection lost before the row went out must not fail the report.
-	 * Once more, on a new connection.  (A row whose fate is unknown is not
-	 * sent again: the history would say it twice.) */
+	/* Alone, after the run (at-most-once): the run is settled already and
+	 * its row need not wait for a disk flush of its own (run_insert_after). */
+	lq_sql_id stmt = alone ? LQ_SQL_run_insert_after : LQ_SQL_run_insert;
+	lq_status st = lq__exec(db, what, stmt, p, 9, NULL, NULL, NULL);
+	/* Alone, a connection lost before the row went out must not fail the
+	 * report either.  Once more, on a new connection.  (A row whose fate is
+	 * unknown is not sent again: the history would say it twice.) */
 	if (st == LQ_ECONN && alone)
-		st = lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
+		st = lq__exec(db, what, stmt, p, 9, NULL, NULL, NULL);
 	return st;
 }
 

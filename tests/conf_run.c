@@ -210,6 +210,15 @@ static void run_at_most_once(void **state)
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DEAD); /* its only attempt */
 	assert_string_equal(rs.err[0], "no");
+	/* Counted with the row that a lone statement wrote after the run. */
+	assert_int_equal(counters_of(db, "default", "amo-ok").done, 1);
+	assert_int_equal(counters_of(db, "default", "amo-bad").dead, 1);
+	/* On SQLite that statement commits with synchronous=NORMAL; the
+	 * connection is FULL again afterwards (the DSN's default): the check
+	 * fails with an integer overflow if not. */
+	if (!strcmp(lqt_conf_backend, "sqlite"))
+		assert_lq_ok(db, lqt_exec_sql(db, "SELECT CASE WHEN synchronous = 2 THEN 0 "
+						  "ELSE abs(-9223372036854775807 - 1) END FROM pragma_synchronous"));
 }
 
 static int timeout_handler(lq_job *job, void *ctx)

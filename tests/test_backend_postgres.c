@@ -840,7 +840,8 @@ static void test_every_statement(void **state)
 		LQ_SQL_lease_slot_insert, LQ_SQL_lease_slot_take, LQ_SQL_lease_slot_renew, LQ_SQL_lease_slot_release,
 		LQ_SQL_lease_slot_break, LQ_SQL_lease_rw_state, LQ_SQL_lease_read_purge, LQ_SQL_lease_read_insert,
 		LQ_SQL_lease_read_extend, LQ_SQL_lease_read_shrink, LQ_SQL_lease_promote, LQ_SQL_lease_demote,
-		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_task_ack_run,
+		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_after,
+		LQ_SQL_task_ack_run,
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 	};
@@ -1170,6 +1171,76 @@ static void test_retry_mapping(void **state)
 	done(b);
 }
 
+/* ------------------------------------------------------------ run counters */
+
+static void pq_ok(PGconn *pg, const char *sql);
+
+static char *pq_value(PGconn *pg, const char *sql, char *out, size_t size)
+{
+	PGresult *r = PQexec(pg, sql);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+		fail_msg("%s: %s", sql, PQerrorMessage(pg));
+	snprintf(out, size, "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return out;
+}
+
+/*
+ * The run counters are counted by the statements that write the history
+ * (no trigger since schema 6), and run_insert_after, the at-most-once row
+ * that commits without waiting for the WAL flush, lowers synchronous_commit
+ * for its own transaction only: the session keeps what it had.
+ */
+static void test_run_counted_in_statement(void **state)
+{
+	(void)state;
+	char sql[256], v[64];
+	struct lq_conn *c = conn();
+	script_ok(c, "DELETE FROM lq_run; DELETE FROM lq_counter");
+	done(c);
+
+	PGconn *pg = PQconnectdb(dsn);
+	if (PQstatus(pg) != CONNECTION_OK)
+		skip(); /* a DSN with leaseq-only options: libpq alone cannot use it */
+	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
+	pq_ok(pg, sql);
+	pq_ok(pg, "SET synchronous_commit = on"); /* the test server runs with off */
+	assert_string_equal(pq_value(pg, "SELECT count(*) FROM pg_trigger WHERE tgname = 'lq_run_counted'", v,
+				     sizeof(v)),
+			    "0");
+	PGresult *r = PQprepare(pg, "after", lq__sql_postgres[LQ_SQL_run_insert_after], 0, NULL);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("prepare run_insert_after: %s", PQerrorMessage(pg));
+	PQclear(r);
+	const char *outcomes[] = {"done", "failed", "done"};
+	for (int k = 0; k < 3; k++) {
+		const char *p[9] = {"7", "0", "q", "job", "w:1", "1", "0", outcomes[k], k == 1 ? "boom" : NULL};
+		r = PQexecPrepared(pg, "after", 9, p, NULL, NULL, 0);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+			fail_msg("run_insert_after: %s", PQerrorMessage(pg));
+		PQclear(r);
+		assert_string_equal(pq_value(pg, "SHOW synchronous_commit", v, sizeof(v)), "on");
+	}
+	assert_string_equal(pq_value(pg, "SELECT count(*) FROM lq_run", v, sizeof(v)), "3");
+	assert_string_equal(pq_value(pg, "SELECT sum(n) FROM lq_counter WHERE metric = 'run_done' AND queue = 'q'", v,
+				     sizeof(v)),
+			    "2");
+	assert_string_equal(pq_value(pg, "SELECT sum(n) FROM lq_counter WHERE metric = 'run_failed'", v, sizeof(v)),
+			    "1");
+	/* Inside a transaction of ours (at-least-once), run_insert counts too. */
+	pq_ok(pg, "BEGIN");
+	r = PQprepare(pg, "ins", lq__sql_postgres[LQ_SQL_run_insert], 0, NULL);
+	PQclear(r);
+	const char *p[9] = {"8", "0", "q", "job", "w:1", "2", "0", "dead", "gave up"};
+	r = PQexecPrepared(pg, "ins", 9, p, NULL, NULL, 0);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("run_insert: %s", PQerrorMessage(pg));
+	PQclear(r);
+	pq_ok(pg, "COMMIT");
+	assert_string_equal(pq_value(pg, "SELECT sum(n) FROM lq_counter WHERE metric = 'run_dead'", v, sizeof(v)), "1");
+	PQfinish(pg);
+}
+
 /* ------------------------------------------------------------ plans */
 
 /* EXPLAIN of one catalogue statement (with our search_path), as one string. */
@@ -1309,6 +1380,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bytea_roundtrip, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_affected_rows, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_every_statement, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_run_counted_in_statement, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_error_text, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_killed_connection, reset, close_all),
 		cmocka_unit_test_teardown(test_notify, close_all),

@@ -129,7 +129,11 @@
 	/* run history and counters */                                                        \
 	X(run_insert)           /* (?1 task_id, ?2 run_at, ?3 queue, ?4 name, ?5 worker,      \
 	                            ?6 attempt, ?7 started_at, ?8 outcome, ?9 error|NULL)     \
-	                            ended_at NOW; counted in lq_counter by a trigger */       \
+	                            ended_at NOW; counted in lq_counter in the same          \
+	                            statement (a trigger on SQLite and MySQL) */              \
+	X(run_insert_after)     /* run_insert of a run its claim settled (at-most-once),      \
+	                            a lone statement: it may commit without waiting for       \
+	                            durability (the next durable commit carries it) */       \
 	X(task_ack_run)         /* (?1 id, ?2 owner, ?3 worker, ?4 started_at) task_ack and   \
 	                            its 'done' run_insert in one round trip and one         \
 	                            transaction -> (acked 0|1); only where                   \

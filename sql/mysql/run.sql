@@ -8,6 +8,13 @@
 INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?8, ?9);
 
+-- name: run_insert_after
+-- run_insert of a run the claim settled already (at-most-once).  The same
+-- statement here: InnoDB flushes its log at every commit or by a global
+-- setting only (innodb_flush_log_at_trx_commit), never per transaction.
+INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?8, ?9);
+
 -- name: task_ack_run
 -- The at-least-once ack and its history row: one round trip, one
 -- transaction, in the procedure of migration 0007.  -> (acked 0|1)

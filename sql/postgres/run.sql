@@ -3,22 +3,46 @@
 -- started_at, ended_at, outcome, error, NOW.
 
 -- name: run_insert
--- One finished run; ended_at is the database clock.  The lq_run_counted
--- trigger counts it in lq_counter within the same statement.
-INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
-VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::bigint, $7::bigint,
-        (extract(epoch FROM clock_timestamp()) * 1000)::bigint, $8::text, $9::text);
+-- One finished run; ended_at is the database clock.  Counted in lq_counter
+-- by the same statement (one shard of eight, by the run's id, so that
+-- concurrent writers seldom wait on one counter row).
+WITH i AS (
+  INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
+  VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::bigint, $7::bigint,
+          (extract(epoch FROM clock_timestamp()) * 1000)::bigint, $8::text, $9::text)
+  RETURNING id, queue, name, outcome)
+INSERT INTO lq_counter (metric, queue, name, shard, n)
+SELECT 'run_' || outcome, queue, name, id % 8, 1 FROM i
+ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1;
+
+-- name: run_insert_after
+-- run_insert of a run the claim settled already (at-most-once), committed
+-- without waiting for the WAL flush (or a synchronous standby): the
+-- worker's next claim does not wait for it either way, and a server crash
+-- in the next moment loses the row as a worker crash before it would.
+WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)),
+i AS (
+  INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
+  VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::bigint, $7::bigint,
+          (extract(epoch FROM clock_timestamp()) * 1000)::bigint, $8::text, $9::text)
+  RETURNING id, queue, name, outcome)
+INSERT INTO lq_counter (metric, queue, name, shard, n)
+SELECT 'run_' || outcome, queue, name, id % 8, 1 FROM i, lazy
+ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1;
 
 -- name: task_ack_run
--- The at-least-once ack and its history row in one statement (one round
--- trip, one transaction): the row is written only if the claim was still
--- ours and the task is gone.  -> (acked 0|1)
+-- The at-least-once ack, its history row and its count in one statement
+-- (one round trip, one transaction): the row is written only if the claim
+-- was still ours and the task is gone.  -> (acked 0|1)
 WITH d AS (DELETE FROM lq_task WHERE id = $1::bigint AND claim_owner = $2::text
            RETURNING id, run_at, queue, name, attempts),
      i AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
            SELECT id, run_at, queue, name, $3::text, attempts, $4::bigint,
                   (extract(epoch FROM clock_timestamp()) * 1000)::bigint, 'done' FROM d
-           RETURNING 1)
+           RETURNING id, queue, name),
+     c AS (INSERT INTO lq_counter (metric, queue, name, shard, n)
+           SELECT 'run_done', queue, name, id % 8, 1 FROM i
+           ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1)
 SELECT count(*)::bigint FROM i;
 
 -- name: run_list

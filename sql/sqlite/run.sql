@@ -8,6 +8,14 @@
 INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?8, ?9);
 
+-- name: run_insert_after
+-- run_insert of a run the claim settled already (at-most-once).  The
+-- backend commits it with synchronous=NORMAL (on its own connections set to
+-- FULL): no fsync of its own; the next FULL commit, the worker's next claim,
+-- makes it durable with its own.
+INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?8, ?9);
+
 -- name: run_list
 -- Newest first.  The first run that ended inside the window, found on
 -- lq_run_ended, bounds the walk down the primary key (ids grow with
