@@ -1171,9 +1171,17 @@ static void test_retry_mapping(void **state)
 	done(b);
 }
 
-/* ------------------------------------------------------------ run counters */
+/* A raw libpq statement that must succeed. */
+static void pq_ok(PGconn *pg, const char *sql)
+{
+	PGresult *r = PQexec(pg, sql);
+	ExecStatusType s = PQresultStatus(r);
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(pg));
+	PQclear(r);
+}
 
-static void pq_ok(PGconn *pg, const char *sql);
+/* ------------------------------------------------------------ run counters */
 
 static char *pq_value(PGconn *pg, const char *sql, char *out, size_t size)
 {
@@ -1183,6 +1191,15 @@ static char *pq_value(PGconn *pg, const char *sql, char *out, size_t size)
 	snprintf(out, size, "%s", PQgetvalue(r, 0, 0));
 	PQclear(r);
 	return out;
+}
+
+/* One catalogue statement, unprepared, with its 9 text parameters. */
+static void pq_run(PGconn *pg, lq_sql_id id, const char *const p[9])
+{
+	PGresult *r = PQexecParams(pg, lq__sql_postgres[id], 9, NULL, p, NULL, NULL, 0);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("%s: %s", lq__sql_name(id), PQerrorMessage(pg));
+	PQclear(r);
 }
 
 /*
@@ -1208,17 +1225,10 @@ static void test_run_counted_in_statement(void **state)
 	assert_string_equal(pq_value(pg, "SELECT count(*) FROM pg_trigger WHERE tgname = 'lq_run_counted'", v,
 				     sizeof(v)),
 			    "0");
-	PGresult *r = PQprepare(pg, "after", lq__sql_postgres[LQ_SQL_run_insert_after], 0, NULL);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK)
-		fail_msg("prepare run_insert_after: %s", PQerrorMessage(pg));
-	PQclear(r);
 	const char *outcomes[] = {"done", "failed", "done"};
 	for (int k = 0; k < 3; k++) {
 		const char *p[9] = {"7", "0", "q", "job", "w:1", "1", "0", outcomes[k], k == 1 ? "boom" : NULL};
-		r = PQexecPrepared(pg, "after", 9, p, NULL, NULL, 0);
-		if (PQresultStatus(r) != PGRES_COMMAND_OK)
-			fail_msg("run_insert_after: %s", PQerrorMessage(pg));
-		PQclear(r);
+		pq_run(pg, LQ_SQL_run_insert_after, p);
 		assert_string_equal(pq_value(pg, "SHOW synchronous_commit", v, sizeof(v)), "on");
 	}
 	assert_string_equal(pq_value(pg, "SELECT count(*) FROM lq_run", v, sizeof(v)), "3");
@@ -1229,13 +1239,8 @@ static void test_run_counted_in_statement(void **state)
 			    "1");
 	/* Inside a transaction of ours (at-least-once), run_insert counts too. */
 	pq_ok(pg, "BEGIN");
-	r = PQprepare(pg, "ins", lq__sql_postgres[LQ_SQL_run_insert], 0, NULL);
-	PQclear(r);
 	const char *p[9] = {"8", "0", "q", "job", "w:1", "2", "0", "dead", "gave up"};
-	r = PQexecPrepared(pg, "ins", 9, p, NULL, NULL, 0);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK)
-		fail_msg("run_insert: %s", PQerrorMessage(pg));
-	PQclear(r);
+	pq_run(pg, LQ_SQL_run_insert, p);
 	pq_ok(pg, "COMMIT");
 	assert_string_equal(pq_value(pg, "SELECT sum(n) FROM lq_counter WHERE metric = 'run_dead'", v, sizeof(v)), "1");
 	PQfinish(pg);
@@ -1261,15 +1266,6 @@ static void explain(PGconn *pg, const char *name, lq_sql_id id, const char *args
 		o += (size_t)snprintf(out + o, o < size ? size - o : 0, "%s\n", PQgetvalue(r, i, 0));
 	PQclear(r);
 	r = PQexec(pg, "DEALLOCATE ALL");
-	PQclear(r);
-}
-
-static void pq_ok(PGconn *pg, const char *sql)
-{
-	PGresult *r = PQexec(pg, sql);
-	ExecStatusType s = PQresultStatus(r);
-	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
-		fail_msg("%s: %s", sql, PQerrorMessage(pg));
 	PQclear(r);
 }
 

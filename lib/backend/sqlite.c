@@ -198,8 +198,6 @@ static lq_status bind_all(struct lq_conn *c, sqlite3_stmt *s, const lq_value *p,
 	return LQ_OK;
 }
 
-static lq_status simple(struct lq_conn *c, const char *sql, int which, lq_err *err);
-
 static lq_status exec_stmt(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
 			   lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
 {
@@ -265,28 +263,6 @@ static lq_status exec_stmt(struct lq_conn *c, lq_sql_id id, const lq_value *para
 	return LQ_OK;
 }
 
-static lq_status sqlite_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
-			     lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
-{
-	/* A lone run_insert_after commits without an fsync of its own: in WAL
-	 * mode the next FULL commit syncs the log with its frames in it. */
-	lq_err ignored;
-	if (c->sync_lowered && simple(c, "PRAGMA synchronous=FULL", TX_SYNC_FULL, &ignored) == LQ_OK)
-		c->sync_lowered = 0; /* restored (it failed after the last one) */
-	int lazy = id == LQ_SQL_run_insert_after && c->sync_full && !c->sync_lowered &&
-		   sqlite3_get_autocommit(c->db);
-	lq_status st = lazy ? simple(c, "PRAGMA synchronous=NORMAL", TX_SYNC_NORMAL, err) : LQ_OK;
-	if (lazy && st == LQ_OK)
-		c->sync_lowered = 1;
-	if (st == LQ_OK)
-		st = exec_stmt(c, id, params, nparams, fn, ctx, affected, err);
-	/* Never leave the connection less durable than its DSN says: if this
-	 * fails, the next statement tries again before it runs. */
-	if (c->sync_lowered && simple(c, "PRAGMA synchronous=FULL", TX_SYNC_FULL, &ignored) == LQ_OK)
-		c->sync_lowered = 0;
-	return st;
-}
-
 static lq_status sqlite_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
 {
 	char *msg = NULL;
@@ -310,6 +286,32 @@ static lq_status simple(struct lq_conn *c, const char *sql, int which, lq_err *e
 		sqlite3_reset(*s);
 	}
 	return rc == SQLITE_OK || rc == SQLITE_DONE ? LQ_OK : map_rc(c->db, rc, err, sql);
+}
+
+/* Never leave the connection less durable than its DSN says: a restore
+ * that failed is tried again before the next statement runs. */
+static void restore_full_sync(struct lq_conn *c)
+{
+	lq_err ignored;
+	if (c->sync_lowered && simple(c, "PRAGMA synchronous=FULL", TX_SYNC_FULL, &ignored) == LQ_OK)
+		c->sync_lowered = 0;
+}
+
+static lq_status sqlite_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
+			     lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
+{
+	/* A lone run_insert_after commits without an fsync of its own: in WAL
+	 * mode the next FULL commit syncs the log with its frames in it. */
+	restore_full_sync(c);
+	int lazy = id == LQ_SQL_run_insert_after && c->sync_full && !c->sync_lowered &&
+		   sqlite3_get_autocommit(c->db);
+	lq_status st = lazy ? simple(c, "PRAGMA synchronous=NORMAL", TX_SYNC_NORMAL, err) : LQ_OK;
+	if (lazy && st == LQ_OK)
+		c->sync_lowered = 1;
+	if (st == LQ_OK)
+		st = exec_stmt(c, id, params, nparams, fn, ctx, affected, err);
+	restore_full_sync(c);
+	return st;
 }
 
 static lq_status sqlite_begin(struct lq_conn *c, int write, lq_err *err)
