@@ -19,7 +19,7 @@
 #define LQ_SQLITE_BUSY_MS 5000
 
 /* Transaction control, prepared once per connection like the catalogue. */
-enum { TX_BEGIN, TX_BEGIN_IMMEDIATE, TX_COMMIT, TX_ROLLBACK, TX_SYNC_NORMAL, TX_SYNC_FULL, TX__COUNT };
+enum { TX_BEGIN, TX_BEGIN_IMMEDIATE, TX_COMMIT, TX_ROLLBACK, TX__COUNT };
 
 struct lq_conn {
 	sqlite3 *db;
@@ -27,8 +27,6 @@ struct lq_conn {
 	sqlite3_stmt *tx[TX__COUNT];
 	const volatile sig_atomic_t *stop;
 	lq_wait_state busy; /* the current lock wait */
-	int sync_full;    /* our own connection, opened with synchronous=FULL */
-	int sync_lowered; /* set to NORMAL for a run_insert_after, not restored yet */
 };
 
 /* SQLite's own busy timeout, except that a stop request ends the wait
@@ -167,7 +165,6 @@ static lq_status sqlite_connect(const char *dsn, struct lq_conn **out, lq_err *e
 		sqlite_disconnect(c);
 		return st == LQ__RETRY || st == LQ_ERROR ? LQ_ECONN : st;
 	}
-	c->sync_full = strcmp(sync, "full") == 0;
 	*out = c;
 	return LQ_OK;
 }
@@ -198,8 +195,8 @@ static lq_status bind_all(struct lq_conn *c, sqlite3_stmt *s, const lq_value *p,
 	return LQ_OK;
 }
 
-static lq_status exec_stmt(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
-			   lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
+static lq_status sqlite_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
+			     lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
 {
 	extern const char *const lq__sql_sqlite[LQ_SQL__COUNT];
 	sqlite3_stmt *s = c->stmt[id];
@@ -286,32 +283,6 @@ static lq_status simple(struct lq_conn *c, const char *sql, int which, lq_err *e
 		sqlite3_reset(*s);
 	}
 	return rc == SQLITE_OK || rc == SQLITE_DONE ? LQ_OK : map_rc(c->db, rc, err, sql);
-}
-
-/* Never leave the connection less durable than its DSN says: a restore
- * that failed is tried again before the next statement runs. */
-static void restore_full_sync(struct lq_conn *c)
-{
-	lq_err ignored;
-	if (c->sync_lowered && simple(c, "PRAGMA synchronous=FULL", TX_SYNC_FULL, &ignored) == LQ_OK)
-		c->sync_lowered = 0;
-}
-
-static lq_status sqlite_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams,
-			     lq_row_fn fn, void *ctx, int64_t *affected, lq_err *err)
-{
-	/* A lone run_insert_after commits without an fsync of its own: in WAL
-	 * mode the next FULL commit syncs the log with its frames in it. */
-	restore_full_sync(c);
-	int lazy = id == LQ_SQL_run_insert_after && c->sync_full && !c->sync_lowered &&
-		   sqlite3_get_autocommit(c->db);
-	lq_status st = lazy ? simple(c, "PRAGMA synchronous=NORMAL", TX_SYNC_NORMAL, err) : LQ_OK;
-	if (lazy && st == LQ_OK)
-		c->sync_lowered = 1;
-	if (st == LQ_OK)
-		st = exec_stmt(c, id, params, nparams, fn, ctx, affected, err);
-	restore_full_sync(c);
-	return st;
 }
 
 static lq_status sqlite_begin(struct lq_conn *c, int write, lq_err *err)
