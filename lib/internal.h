@@ -34,6 +34,7 @@ struct lq_db {
 	void *notice_ctx;
 	uint64_t noticed[8];  /* hashes of the remarks already passed on */
 	size_t n_noticed;
+	struct lq_run_batch *runs; /* at-most-once runs whose history rows wait (run.c), or NULL */
 };
 
 /* Point the backend's waits at flag (NULL: none). */
@@ -101,6 +102,10 @@ lq_status lq__task_from_row(lq_task *t, const lq_value *cols, int ncols);
 void lq__run_worker(char *buf, size_t size);
 int lq__run_attempt(const lq_task *t);
 lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outcome o, const char *error);
+/* Write the history rows lq__run_record keeps back (at-most-once runs done),
+ * and lq_close's end of them. */
+lq_status lq__run_flush(lq_db *db);
+void lq__run_batch_free(lq_db *db);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 

@@ -87,6 +87,8 @@ LQ_EXTERN(const char *) lq_version(void);
  * whose connection failed reconnects on its next call.
  */
 LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out);
+/* Close: writes the run history rows the handle keeps back (lq_run_flush:
+ * call it first to hear of a failure), then disconnects. */
 LQ_EXTERN(void) lq_close(lq_db *db);
 /* The backend name: "sqlite", "postgres" or "mysql". */
 LQ_EXTERN(const char *) lq_backend_name(const lq_db *db);
@@ -460,9 +462,15 @@ LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char 
  * procedure call on MySQL/MariaDB), so the history
  * never says "done" for a run whose ack did not commit, and never misses
  * one that did.  At-most-once: the claim already removed the task, so the
- * row is written after the run, by lq_task_ack / lq_task_fail, with a
- * statement of its own; a crash between the run and that statement leaves
- * no row (the run itself was already given up by the claim).
+ * row is written after the run.  lq_task_fail writes it with a statement of
+ * its own.  lq_task_ack keeps it back in the handle and writes up to 64 such
+ * rows in one statement: when 64 wait, at the first ack more than a second
+ * after the oldest, when a claim finds nothing (LQ_EMPTY), at the end of
+ * lq_runner_tick, before this handle reads the history or the counters,
+ * at lq_run_flush and at lq_close.  ended_at is then the database clock
+ * at that write less the time since the run ended, measured by the worker.
+ * A crash of the worker before the row is written leaves no row (the run
+ * itself was already given up by the claim).
  * Not recorded: tasks handed back unrun (lq_task_release), and attempts
  * whose worker vanished (the claim expired; the next attempt's row shows
  * the higher attempt number, and a task that dies of it is in the dead
@@ -481,7 +489,7 @@ typedef enum lq_outcome {
 LQ_EXTERN(const char *) lq_outcome_name(lq_outcome o);
 
 typedef struct lq_run {
-	int64_t id;             /* increasing: a later row ended later */
+	int64_t id;             /* increasing: a later row was written later */
 	int64_t task_id;
 	int64_t run_at;         /* due time of the occurrence that ran */
 	char queue[LQ_NAME_MAX + 1];
@@ -533,6 +541,11 @@ typedef struct lq_lease_counts {
 } lq_lease_counts;
 typedef int (*lq_run_counter_fn)(const char *queue, const char *name, const lq_run_counts *c, void *ctx);
 LQ_EXTERN(lq_status) lq_counters(lq_db *db, lq_lease_counts *leases, lq_run_counter_fn fn, void *ctx);
+
+/* Write now the history rows of at-most-once runs this handle keeps back
+ * (see above).  They are gone from the handle whatever the status: a row
+ * whose write failed is not sent again. */
+LQ_EXTERN(lq_status) lq_run_flush(lq_db *db);
 
 /* Remove the runs that ended more than older_than_ms ago (queue NULL: every
  * queue), oldest first, in batches of at most 1000 rows, each its own

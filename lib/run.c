@@ -6,6 +6,7 @@
  * so they change in the statement that writes what they count.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,23 +54,119 @@ int lq__run_attempt(const lq_task *t)
 	return t->mode == LQ_AT_LEAST_ONCE ? t->attempts : t->attempts + 1;
 }
 
+/*
+ * The rows of at-most-once runs that ended well wait here and go to the
+ * database together, LQ_RUN_BATCH in one statement (run_insert_many): such
+ * a row comes after its run, which the claim settled already, and a
+ * statement of its own per run cost 10-30 % of a claim.  They go when the
+ * batch is full, at the first row more than LQ_RUN_BATCH_MS after the
+ * oldest, when a claim finds nothing to do, at the end of a runner's tick,
+ * before this handle reads the history or the counters, and at lq_close.
+ * A crash loses the rows not yet written, as it lost the one row before.
+ */
+#define LQ_RUN_BATCH 64 /* the runs in run_insert_many */
+#define LQ_RUN_BATCH_MS 1000
+#define RUN_BATCH_NPARAMS 8
+
+struct lq_run_batch {
+	size_t n;
+	int64_t first_ms; /* monotonic: when the oldest row was added */
+	struct pending_run {
+		int64_t task_id, run_at, started_at, ended_ms; /* ended_ms: monotonic */
+		int attempt;
+		lq_outcome outcome;
+		char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1];
+	} runs[LQ_RUN_BATCH];
+};
+
+lq_status lq__run_flush(lq_db *db)
+{
+	struct lq_run_batch *b = db->runs;
+	if (!b || b->n == 0)
+		return LQ_OK;
+	char worker[LQ_OWNER_MAX + 1];
+	lq__run_worker(worker, sizeof(worker));
+	lq_value p[1 + LQ_RUN_BATCH * RUN_BATCH_NPARAMS];
+	int64_t now = lq__mono_ms();
+	p[0] = lq__v_text(worker);
+	for (size_t i = 0; i < LQ_RUN_BATCH; i++) {
+		lq_value *r = &p[1 + i * RUN_BATCH_NPARAMS];
+		const struct pending_run *run = &b->runs[i];
+		if (i >= b->n) {
+			for (int k = 0; k < RUN_BATCH_NPARAMS; k++)
+				r[k] = lq_v_null();
+			continue;
+		}
+		r[0] = lq_v_int(run->task_id);
+		r[1] = lq_v_int(run->run_at);
+		r[2] = lq__v_text(run->queue);
+		r[3] = lq__v_text(run->name);
+		r[4] = lq_v_int(run->attempt);
+		r[5] = lq_v_int(run->started_at);
+		r[6] = lq_v_int(now - run->ended_ms);
+		r[7] = lq__v_text(lq_outcome_name(run->outcome));
+	}
+	int np = 1 + LQ_RUN_BATCH * RUN_BATCH_NPARAMS;
+	lq_status st = lq__exec(db, "run history", LQ_SQL_run_insert_many, p, np, NULL, NULL, NULL);
+	/* A connection lost before the rows went out must not lose them:
+	 * once more, on a new connection.  (Rows whose fate is unknown are
+	 * not sent again: the history would say them twice.) */
+	if (st == LQ_ECONN)
+		st = lq__exec(db, "run history", LQ_SQL_run_insert_many, p, np, NULL, NULL, NULL);
+	b->n = 0;
+	return st;
+}
+
+void lq__run_batch_free(lq_db *db)
+{
+	free(db->runs);
+	db->runs = NULL;
+}
+
+LQ_EXTERN(lq_status) lq_run_flush(lq_db *db)
+{
+	lq__ok(db);
+	return lq__run_flush(db);
+}
+
+/* Keep a lone row that needs no error text for the next batch. */
+static lq_status run_defer(lq_db *db, const lq_task *t, lq_outcome o)
+{
+	if (!db->runs && !(db->runs = calloc(1, sizeof(*db->runs))))
+		return lq__fail(db, LQ_ENOMEM, "run history: out of memory");
+	struct lq_run_batch *b = db->runs;
+	int64_t now = lq__mono_ms();
+	if (b->n == 0)
+		b->first_ms = now;
+	struct pending_run *run = &b->runs[b->n++];
+	run->task_id = t->id;
+	run->run_at = t->run_at;
+	run->started_at = t->now;
+	run->ended_ms = now;
+	run->attempt = lq__run_attempt(t);
+	run->outcome = o;
+	snprintf(run->queue, sizeof(run->queue), "%s", t->queue);
+	snprintf(run->name, sizeof(run->name), "%s", t->name);
+	return b->n == LQ_RUN_BATCH || now - b->first_ms >= LQ_RUN_BATCH_MS ? lq__run_flush(db) : LQ_OK;
+}
+
 lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outcome o, const char *error)
 {
+	int alone = !db->in_tx; /* (a lost connection ends in_tx: read it first) */
+	/* Alone, after the run (at-most-once): the run is settled already. */
+	if (alone && o == LQ_RUN_DONE)
+		return run_defer(db, t, o);
 	char worker[LQ_OWNER_MAX + 1];
 	lq__run_worker(worker, sizeof(worker));
 	lq_value p[9] = {lq_v_int(t->id), lq_v_int(t->run_at), lq__v_text(t->queue), lq__v_text(t->name),
 			 lq__v_text(worker), lq_v_int(lq__run_attempt(t)), lq_v_int(t->now),
 			 lq__v_text(lq_outcome_name(o)), lq__v_opt_text(o == LQ_RUN_DONE ? NULL : error)};
-	int alone = !db->in_tx; /* (a lost connection ends in_tx: read it first) */
-	/* Alone, after the run (at-most-once): the run is settled already and
-	 * its row need not wait for a disk flush of its own (run_insert_after). */
-	lq_sql_id stmt = alone ? LQ_SQL_run_insert_after : LQ_SQL_run_insert;
-	lq_status st = lq__exec(db, what, stmt, p, 9, NULL, NULL, NULL);
+	lq_status st = lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
 	/* Alone, a connection lost before the row went out must not fail the
 	 * report either.  Once more, on a new connection.  (A row whose fate is
 	 * unknown is not sent again: the history would say it twice.) */
 	if (st == LQ_ECONN && alone)
-		st = lq__exec(db, what, stmt, p, 9, NULL, NULL, NULL);
+		st = lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
 	return st;
 }
 
@@ -123,8 +220,8 @@ LQ_EXTERN(lq_status) lq_run_list(lq_db *db, const lq_run_filter *f, lq_run_fn fn
 		return st;
 	if (f->task_id == 0 && f->name && (st = lq__check_name(db, "task name", f->name)) != LQ_OK)
 		return st;
-	if ((st = lq__ready(db)) != LQ_OK)
-		return st;
+	if ((st = lq__ready(db)) != LQ_OK || (st = lq__run_flush(db)) != LQ_OK)
+		return st; /* (this handle's own runs first) */
 	struct run_list_ctx rc = {fn, ctx};
 	int64_t age = f->since_ms > 0 ? f->since_ms : LQ_AGE_ANY;
 	int64_t limit = f->limit ? (int64_t)f->limit : LQ_RUN_LIST_DEFAULT;
@@ -166,8 +263,8 @@ LQ_EXTERN(lq_status) lq_run_count_since(lq_db *db, int64_t since_ms, const char 
 		return lq__fail(db, LQ_EINVAL, "run counts: since must be between 1 ms and 100 years");
 	if (queue && (st = lq__check_name(db, "queue name", queue)) != LQ_OK)
 		return st;
-	if ((st = lq__ready(db)) != LQ_OK)
-		return st;
+	if ((st = lq__ready(db)) != LQ_OK || (st = lq__run_flush(db)) != LQ_OK)
+		return st; /* (this handle's own runs first) */
 	lq_value p[2] = {lq_v_int(since_ms), lq__v_opt_text(queue)};
 	return lq__exec(db, "run counts", LQ_SQL_run_count_since, p, 2, count_row, out, NULL);
 }
@@ -235,6 +332,8 @@ LQ_EXTERN(lq_status) lq_counters(lq_db *db, lq_lease_counts *leases, lq_run_coun
 	cc.fn = fn;
 	cc.ctx = ctx;
 	lq_status st = lq__ready(db);
+	if (st == LQ_OK)
+		st = lq__run_flush(db); /* this handle's own runs first */
 	if (st == LQ_OK)
 		st = lq__exec(db, "counters", LQ_SQL_counter_list, NULL, 0, counter_row, &cc, NULL);
 	if (st == LQ_OK)

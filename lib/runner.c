@@ -476,6 +476,10 @@ LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_repo
 		}
 	}
 	r->tick_lease = NULL;
+	/* The process may stay idle until its next tick. */
+	lq_status fst = lq__run_flush(r->db);
+	if (result == LQ_OK)
+		result = fst;
 	char saved[sizeof(r->db->errmsg)];
 	memcpy(saved, r->db->errmsg, sizeof(saved));
 	(void)lq_lease_release(r->db, &lease);

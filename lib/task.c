@@ -964,7 +964,8 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	if (cc.lost > 0)
 		return lq__fail(db, LQ_BUSY, "queue \"%s\": due tasks were claimed by another runner first",
 				queue);
-	return LQ_EMPTY;
+	/* Nothing to do: a good moment for the history rows kept back. */
+	return (st = lq__run_flush(db)) != LQ_OK ? st : LQ_EMPTY;
 }
 
 /* ------------------------------------------------------ ack, fail, beat */

@@ -210,15 +210,80 @@ static void run_at_most_once(void **state)
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DEAD); /* its only attempt */
 	assert_string_equal(rs.err[0], "no");
-	/* Counted with the row that a lone statement wrote after the run. */
+	/* Counted with the rows written after the runs. */
 	assert_int_equal(counters_of(db, "default", "amo-ok").done, 1);
 	assert_int_equal(counters_of(db, "default", "amo-bad").dead, 1);
-	/* On SQLite that statement commits with synchronous=NORMAL; the
-	 * connection is FULL again afterwards (the DSN's default): the check
-	 * fails with an integer overflow if not. */
-	if (!strcmp(lqt_conf_backend, "sqlite"))
-		assert_lq_ok(db, lqt_exec_sql(db, "SELECT CASE WHEN synchronous = 2 THEN 0 "
-						  "ELSE abs(-9223372036854775807 - 1) END FROM pragma_synchronous"));
+}
+
+struct batch_seen {
+	int64_t first, n, in_order, ended_ok;
+	int64_t last_task;
+};
+
+static int batch_row(const lq_run *r, void *arg)
+{
+	struct batch_seen *b = arg;
+	/* newest first: task ids fall by one from row to row */
+	b->in_order += b->n == 0 || r->task_id == b->last_task - 1;
+	b->ended_ok += r->ended_at >= r->started_at && r->ended_at <= r->now;
+	b->last_task = r->task_id;
+	b->n++;
+	return 0;
+}
+
+/* What another handle sees of the runs named name. */
+static struct batch_seen batch_seen(lq_db *other, const char *name)
+{
+	lq_run_filter f = LQ_RUN_FILTER_INIT;
+	struct batch_seen b;
+
+	memset(&b, 0, sizeof(b));
+	f.name = name;
+	f.limit = 1000;
+	assert_lq_ok(other, lq_run_list(other, &f, batch_row, &b));
+	return b;
+}
+
+/* The rows of at-most-once runs done are kept back and written together;
+ * none is lost or doubled, they keep their order, and each moment that
+ * writes them does (a claim that finds nothing, lq_run_flush, lq_close). */
+static void run_at_most_once_batched(void **state)
+{
+	lq_db *db = DB(state), *worker = lqt_open(CONF(state)->dsn);
+	lq_task t;
+	size_t n = 0;
+	enum { runs = 150 }; /* two batches (of 64) and some */
+
+	for (int i = 0; i < runs; i++)
+		add(db, "amo-batch", NULL, 0);
+	for (int i = 0; i < runs; i++) {
+		claim(worker, LQ_AT_MOST_ONCE, 0, &t);
+		assert_lq_ok(worker, lq_task_ack(worker, &t));
+		lq_task_clear(&t);
+	}
+	assert_int_equal(lq_task_claim(worker, NULL, LQ_AT_MOST_ONCE, 0, &t, 1, &n), LQ_EMPTY);
+	struct batch_seen b = batch_seen(db, "amo-batch");
+	assert_int_equal(b.n, runs);
+	assert_int_equal(b.in_order, runs);
+	assert_int_equal(b.ended_ok, runs);
+	assert_int_equal(counters_of(db, "default", "amo-batch").done, runs);
+
+	int64_t id = add(db, "amo-flush", NULL, 0);
+	claim(worker, LQ_AT_MOST_ONCE, 0, &t);
+	assert_int_equal(t.id, id);
+	assert_lq_ok(worker, lq_task_ack(worker, &t));
+	lq_task_clear(&t);
+	assert_lq_ok(worker, lq_run_flush(worker));
+	assert_lq_ok(worker, lq_run_flush(worker)); /* nothing left: nothing to do */
+	assert_int_equal(batch_seen(db, "amo-flush").n, 1);
+
+	id = add(db, "amo-close", NULL, 0);
+	claim(worker, LQ_AT_MOST_ONCE, 0, &t);
+	assert_lq_ok(worker, lq_task_ack(worker, &t));
+	lq_task_clear(&t);
+	lq_close(worker);
+	assert_int_equal(batch_seen(db, "amo-close").n, 1);
+	assert_int_equal(counters_of(db, "default", "amo-close").done, 1);
 }
 
 static int timeout_handler(lq_job *job, void *ctx)
@@ -418,6 +483,7 @@ int lqt_conf_run(void)
 		cmocka_unit_test_setup(run_failed_with_error, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_not_done_without_ack, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_at_most_once, lqt_conf_test_setup),
+		cmocka_unit_test_setup(run_at_most_once_batched, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_timed_out, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_recurring, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_list_filters, lqt_conf_test_setup),

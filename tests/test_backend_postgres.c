@@ -840,7 +840,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_lease_slot_insert, LQ_SQL_lease_slot_take, LQ_SQL_lease_slot_renew, LQ_SQL_lease_slot_release,
 		LQ_SQL_lease_slot_break, LQ_SQL_lease_rw_state, LQ_SQL_lease_read_purge, LQ_SQL_lease_read_insert,
 		LQ_SQL_lease_read_extend, LQ_SQL_lease_read_shrink, LQ_SQL_lease_promote, LQ_SQL_lease_demote,
-		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_after,
+		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_many,
 		LQ_SQL_task_ack_run,
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
@@ -1193,10 +1193,10 @@ static char *pq_value(PGconn *pg, const char *sql, char *out, size_t size)
 	return out;
 }
 
-/* One catalogue statement, unprepared, with its 9 text parameters. */
-static void pq_run(PGconn *pg, lq_sql_id id, const char *const p[9])
+/* One catalogue statement, unprepared, with its n text parameters. */
+static void pq_run(PGconn *pg, lq_sql_id id, int n, const char *const *p)
 {
-	PGresult *r = PQexecParams(pg, lq__sql_postgres[id], 9, NULL, p, NULL, NULL, 0);
+	PGresult *r = PQexecParams(pg, lq__sql_postgres[id], n, NULL, p, NULL, NULL, 0);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK)
 		fail_msg("%s: %s", lq__sql_name(id), PQerrorMessage(pg));
 	PQclear(r);
@@ -1204,9 +1204,9 @@ static void pq_run(PGconn *pg, lq_sql_id id, const char *const p[9])
 
 /*
  * The run counters are counted by the statements that write the history
- * (no trigger since schema 6), and run_insert_after, the at-most-once row
- * that commits without waiting for the WAL flush, lowers synchronous_commit
- * for its own transaction only: the session keeps what it had.
+ * (no trigger since schema 6): run_insert_many, the at-most-once rows kept
+ * back and written together, counts each of its rows, in their order, with
+ * ended_at the clock less each one's age but never before its start.
  */
 static void test_run_counted_in_statement(void **state)
 {
@@ -1221,17 +1221,28 @@ static void test_run_counted_in_statement(void **state)
 		skip(); /* a DSN with leaseq-only options: libpq alone cannot use it */
 	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
 	pq_ok(pg, sql);
-	pq_ok(pg, "SET synchronous_commit = on"); /* the test server runs with off */
 	assert_string_equal(pq_value(pg, "SELECT count(*) FROM pg_trigger WHERE tgname = 'lq_run_counted'", v,
 				     sizeof(v)),
 			    "0");
-	const char *outcomes[] = {"done", "failed", "done"};
-	for (int k = 0; k < 3; k++) {
-		const char *p[9] = {"7", "0", "q", "job", "w:1", "1", "0", outcomes[k], k == 1 ? "boom" : NULL};
-		pq_run(pg, LQ_SQL_run_insert_after, p);
-		assert_string_equal(pq_value(pg, "SHOW synchronous_commit", v, sizeof(v)), "on");
-	}
-	assert_string_equal(pq_value(pg, "SELECT count(*) FROM lq_run", v, sizeof(v)), "3");
+	enum { per_run = 8, n_params = 1 + 64 * per_run };
+	const char *p[n_params] = {"w:1"}; /* the rest NULL: unused places */
+	/* task_id, run_at, queue, name, attempt, started_at, ago, outcome:
+	 * three runs; the second ended 60 s ago, the third "before" it began. */
+	const char *runs[3][per_run] = {{"7", "0", "q", "job", "1", "1000", "0", "done"},
+					{"8", "0", "q", "job", "1", "1000", "60000", "done"},
+					{"9", "0", "q", "job", "2", "4102444800000", "0", "failed"}};
+	memcpy(&p[1], runs, sizeof(runs));
+	pq_run(pg, LQ_SQL_run_insert_many, n_params, p);
+	assert_string_equal(pq_value(pg, "SELECT string_agg(task_id::text, ',' ORDER BY id) FROM lq_run", v,
+				     sizeof(v)),
+			    "7,8,9");
+	assert_string_equal(pq_value(pg,
+				     "SELECT count(*) FROM lq_run, (SELECT ended_at e FROM lq_run WHERE task_id = 7) a "
+				     "WHERE task_id = 8 AND ended_at BETWEEN a.e - 70000 AND a.e - 50000",
+				     v, sizeof(v)),
+			    "1");
+	assert_string_equal(pq_value(pg, "SELECT ended_at = started_at FROM lq_run WHERE task_id = 9", v, sizeof(v)),
+			    "t");
 	assert_string_equal(pq_value(pg, "SELECT sum(n) FROM lq_counter WHERE metric = 'run_done' AND queue = 'q'", v,
 				     sizeof(v)),
 			    "2");
@@ -1239,8 +1250,8 @@ static void test_run_counted_in_statement(void **state)
 			    "1");
 	/* Inside a transaction of ours (at-least-once), run_insert counts too. */
 	pq_ok(pg, "BEGIN");
-	const char *p[9] = {"8", "0", "q", "job", "w:1", "2", "0", "dead", "gave up"};
-	pq_run(pg, LQ_SQL_run_insert, p);
+	const char *one[9] = {"8", "0", "q", "job", "w:1", "2", "0", "dead", "gave up"};
+	pq_run(pg, LQ_SQL_run_insert, 9, one);
 	pq_ok(pg, "COMMIT");
 	assert_string_equal(pq_value(pg, "SELECT sum(n) FROM lq_counter WHERE metric = 'run_dead'", v, sizeof(v)), "1");
 	PQfinish(pg);

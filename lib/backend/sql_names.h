@@ -131,9 +131,11 @@
 	                            ?6 attempt, ?7 started_at, ?8 outcome, ?9 error|NULL)     \
 	                            ended_at NOW; counted in lq_counter in the same          \
 	                            statement (a trigger on SQLite and MySQL) */              \
-	X(run_insert_after)     /* run_insert of a run its claim settled (at-most-once),      \
-	                            a lone statement: it may commit without waiting for       \
-	                            durability (the next durable commit carries it) */       \
+	X(run_insert_many)      /* (?1 worker, then per run ?2.. task_id, run_at, queue,     \
+	                            name, attempt, started_at, ago ms, outcome: 64 runs,      \
+	                            unused NULL) runs their claims settled (at-most-once),    \
+	                            written together; ended_at NOW - ago; counted as        \
+	                            run_insert's */                                           \
 	X(task_ack_run)         /* (?1 id, ?2 owner, ?3 worker, ?4 started_at) task_ack and   \
 	                            its 'done' run_insert in one round trip and one         \
 	                            transaction -> (acked 0|1); only where                   \
