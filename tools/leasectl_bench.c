@@ -19,8 +19,8 @@ struct bench_args {
 static const struct lc_opt bench_opts[] = {
 	LC_LIST(struct bench_args, workloads, "workload", 'w', "W",
 		"run workload W; repeat or give a comma list (default: all).  One of\n"
-		"claim, claim-batch, claim-ack, enqueue, enqueue-batch, lease, lease-hot,\n"
-		"tick-idle, recurring"),
+		"claim, claim-batch, claim-ack, claim-run, enqueue, enqueue-batch, lease,\n"
+		"lease-hot, tick-idle, recurring"),
 	LC_VALUE(struct bench_args, clients, "clients", 'c', "N[,N]", 0,
 		 "client processes, each with its own connection (default 1,4; at most 64)"),
 	LC_VALUE(struct bench_args, duration, "duration", 'd', "DUR", 0,
@@ -55,6 +55,9 @@ const struct lc_usage lc_bench_usage = {
 		"               LOCKED, DELETE, COMMIT)\n"
 		"  claim-batch  the same for 100 tasks\n"
 		"  claim-ack    claim 1 at-least-once, then ack / UPDATE ... RETURNING, DELETE\n"
+		"  claim-run    claim 1 at-most-once, then ack (the run's history row) / the\n"
+		"               claim's DELETE, which keeps no history: claim-run's ratio\n"
+		"               against claim's is what the history costs\n"
 		"  enqueue      lq_task_add / one INSERT\n"
 		"  enqueue-batch  lq_task_add_many of 100 tasks / one INSERT of 100\n"
 		"               rows (one tuple per task, all or none)\n"
@@ -166,7 +169,7 @@ static int parse_workloads(const struct lc_ctx *ctx, const struct lc_list *l, un
 				char pr[80];
 				return lc_usage_error(ctx,
 						      "--workload: \"%s\" is not a workload (claim, claim-batch, claim-ack, "
-						      "enqueue, enqueue-batch, lease, lease-hot, tick-idle, recurring)",
+						      "claim-run, enqueue, enqueue-batch, lease, lease-hot, tick-idle, recurring)",
 						      lc_pr(pr, sizeof(pr), l->v[i]));
 			}
 			*out |= 1u << w;

@@ -557,6 +557,7 @@ int bench_run(const struct bench_opts *o, bench_result_fn fn, void *ctx, char *e
 	}
 	run.est_rate[BW_CLAIM] = 20000;
 	run.est_rate[BW_CLAIM_ACK] = 10000;
+	run.est_rate[BW_CLAIM_RUN] = 15000;
 	run.est_rate[BW_CLAIM_BATCH] = 80000;
 	bench_names_init(&run.names, random_tag());
 	run.live = mmap(NULL, BENCH_CLIENTS_MAX * sizeof(int64_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,

@@ -334,6 +334,7 @@ static int op_once(struct bench_raw *r, const struct bench_job *job, struct benc
 	int rc;
 	switch (job->w) {
 	case BW_CLAIM:
+	case BW_CLAIM_RUN:
 		return claim(r, M_CLAIM_PICK, n->claim_queue, 1, op);
 	case BW_CLAIM_BATCH:
 		return claim(r, M_CLAIM_PICK, n->claim_queue, BENCH_BATCH, op);

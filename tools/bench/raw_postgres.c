@@ -162,7 +162,8 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 	op->rows = 0;
 	op->empty = 0;
 	switch (job->w) {
-	case BW_CLAIM: {
+	case BW_CLAIM:
+	case BW_CLAIM_RUN: {
 		const char *v[1] = {n->claim_queue};
 		if (run(r, R_CLAIM, 1, v, NULL, NULL, &rows, NULL) != 0)
 			return -1;

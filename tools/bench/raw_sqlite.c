@@ -130,12 +130,15 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 	op->empty = 0;
 	switch (job->w) {
 	case BW_CLAIM:
-	case BW_RECURRING:
-		s = r->s[job->w == BW_CLAIM ? R_CLAIM : R_RECURRING];
-		bind_text(s, 1, job->w == BW_CLAIM ? n->claim_queue : n->recurring_queue);
-		if (run(r, job->w == BW_CLAIM ? R_CLAIM : R_RECURRING, &rows, NULL) != 0)
+	case BW_CLAIM_RUN:
+	case BW_RECURRING: {
+		int rec = job->w == BW_RECURRING;
+		s = r->s[rec ? R_RECURRING : R_CLAIM];
+		bind_text(s, 1, rec ? n->recurring_queue : n->claim_queue);
+		if (run(r, rec ? R_RECURRING : R_CLAIM, &rows, NULL) != 0)
 			return -1;
 		break;
+	}
 	case BW_CLAIM_BATCH:
 		s = r->s[R_CLAIM_BATCH];
 		bind_text(s, 1, n->claim_queue);
