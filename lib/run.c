@@ -107,12 +107,15 @@ lq_status lq__run_flush(lq_db *db)
 		r[7] = lq__v_text(lq_outcome_name(run->outcome));
 	}
 	int np = 1 + LQ_RUN_BATCH * RUN_BATCH_NPARAMS;
-	lq_status st = lq__exec(db, "run history", LQ_SQL_run_insert_many, p, np, NULL, NULL, NULL);
+	int had_conn = db->conn != NULL;
+	lq_status st = lq__exec_once(db, "run history", LQ_SQL_run_insert_many, p, np, NULL, NULL, NULL);
 	/* A connection lost before the rows went out must not lose them:
-	 * once more, on a new connection.  (Rows whose fate is unknown are
-	 * not sent again: the history would say them twice.) */
-	if (st == LQ_ECONN)
-		st = lq__exec(db, "run history", LQ_SQL_run_insert_many, p, np, NULL, NULL, NULL);
+	 * once more, on a new connection.  (Rows whose fate is unknown,
+	 * LQ_EUNKNOWN, are not sent again: the history would say them twice.
+	 * A server that could not be reached is not tried twice: lq_close
+	 * would wait for it twice.) */
+	if (st == LQ_ECONN && had_conn)
+		st = lq__exec_once(db, "run history", LQ_SQL_run_insert_many, p, np, NULL, NULL, NULL);
 	b->n = 0;
 	return st;
 }
@@ -161,12 +164,15 @@ lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outco
 	lq_value p[9] = {lq_v_int(t->id), lq_v_int(t->run_at), lq__v_text(t->queue), lq__v_text(t->name),
 			 lq__v_text(worker), lq_v_int(lq__run_attempt(t)), lq_v_int(t->now),
 			 lq__v_text(lq_outcome_name(o)), lq__v_opt_text(o == LQ_RUN_DONE ? NULL : error)};
-	lq_status st = lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
+	if (!alone) /* the transaction's outcome decides */
+		return lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
 	/* Alone, a connection lost before the row went out must not fail the
 	 * report either.  Once more, on a new connection.  (A row whose fate is
-	 * unknown is not sent again: the history would say it twice.) */
-	if (st == LQ_ECONN && alone)
-		st = lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
+	 * unknown, LQ_EUNKNOWN, is not sent again: the history would say it
+	 * twice.) */
+	lq_status st = lq__exec_once(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
+	if (st == LQ_ECONN)
+		st = lq__exec_once(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
 	return st;
 }
 
