@@ -469,6 +469,9 @@ LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char 
  * lq_runner_tick, before this handle reads the history or the counters,
  * at lq_run_flush and at lq_close.  ended_at is then the database clock
  * at that write less the time since the run ended, measured by the worker.
+ * The call that writes them returns the write's status: a failure there is
+ * of the history only (the tasks were settled by their claims), and rows
+ * whose write ended in LQ_EUNKNOWN are not sent again (never twice).
  * A crash of the worker before the row is written leaves no row (the run
  * itself was already given up by the claim).
  * Not recorded: tasks handed back unrun (lq_task_release), and attempts
