@@ -469,9 +469,11 @@ LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char 
  * lq_runner_tick, before this handle reads the history or the counters,
  * at lq_run_flush and at lq_close.  ended_at is then the database clock
  * at that write less the time since the run ended, measured by the worker.
- * The call that writes them returns the write's status: a failure there is
- * of the history only (the tasks were settled by their claims), and rows
- * whose write ended in LQ_EUNKNOWN are not sent again (never twice).
+ * The call that writes them returns the write's failure (one of the history
+ * only: the tasks were settled by their claims), except a write whose
+ * outcome is unknown (the connection was lost after it went out): its rows
+ * are not sent again, never twice, and only lq_run_flush reports it
+ * (LQ_EUNKNOWN).  The same holds for a failure's own row.
  * A crash of the worker before the row is written leaves no row (the run
  * itself was already given up by the claim).
  * Not recorded: tasks handed back unrun (lq_task_release), and attempts
@@ -547,7 +549,8 @@ LQ_EXTERN(lq_status) lq_counters(lq_db *db, lq_lease_counts *leases, lq_run_coun
 
 /* Write now the history rows of at-most-once runs this handle keeps back
  * (see above).  They are gone from the handle whatever the status: a row
- * whose write failed is not sent again. */
+ * whose write failed is not sent again.  LQ_EUNKNOWN: the connection was
+ * lost after the write went out; the rows may or may not be there. */
 LQ_EXTERN(lq_status) lq_run_flush(lq_db *db);
 
 /* Remove the runs that ended more than older_than_ms ago (queue NULL: every

@@ -79,7 +79,19 @@ struct lq_run_batch {
 	} runs[LQ_RUN_BATCH];
 };
 
-lq_status lq__run_flush(lq_db *db)
+/* The history write after settled runs: one whose outcome is unknown (the
+ * connection was lost after it went out) is not repeated, never twice, and
+ * is no failure of the call that made it: its runs are settled, nothing is
+ * left to do.  Only lq_run_flush reports it. */
+static lq_status settled(lq_db *db, lq_status st)
+{
+	if (st != LQ_EUNKNOWN)
+		return st;
+	lq__ok(db);
+	return LQ_OK;
+}
+
+static lq_status flush_batch(lq_db *db)
 {
 	struct lq_run_batch *b = db->runs;
 	if (!b || b->n == 0)
@@ -120,6 +132,11 @@ lq_status lq__run_flush(lq_db *db)
 	return st;
 }
 
+lq_status lq__run_flush(lq_db *db)
+{
+	return settled(db, flush_batch(db));
+}
+
 void lq__run_batch_free(lq_db *db)
 {
 	free(db->runs);
@@ -129,7 +146,7 @@ void lq__run_batch_free(lq_db *db)
 LQ_EXTERN(lq_status) lq_run_flush(lq_db *db)
 {
 	lq__ok(db);
-	return lq__run_flush(db);
+	return flush_batch(db);
 }
 
 /* Keep a lone row that needs no error text for the next batch. */
@@ -173,7 +190,7 @@ lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outco
 	lq_status st = lq__exec_once(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
 	if (st == LQ_ECONN)
 		st = lq__exec_once(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
-	return st;
+	return settled(db, st);
 }
 
 /* ---------------------------------------------------------------- read */
