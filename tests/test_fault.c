@@ -379,6 +379,24 @@ static void setup_last_amo(struct fx *f)
 	setup_last_attempt(f, LQ_AT_MOST_ONCE);
 }
 
+static int count_history_row(const lq_run *r, void *arg)
+{
+	(void)r;
+	++*(int *)arg;
+	return 0;
+}
+
+/* The history says a run once at most: a write lost after it went out is
+ * not sent again. */
+static int runs_of(struct fx *f)
+{
+	lq_run_filter rf = LQ_RUN_FILTER_INIT;
+	int n = 0;
+	rf.task_id = f->id;
+	assert_lq_ok(f->check, lq_run_list(f->check, &rf, count_history_row, &n));
+	return n;
+}
+
 static void check_buried(struct fx *f, lq_status st, lqt_fault_kind kind)
 {
 	lq_task t;
@@ -389,6 +407,7 @@ static void check_buried(struct fx *f, lq_status st, lqt_fault_kind kind)
 	assert_lq_ok(f->check, lq_task_get(f->check, f->id, &t));
 	CHECK(t.dead && t.attempts == 1, "dead %d attempts %d", t.dead, t.attempts);
 	CHECK(t.last_error && strcmp(t.last_error, "boom") == 0, "last_error %s", t.last_error ? t.last_error : "NULL");
+	CHECK(runs_of(f) <= 1, "the run is in the history %d times", runs_of(f));
 	lq_task_clear(&t);
 }
 
@@ -424,6 +443,7 @@ static void check_failed(struct fx *f, lq_status st, lqt_fault_kind kind)
 	CHECK(t.claim_owner[0] == '\0', "still claimed");
 	CHECK(t.last_error && strcmp(t.last_error, "boom") == 0, "last_error %s", t.last_error ? t.last_error : "NULL");
 	CHECK(lqt_count_tasks(f->check, NULL, 0) == 1, "queued twice");
+	CHECK(runs_of(f) <= 1, "the run is in the history %d times", runs_of(f));
 	lq_task_clear(&t);
 }
 
