@@ -91,6 +91,20 @@ static lq_status settled(lq_db *db, lq_status st)
 	return LQ_OK;
 }
 
+/* A lone history write after settled runs.  A connection lost before it
+ * went out must not lose the rows: once more, on a new connection.  (Rows
+ * whose fate is unknown, LQ_EUNKNOWN, are not sent again: the history
+ * would say them twice.  A server that could not be reached is not tried
+ * twice: lq_close would wait for it twice.) */
+static lq_status write_after_run(lq_db *db, const char *what, lq_sql_id id, const lq_value *p, int np)
+{
+	int had_conn = db->conn != NULL;
+	lq_status st = lq__exec_once(db, what, id, p, np, NULL, NULL, NULL);
+	if (st == LQ_ECONN && had_conn)
+		st = lq__exec_once(db, what, id, p, np, NULL, NULL, NULL);
+	return st;
+}
+
 static lq_status flush_batch(lq_db *db)
 {
 	struct lq_run_batch *b = db->runs;
@@ -118,16 +132,8 @@ static lq_status flush_batch(lq_db *db)
 		r[6] = lq_v_int(now - run->ended_ms);
 		r[7] = lq__v_text(lq_outcome_name(run->outcome));
 	}
-	int np = 1 + LQ_RUN_BATCH * RUN_BATCH_NPARAMS;
-	int had_conn = db->conn != NULL;
-	lq_status st = lq__exec_once(db, "run history", LQ_SQL_run_insert_many, p, np, NULL, NULL, NULL);
-	/* A connection lost before the rows went out must not lose them:
-	 * once more, on a new connection.  (Rows whose fate is unknown,
-	 * LQ_EUNKNOWN, are not sent again: the history would say them twice.
-	 * A server that could not be reached is not tried twice: lq_close
-	 * would wait for it twice.) */
-	if (st == LQ_ECONN && had_conn)
-		st = lq__exec_once(db, "run history", LQ_SQL_run_insert_many, p, np, NULL, NULL, NULL);
+	lq_status st = write_after_run(db, "run history", LQ_SQL_run_insert_many, p,
+				       1 + LQ_RUN_BATCH * RUN_BATCH_NPARAMS);
 	b->n = 0;
 	return st;
 }
@@ -183,14 +189,7 @@ lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outco
 			 lq__v_text(lq_outcome_name(o)), lq__v_opt_text(o == LQ_RUN_DONE ? NULL : error)};
 	if (!alone) /* the transaction's outcome decides */
 		return lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
-	/* Alone, a connection lost before the row went out must not fail the
-	 * report either.  Once more, on a new connection.  (A row whose fate is
-	 * unknown, LQ_EUNKNOWN, is not sent again: the history would say it
-	 * twice.) */
-	lq_status st = lq__exec_once(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
-	if (st == LQ_ECONN)
-		st = lq__exec_once(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
-	return settled(db, st);
+	return settled(db, write_after_run(db, what, LQ_SQL_run_insert, p, 9));
 }
 
 /* ---------------------------------------------------------------- read */

@@ -216,7 +216,7 @@ static void run_at_most_once(void **state)
 }
 
 struct batch_seen {
-	int64_t first, n, in_order, ended_ok;
+	int64_t n, in_order, ended_ok;
 	int64_t last_task;
 };
 

@@ -797,18 +797,18 @@ static void t_claim_between(void **state)
 	agent_stop(&a);
 }
 
-/* Killed while the history rows of at-most-once runs wait in the handle:
- * each run is in the history once, never twice.  On PostgreSQL the write
- * sees the loss before it sends (the server's farewell is read first) and
- * rides it out on a new connection; MySQL reports the loss only after the
- * statement went out (error 2013), so its fate is unknown (LQ_EUNKNOWN) and
- * the rows are not sent again: none or all of them are there. */
 static int count_done(const lq_run *r, void *arg)
 {
 	*(int64_t *)arg += r->outcome == LQ_RUN_DONE;
 	return 0;
 }
 
+/* Killed while the history rows of at-most-once runs wait in the handle:
+ * each run is in the history once, never twice.  On PostgreSQL the write
+ * sees the loss before it sends (the server's farewell is read first) and
+ * rides it out on a new connection; MySQL reports the loss only after the
+ * statement went out (error 2013), so its fate is unknown (LQ_EUNKNOWN) and
+ * the rows are not sent again: none or all of them are there. */
 static void t_history_rows_kept(void **state)
 {
 	char q[200];
