@@ -40,6 +40,16 @@ static const struct {
 #endif
 };
 
+LQ_EXTERN(int) lq_backend_built(const char *name)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (registry[i].be && registry[i].be->name && !strcmp(registry[i].be->name, name))
+			return 1;
+	return 0;
+}
+
 const char *lq__sql_name(lq_sql_id id)
 {
 	static const char *const names[] = {

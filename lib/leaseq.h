@@ -92,6 +92,10 @@ LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out);
 LQ_EXTERN(void) lq_close(lq_db *db);
 /* The backend name: "sqlite", "postgres" or "mysql". */
 LQ_EXTERN(const char *) lq_backend_name(const lq_db *db);
+/* 1 if this build of the library has the backend named ("sqlite",
+ * "postgres" or "mysql"; PostgreSQL and MySQL are optional at build time),
+ * else 0.  Opens nothing. */
+LQ_EXTERN(int) lq_backend_built(const char *name);
 /* How many statements this handle has sent to the server since lq_open:
  * every statement, BEGIN, COMMIT, ROLLBACK and NOTIFY a call sent,
  * retries included; not the session setup a (re)connect sends.  For

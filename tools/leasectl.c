@@ -25,8 +25,11 @@ static const struct lc_opt version_opts[] = {
 static const struct lc_usage version_usage = {
 	.path = "version",
 	.summary = "print the versions of leasectl and the library",
-	.description = "Prints the leasectl and libleaseq versions; with --json, an object\n"
-		       "{\"leasectl\": ..., \"library\": ...}.  Does not open the database.",
+	.description = "Prints the leasectl and libleaseq versions and the optional parts this\n"
+		       "build has (\"built with: sqlite, postgres, mysql, serve\"; a part whose\n"
+		       "library was missing at build time is under \"built without:\"); with\n"
+		       "--json, an object {\"leasectl\": ..., \"library\": ..., \"parts\":\n"
+		       "{\"sqlite\": true, ...}}.  Does not open the database.",
 	.opts = version_opts,
 	.examples = "leasectl version",
 	.exits = "0  always",
@@ -533,16 +536,40 @@ static int cmd_version(struct lc_ctx *ctx, int argc, char **argv)
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
+	/* The optional parts: the backends the library was built with, and
+	 * serve, which is the tool's own (libmicrohttpd). */
+	static const char *const parts[] = {"sqlite", "postgres", "mysql", "serve"};
+	int built[sizeof(parts) / sizeof(parts[0])];
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		built[i] = strcmp(parts[i], "serve") ? lq_backend_built(parts[i]) : lc_serve_built();
 	if (ctx->json) {
 		struct lc_json j;
 		lc_json_init(&j, stdout);
 		lc_json_obj(&j);
 		lc_json_kstr(&j, "leasectl", LEASEQ_VERSION_STRING);
 		lc_json_kstr(&j, "library", lq_version());
+		lc_json_key(&j, "parts");
+		lc_json_obj(&j);
+		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			lc_json_kbool(&j, parts[i], built[i]);
+		lc_json_end_obj(&j);
 		lc_json_end_obj(&j);
 		lc_json_end(&j);
 	} else {
 		printf("leasectl %s (libleaseq %s)\n", LEASEQ_VERSION_STRING, lq_version());
+		for (int want = 1; want >= 0; want--) {
+			const char *sep = want ? "built with: " : "built without: ";
+			int any = 0;
+			for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+				if (built[i] != want)
+					continue;
+				printf("%s%s", sep, parts[i]);
+				sep = ", ";
+				any = 1;
+			}
+			if (any)
+				putchar('\n');
+		}
 	}
 	return LC_EXIT_OK;
 }

@@ -188,6 +188,8 @@ int cmd_bench(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_prune(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_doctor(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct lc_ctx *ctx, int argc, char **argv);
+/* 1 if this leasectl was built with serve (GNU libmicrohttpd). */
+int lc_serve_built(void);
 
 /* ------------------------------------------------------------ errors */
 

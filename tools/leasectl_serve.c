@@ -344,7 +344,17 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "serve: stopped\n");
 	return LC_EXIT_OK;
 }
+
+int lc_serve_built(void)
+{
+	return 1;
+}
 #else
+int lc_serve_built(void)
+{
+	return 0;
+}
+
 int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 {
 	int rc = lc_parse(ctx, &lc_serve_usage, &(struct serve_args){0}, argc, argv);
