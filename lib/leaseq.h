@@ -525,8 +525,11 @@ typedef struct lq_run_filter {
 #define LQ_RUN_FILTER_INIT {LQ_RUN_FILTER_VERSION, 0, NULL, NULL, 0, 0}
 
 typedef int (*lq_run_fn)(const lq_run *r, void *ctx);
-/* Call fn for the matching runs, newest first; fn returns non-zero to stop.
- * f NULL: the last 100 runs.  LQ_EINVAL for a bad name, a negative
+/* Call fn for the matching runs, newest first: by ended_at, latest first,
+ * and by id (the later written first) among runs that ended in the same
+ * millisecond.  (Ids alone do not say it: an at-most-once run that ended
+ * well is written after runs that ended later.)  fn returns non-zero to
+ * stop.  f NULL: the last 100 runs.  LQ_EINVAL for a bad name, a negative
  * since_ms or a limit over LQ_RUN_LIST_MAX. */
 LQ_EXTERN(lq_status) lq_run_list(lq_db *db, const lq_run_filter *f, lq_run_fn fn, void *ctx);
 

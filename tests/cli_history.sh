@@ -85,6 +85,35 @@ run task history --queue "$Q"
 want_out "^no runs$"
 end "prune --older-than: removes the history of the queue by age, nothing younger"
 
+# A failed run written at once, before the done at-most-once run that ended
+# earlier (those rows are kept back and written together): both are listed,
+# without a filter and with each filter.  (After the prune above: on a fresh
+# database these are then the only runs.)
+M="histmix_${RUN_ID}"
+begin
+run task add ok --queue "$M"
+run task add bad --queue "$M" --max-attempts 1
+run worker --queue "$M" --drain --handler ok=true --handler bad=false
+want_rc_in 0 1
+mix_runs() { # FILE -> "name:outcome" of queue $M's runs in it, sorted
+    py -c 'import json,sys
+print(" ".join(sorted(r["name"] + ":" + r["outcome"] for r in json.load(open(sys.argv[1])) if r["queue"] == sys.argv[2])))' "$1" "$M"
+}
+run --json task history
+[[ "$(mix_runs "$T/out")" == "bad:dead ok:done" ]] || why+=("no filter: runs '$(mix_runs "$T/out")', expected bad:dead ok:done")
+run task history
+grep -q "$M .*bad .*dead" "$T/out" || why+=("no filter, text: no dead run of bad")
+run --json task history --name bad
+[[ "$(mix_runs "$T/out")" == "bad:dead" ]] || why+=("--name bad: runs '$(mix_runs "$T/out")', expected bad:dead")
+run --json task history --queue "$M"
+[[ "$(mix_runs "$T/out")" == "bad:dead ok:done" ]] || why+=("--queue: runs '$(mix_runs "$T/out")', expected bad:dead ok:done")
+run --json task history --since 1h
+[[ "$(mix_runs "$T/out")" == "bad:dead ok:done" ]] || why+=("--since 1h: runs '$(mix_runs "$T/out")', expected bad:dead ok:done")
+run --json task history --queue "$M" --name bad --since 1h
+[[ "$(mix_runs "$T/out")" == "bad:dead" ]] || why+=("--queue --name --since: runs '$(mix_runs "$T/out")', expected bad:dead")
+end "task history: a failed run written before the kept-back done runs is listed, with every filter"
+run prune --older-than 0s --queue "$M"
+
 run task list --queue "$Q"
 for id in $(ids "$T/out" 2>/dev/null); do run task rm "$id"; done
 finish

@@ -256,9 +256,11 @@ for mode in at-most-once at-least-once; do
     [[ $mode == at-least-once ]] && flags=(--at-least-once)
     add_task "$q" orphan --max-attempts 1
     oid=$ID
-    run worker --queue "$q" --drain "${flags[@]}" --handler 'other=true'
+    run worker --queue "$q" --drain "${flags[@]}" --handler 'other=true' --handler 'more=true'
     want_rc 0
     grep -q -E 'ran 0, failed 1' "$T/err" || why+=("the report does not say 'ran 0, failed 1'")
+    grep -q -E "^leasectl: worker: task $oid \"orphan\" failed: no handler for orphan .*other, more" "$T/err" ||
+        why+=("no line naming task $oid, orphan, and the handlers there are: $(excerpt "$T/err")")
     run --json task list --queue "$q" --dead
     [[ "$(ids "$T/out")" == "$oid" ]] || why+=("task $oid is not dead")
     run --json task show "$oid"
@@ -268,6 +270,60 @@ for mode in at-most-once at-least-once; do
     [[ -z "$(ids "$T/out")" ]] || why+=("the task is still live")
     run task rm "$oid"
     end "$mode: a task without a handler, --max-attempts 1: dead with 'no handler for orphan'"
+done
+
+# A task whose name no --handler names is a failed attempt like any other:
+# its line in text, its task_failed event in JSON (with tick too).
+begin
+newq "noh_json"
+add_task "$q" orphan --max-attempts 2
+oid=$ID
+run worker --queue "$q" --drain --log-format json --handler 'other=true'
+want_rc 0
+py -c 'import json,sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+f = [e for e in ev if e["event"] == "task_failed" and e.get("task_id") == int(sys.argv[2])]
+assert len(f) == 1, ev
+e = f[0]
+assert e["level"] == "error" and e["name"] == "orphan" and e["attempt"] == 1 and "duration_ms" in e, e
+assert e["error"].startswith("no handler for orphan") and "other" in e["error"], e
+' "$T/err" "$oid" 2>"$T/py.err" || why+=("no task_failed event for task $oid: $(tail -1 "$T/py.err")")
+run task retry "$oid"
+run tick --queue "$q" --handler 'other=true'
+want_rc 0
+grep -q -E "^leasectl: tick: task $oid \"orphan\" failed: no handler for orphan .*other" "$T/err" ||
+    why+=("tick: no line naming task $oid: $(excerpt "$T/err")")
+end "a task without a handler: a task_failed event (--log-format json), a line from tick"
+
+# ================================================================== 5b. a handler's stdout in JSON mode
+# Standard output is only JSON: a handler's own output goes to standard
+# error (--json), or becomes handler_output events (--log-format json).
+all_json() { # FILE: nothing but JSON documents (the report, pretty; log lines)
+    py -c 'import json,sys
+s, d, i = open(sys.argv[1]).read(), json.JSONDecoder(), 0
+while s[i:].strip():
+    i = d.raw_decode(s, i + len(s[i:]) - len(s[i:].lstrip()))[1]' "$1" 2>/dev/null
+}
+for how in "--json worker --drain" "--json tick" "worker --drain --log-format json" "--json worker --drain --log-format json"; do
+    begin
+    newq "out_${how//[^a-z]/_}"
+    add_task "$q" talk
+    # shellcheck disable=SC2086 # $how is several words on purpose
+    run $how --queue "$q" --handler 'talk=echo "hello from $LEASEQ_TASK_NAME"; echo "{half"; printf tail'
+    want_rc 0
+    all_json "$T/out" || why+=("stdout is not JSON lines: $(excerpt "$T/out")")
+    if [[ $how == *log-format* ]]; then
+        all_json "$T/err" || why+=("stderr is not JSON lines: $(excerpt "$T/err")")
+        for m in "hello from talk" "{half" "tail"; do
+            py -c 'import json,sys
+assert any(e["event"] == "handler_output" and e["message"] == sys.argv[2] for e in map(json.loads, open(sys.argv[1])))' \
+                "$T/err" "$m" 2>/dev/null || why+=("no handler_output event '$m': $(excerpt "$T/err")")
+        done
+    else
+        grep -q -x "hello from talk" "$T/err" || why+=("the handler's output is not on stderr: $(excerpt "$T/err")")
+    fi
+    [[ $how == --json* ]] && { [[ "$(json_get "$T/out" ran)" == 1 ]] || why+=("the report does not say ran 1"); }
+    end "leasectl $how: a handler printing to stdout leaves stdout valid JSON"
 done
 
 # ================================================================== 6. queues and bad input

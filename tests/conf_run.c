@@ -4,6 +4,7 @@
  * with its error, a run whose ack did not happen never as done; lease
  * counters; capped queue gauges; prune of runs.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -215,20 +216,31 @@ static void run_at_most_once(void **state)
 	assert_int_equal(counters_of(db, "default", "amo-bad").dead, 1);
 }
 
+#define BATCH_ROWS 256
 struct batch_seen {
-	int64_t n, in_order, ended_ok;
-	int64_t last_task;
+	int64_t n, in_order, newest_first, ended_ok;
+	int64_t last_ended;
+	struct batch_row {
+		int64_t id, task_id;
+	} rows[BATCH_ROWS];
 };
 
 static int batch_row(const lq_run *r, void *arg)
 {
 	struct batch_seen *b = arg;
-	/* newest first: task ids fall by one from row to row */
-	b->in_order += b->n == 0 || r->task_id == b->last_task - 1;
+	b->newest_first += b->n == 0 || r->ended_at <= b->last_ended;
 	b->ended_ok += r->ended_at >= r->started_at && r->ended_at <= r->now;
-	b->last_task = r->task_id;
+	b->last_ended = r->ended_at;
+	if (b->n < BATCH_ROWS)
+		b->rows[b->n] = (struct batch_row){r->id, r->task_id};
 	b->n++;
 	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct batch_row *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* What another handle sees of the runs named name. */
@@ -241,6 +253,12 @@ static struct batch_seen batch_seen(lq_db *other, const char *name)
 	f.name = name;
 	f.limit = 1000;
 	assert_lq_ok(other, lq_run_list(other, &f, batch_row, &b));
+	/* Written in the order of the runs: by id, task ids rise by one.
+	 * (The list is by ended_at, which a batch back-dates to the ms.) */
+	size_t n = b.n < BATCH_ROWS ? (size_t)b.n : BATCH_ROWS;
+	qsort(b.rows, n, sizeof(b.rows[0]), by_id);
+	for (size_t i = 0; i < n; i++)
+		b.in_order += i == 0 || b.rows[i].task_id == b.rows[i - 1].task_id + 1;
 	return b;
 }
 
@@ -265,6 +283,7 @@ static void run_at_most_once_batched(void **state)
 	struct batch_seen b = batch_seen(db, "amo-batch");
 	assert_int_equal(b.n, runs);
 	assert_int_equal(b.in_order, runs);
+	assert_int_equal(b.newest_first, runs);
 	assert_int_equal(b.ended_ok, runs);
 	assert_int_equal(counters_of(db, "default", "amo-batch").done, runs);
 
@@ -291,6 +310,61 @@ static int timeout_handler(lq_job *job, void *ctx)
 	(void)ctx;
 	lq_job_set_timed_out(job, "timed out after 1s");
 	return 1;
+}
+
+/* A failed run written at once among done at-most-once runs kept back and
+ * written after it (their ended_at back-dated): every run is listed, with
+ * and without filters, newest ended_at first. */
+static void run_list_out_of_order(void **state)
+{
+	lq_db *db = DB(state);
+	lq_run_filter f = LQ_RUN_FILTER_INIT;
+	struct runs rs;
+	lq_task t[3];
+	size_t n = 0;
+
+	add(db, "ok", "mix", 0);
+	add(db, "bad", "mix", 1);
+	add(db, "ok", "mix", 0);
+	assert_lq_ok(db, lq_task_claim(db, "mix", LQ_AT_MOST_ONCE, 0, t, 3, &n));
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(t[i].name, "bad") == 0)
+			assert_lq_ok(db, lq_task_fail(db, &t[i], "no"));
+		else
+			assert_lq_ok(db, lq_task_ack(db, &t[i]));
+		lq_task_clear(&t[i]);
+		lqt_sleep_ms(5); /* distinct ended_at: the order is then certain */
+	}
+	assert_lq_ok(db, lq_run_flush(db));
+
+	memset(&rs, 0, sizeof(rs));
+	assert_lq_ok(db, lq_run_list(db, NULL, keep_run, &rs));
+	assert_int_equal(rs.n, 3);
+	for (size_t i = 1; i < rs.n; i++)
+		assert_true(rs.r[i - 1].ended_at > rs.r[i].ended_at);
+	assert_string_equal(rs.r[1].name, "bad");
+
+	memset(&rs, 0, sizeof(rs));
+	f.name = "bad";
+	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_DEAD);
+	memset(&rs, 0, sizeof(rs));
+	f.name = NULL;
+	f.queue = "mix";
+	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_int_equal(rs.n, 3);
+	memset(&rs, 0, sizeof(rs));
+	f.queue = NULL;
+	f.since_ms = 3600 * 1000;
+	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_int_equal(rs.n, 3);
+	memset(&rs, 0, sizeof(rs));
+	f.limit = 1;
+	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_int_equal(rs.n, 1);
+	assert_string_equal(rs.r[0].name, "ok");
 }
 
 static void run_timed_out(void **state)
@@ -484,6 +558,7 @@ int lqt_conf_run(void)
 		cmocka_unit_test_setup(run_not_done_without_ack, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_at_most_once, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_at_most_once_batched, lqt_conf_test_setup),
+		cmocka_unit_test_setup(run_list_out_of_order, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_timed_out, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_recurring, lqt_conf_test_setup),
 		cmocka_unit_test_setup(run_list_filters, lqt_conf_test_setup),

@@ -127,6 +127,7 @@ struct sh_child {
 	const char *cmd;
 	int in;
 	int err; /* -1: standard error inherited */
+	int out; /* -1: standard output inherited */
 	char **env;
 };
 
@@ -135,15 +136,16 @@ static void run_sh(void *arg)
 {
 	const struct sh_child *c = arg;
 
-	if (dup2(c->in, STDIN_FILENO) < 0 || (c->err >= 0 && dup2(c->err, STDERR_FILENO) < 0))
+	if (dup2(c->in, STDIN_FILENO) < 0 || (c->err >= 0 && dup2(c->err, STDERR_FILENO) < 0) ||
+	    (c->out >= 0 && dup2(c->out, STDOUT_FILENO) < 0))
 		_exit(126);
 	execve("/bin/sh", (char *[]){(char *)"sh", (char *)"-c", (char *)c->cmd, NULL}, c->env);
 	dprintf(STDERR_FILENO, "%s: cannot run /bin/sh: %s\n", LC_PROG, strerror(errno));
 	_exit(127);
 }
 
-/* With --log-format json a handler's standard error must not break the
- * log's one-object-per-line format: each line it writes becomes a
+/* With --log-format json a handler's standard error and output must not
+ * break the log's one-object-per-line format: each line it writes becomes a
  * handler_output event of its task. */
 struct relay {
 	int fd; /* read end, non-blocking; -1 when done or unused */
@@ -198,6 +200,49 @@ static void relay_pump(struct relay *r, const lq_task *t, int final)
 	}
 }
 
+/* The attempt a job is: at-least-once claims count it, at-most-once ones
+ * do not. */
+static int job_attempt(const lq_task *t)
+{
+	return t->mode == LQ_AT_LEAST_ONCE ? (t->attempts > 0 ? t->attempts : 1) : t->attempts + 1;
+}
+
+/* A failed attempt, in the log: a long-running worker's log is where
+ * operators look first. */
+static void log_failed(const struct wconf *c, const lq_task *t, int64_t started, const char *err)
+{
+	if (lc_log_is_json()) {
+		lc_log_event("error", "task_failed",
+			     &(struct lc_log_fields){.task = t, .attempt = job_attempt(t),
+						     .duration_ms = lc_mono_ms() - started, .has_duration = 1, .error = err});
+	} else {
+		char name[300];
+		lc_errorf("%s: task %lld \"%s\" failed: %s", c->tick ? "tick" : "worker", (long long)t->id,
+			  lc_pr(name, sizeof(name), t->name), err);
+	}
+}
+
+/* The handler of the names no --handler gives (when there is no "*"): a
+ * failed attempt, said like any other, naming the handlers there are (a
+ * typo in a --handler name shows here). */
+static int unmatched_fn(lq_job *job, void *arg)
+{
+	const struct wconf *c = arg;
+	const lq_task *t = lq_job_task(job);
+	char err[1024];
+	size_t n = (size_t)snprintf(err, sizeof(err), "no handler for %s (--handler given for: ", t->name);
+
+	for (size_t i = 0; i < c->nh && n < sizeof(err); i++)
+		n += (size_t)snprintf(err + n, sizeof(err) - n, "%s%s", i ? ", " : "", c->h[i].name);
+	if (n + 2 >= sizeof(err))
+		strcpy(err + sizeof(err) - 5, "...)");
+	else
+		strcpy(err + n, ")");
+	lq_job_set_error(job, err);
+	log_failed(c, t, lc_mono_ms(), err);
+	return 1;
+}
+
 static int handler_fn(lq_job *job, void *arg)
 {
 	const struct handler *h = arg;
@@ -206,14 +251,13 @@ static int handler_fn(lq_job *job, void *arg)
 	char v_id[48], v_attempt[48], v_run_at[48], *v_name = NULL, *v_queue = NULL, why[128], err[256];
 	const char *set[5];
 	int64_t interval = 0, next_hb = 0, expiry = 0, stop_at = 0, kill_at = 0, now, started = lc_mono_ms();
-	int attempt = t->mode == LQ_AT_LEAST_ONCE ? (t->attempts > 0 ? t->attempts : 1) : t->attempts + 1;
+	int attempt = job_attempt(t);
 	int fd, wstatus = 0, termed = 0, killed = 0, lost = 0, stopped = 0, timed_out = 0, errpipe[2] = {-1, -1};
 	int64_t timeout_at = 0;
 	struct relay out = {.fd = -1};
 	char **env;
 	pid_t pid;
 
-	/* at-least-once claims count this attempt; at-most-once ones do not. */
 	snprintf(v_id, sizeof(v_id), "LEASEQ_TASK_ID=%lld", (long long)t->id);
 	snprintf(v_attempt, sizeof(v_attempt), "LEASEQ_TASK_ATTEMPT=%d", attempt);
 	snprintf(v_run_at, sizeof(v_run_at), "LEASEQ_TASK_RUN_AT=%lld", (long long)t->run_at);
@@ -239,7 +283,11 @@ static int handler_fn(lq_job *job, void *arg)
 		fcntl(out.fd, F_SETFL, fcntl(out.fd, F_GETFL) | O_NONBLOCK);
 	}
 	{
-		struct sh_child sc = {h->cmd, fd, errpipe[1], env};
+		/* In JSON (--json, --log-format json) our standard output is JSON
+		 * only: the handler's goes where its standard error goes. */
+		int json = c->ctx->json || lc_log_is_json();
+		struct sh_child sc = {h->cmd, fd, errpipe[1], errpipe[1] >= 0 ? errpipe[1] : json ? STDERR_FILENO : -1,
+				      env};
 		pid = lc_child_spawn(run_sh, &sc);
 	}
 	close(fd);
@@ -362,16 +410,7 @@ fail:
 		lq_job_set_timed_out(job, err); /* the history says timed_out */
 	else
 		lq_job_set_error(job, err);
-	/* A long-running worker's log is where operators look first. */
-	if (lc_log_is_json()) {
-		lc_log_event("error", "task_failed",
-			     &(struct lc_log_fields){.task = t, .attempt = attempt,
-						     .duration_ms = lc_mono_ms() - started, .has_duration = 1, .error = err});
-	} else {
-		char name[300];
-		lc_errorf("%s: task %lld \"%s\" failed: %s", c->tick ? "tick" : "worker", (long long)t->id,
-			  lc_pr(name, sizeof(name), t->name), err);
-	}
+	log_failed(c, t, started, err);
 	lc_env_free(env);
 	free(v_name);
 	free(v_queue);
@@ -405,8 +444,13 @@ int lc_run_runner(struct wconf *c, lq_run_report *rep, char *msg, size_t msgsize
 	lq_set_notice_fn(db, lc_log_notice, NULL);
 	if (st == LQ_OK)
 		st = lq_runner_new(db, &o, &r);
-	for (size_t i = 0; st == LQ_OK && i < c->nh; i++)
+	int any = 0;
+	for (size_t i = 0; st == LQ_OK && i < c->nh; i++) {
 		st = lq_runner_handle(r, c->h[i].name, handler_fn, &c->h[i]);
+		any |= !strcmp(c->h[i].name, "*");
+	}
+	if (st == LQ_OK && !any)
+		st = lq_runner_handle(r, "*", unmatched_fn, c);
 	if (st != LQ_OK)
 		goto fail;
 	if (lc_sig_init() != 0) {
@@ -648,9 +692,14 @@ const struct lc_usage lc_worker_usage = {
 		"started go back unrun.  The handler runs in its own\n"
 		"process group, without LEASEQ_DSN or other database secrets.  A handler\n"
 		"whose claim is lost (at-least-once) gets SIGTERM and the run counts as\n"
-		"failed.  Each failure is logged on standard error.  At the end prints\n"
-		"\"worker: ran N, failed M, stopped: REASON\" (idle, signal, error...) on\n"
-		"standard error; JSON: {ran, failed, claimed, stopped} on standard output.",
+		"failed.  Each failure is logged on standard error, also a task whose\n"
+		"name no --handler gives (and no \"*\"): \"no handler for NAME\", with the\n"
+		"names given.  At the end prints \"worker: ran N, failed M, stopped: REASON\"\n"
+		"(idle, signal, error...) on standard error; JSON: {ran, failed, claimed,\n"
+		"stopped} on standard output.  With --json or --log-format json standard\n"
+		"output holds JSON only: a handler's standard output goes where its\n"
+		"standard error goes (standard error; with --log-format json, each line\n"
+		"a handler_output event, split at 2048 bytes).",
 	.opts = worker_opts,
 	.examples = "leasectl worker --handler 'send-mail=/usr/local/bin/send-mail' \\\n"
 		    "    --handler '*=logger -t leaseq'\n"

@@ -116,28 +116,30 @@ WITH d AS (DELETE FROM lq_task WHERE id = $1::bigint AND claim_owner = $2::text
 SELECT count(*)::bigint FROM i;
 
 -- name: run_list
--- Newest first.  The first run that ended inside the window, found on
--- lq_run_ended, bounds the walk down the primary key (ids grow with
--- ended_at), so a narrow window never scans the whole history.
+-- Newest ended_at first, ties by id: the order a reader expects even where
+-- rows were written out of that order (the kept-back at-most-once rows go
+-- in later, their ended_at back-dated to when the run ended).  A backward
+-- walk of lq_run_ended that stops at the window's start or after LIMIT
+-- rows: a narrow window or a small limit never reads the whole history.
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error,
        (SELECT n FROM clk)
   FROM lq_run
- WHERE id >= COALESCE((SELECT id FROM lq_run WHERE ended_at >= (SELECT n FROM clk) - $3::bigint
-                        ORDER BY ended_at, id LIMIT 1), 9223372036854775807)
-   AND ended_at >= (SELECT n FROM clk) - $3::bigint
+ WHERE ended_at >= (SELECT n FROM clk) - $3::bigint
    AND ($1::text IS NULL OR queue = $1::text)
    AND ($2::text IS NULL OR name = $2::text)
- ORDER BY id DESC
+ ORDER BY ended_at DESC, id DESC
  LIMIT $4::bigint;
 
 -- name: run_list_task
+-- In run_list's order (newest ended_at first, ties by id), walking
+-- lq_run_task (task_id, ended_at, id) backwards.
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error,
        (SELECT n FROM clk)
   FROM lq_run
  WHERE task_id = $1::bigint AND ended_at >= (SELECT n FROM clk) - $2::bigint
- ORDER BY id DESC
+ ORDER BY ended_at DESC, id DESC
  LIMIT $3::bigint;
 
 -- name: run_count_since

@@ -86,24 +86,26 @@ SELECT tid, ra, q, nm, ?1, att, sa, MAX(sa, CAST(ROUND((julianday('now') - 24405
  ORDER BY k;
 
 -- name: run_list
--- Newest first.  The first run that ended inside the window, found on
--- lq_run_ended, bounds the walk down the primary key (ids grow with
--- ended_at), so a narrow window never scans the whole history.
+-- Newest ended_at first, ties by id: the order a reader expects even where
+-- rows were written out of that order (the kept-back at-most-once rows go
+-- in later, their ended_at back-dated to when the run ended).  A backward
+-- walk of lq_run_ended that stops at the window's start or after LIMIT
+-- rows: a narrow window or a small limit never reads the whole history.
 SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
   FROM lq_run
- WHERE id >= COALESCE((SELECT id FROM lq_run WHERE ended_at >= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) - ?3
-                        ORDER BY ended_at, id LIMIT 1), 9223372036854775807)
-   AND ended_at >= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) - ?3
+ WHERE ended_at >= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) - ?3
    AND (?1 IS NULL OR queue = ?1)
    AND (?2 IS NULL OR name = ?2)
- ORDER BY id DESC
+ ORDER BY ended_at DESC, id DESC
  LIMIT ?4;
 
 -- name: run_list_task
+-- In run_list's order (newest ended_at first, ties by id), walking
+-- lq_run_task (task_id, ended_at, id) backwards.
 SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
   FROM lq_run
  WHERE task_id = ?1 AND ended_at >= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) - ?2
- ORDER BY id DESC
+ ORDER BY ended_at DESC, id DESC
  LIMIT ?3;
 
 -- name: run_count_since

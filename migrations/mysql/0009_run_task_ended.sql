@@ -1,0 +1,8 @@
+-- leaseq schema step 9 (MySQL/MariaDB): a task's runs are read newest
+-- ended_at first (run_list_task), like the whole history: the at-most-once
+-- rows kept back are written after runs that ended later, so ids do not
+-- follow ended_at.  lq_run_task in that order: the newest runs of a task
+-- (the dashboard's last run of each schedule) are read, not all of them
+-- sorted.  One DDL statement, safe to run again.
+ALTER TABLE lq_run DROP INDEX IF EXISTS lq_run_task,
+                   ADD INDEX lq_run_task (task_id, ended_at, id);
