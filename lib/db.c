@@ -125,12 +125,21 @@ static lq_status db_new(const char *dsn, lq_db **out)
 
 LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out)
 {
+	return lq_open_ex(dsn, 0, out);
+}
+
+LQ_EXTERN(lq_status) lq_open_ex(const char *dsn, unsigned flags, lq_db **out)
+{
 	if (!dsn || !*dsn)
 		dsn = LQ_DEFAULT_DSN;
 	lq_status st = db_new(dsn, out);
 	if (st != LQ_OK)
 		return st;
 	lq_db *db = *out;
+	if (flags & ~(LQ_OPEN_NOCREATE | LQ_OPEN_READONLY))
+		return lq__fail(db, LQ_EINVAL, "lq_open_ex: unknown flags 0x%x", flags);
+	/* Read-only never creates: an empty file would be all it could make. */
+	db->open_flags = flags & LQ_OPEN_READONLY ? flags | LQ_OPEN_NOCREATE : flags;
 	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++) {
 		if (strncmp(dsn, registry[i].prefix, strlen(registry[i].prefix)) != 0)
 			continue;
@@ -283,9 +292,12 @@ lq_status lq__connect(lq_db *db)
 	if (db->borrowed)
 		return lq__fail(db, LQ_ECONN, "the borrowed connection was released");
 	db->err.msg[0] = '\0';
-	lq_status st = db->be->connect(db->dsn, &db->conn, &db->err);
+	lq_status st = db->be->connect(db->dsn, db->open_flags, &db->conn, &db->err);
 	if (st != LQ_OK) {
 		db->conn = NULL;
+		if (st == LQ_ENODB || st == LQ_ECREATE || st == LQ_EPERM || st == LQ_ENOTDB)
+			/* The backend's text says what is wrong with which file. */
+			return lq__fail(db, st, "%s: %s", db->dsn_redacted, db->err.msg);
 		return lq__fail(db, st, "cannot open %s: %s", db->dsn_redacted, db->err.msg);
 	}
 	if (db->be->set_stop)

@@ -29,6 +29,7 @@ struct lq_db {
 	const volatile sig_atomic_t *interrupt;
 	int64_t statements;   /* sent to the server: lq_db_statements() */
 	int borrowed;         /* conn is the application's (lq_open_borrowed) */
+	unsigned open_flags;  /* lq_open_ex's LQ_OPEN_*, for every (re)connect */
 	int joined;           /* lq__tx is running inside the application's transaction */
 	lq_notice_fn notice_fn; /* lq_set_notice_fn, or NULL */
 	void *notice_ctx;

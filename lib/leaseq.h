@@ -38,7 +38,19 @@ extern "C" {
 
 #define LEASEQ_VERSION_STRING "0.1.0"
 
-/* Status codes.  Append only: never renumber or remove one. */
+/* Status codes.  Append only: never renumber or remove one.
+ * The local-file statuses (SQLite's database file; a server backend never
+ * returns them), so that a tool can tell a mistake on disk from an outage:
+ *   ENODB    the file does not exist and the handle may not create it
+ *            (LQ_OPEN_NOCREATE, LQ_OPEN_READONLY)
+ *   ECREATE  the file does not exist and cannot be created (no such
+ *            directory, no permission to create there, a read-only file
+ *            system)
+ *   EPERM    the file exists but the caller may not read it, or may not
+ *            write it (or beside it: SQLite's -wal and -shm files) for a call
+ *            that writes; also a write on a LQ_OPEN_READONLY handle
+ *   ENOTDB   the path is a directory or a file that is not an SQLite
+ *            database */
 #define LQ_STATUS_MAP(X)                                                     \
 	X(OK, 0, "success")                                                  \
 	X(BUSY, 1, "held elsewhere")                                         \
@@ -52,7 +64,11 @@ extern "C" {
 	X(ENOMEM, 9, "out of memory")                                        \
 	X(ERROR, 10, "database error")                                       \
 	X(ETIMEDOUT, 11, "timed out")                                        \
-	X(ETXOPEN, 12, "not allowed inside the application's open transaction")
+	X(ETXOPEN, 12, "not allowed inside the application's open transaction") \
+	X(ENODB, 13, "no such database file")                                \
+	X(ECREATE, 14, "database file cannot be created")                    \
+	X(EPERM, 15, "permission denied")                                    \
+	X(ENOTDB, 16, "not a database file")
 
 typedef enum lq_status {
 #define LQ__STATUS_ENUM(name, value, text) LQ_##name = value,
@@ -87,6 +103,23 @@ LQ_EXTERN(const char *) lq_version(void);
  * whose connection failed reconnects on its next call.
  */
 LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out);
+/*
+ * lq_open with flags (0: the same as lq_open).  They concern SQLite's file;
+ * PostgreSQL and MySQL ignore them (the server's grants decide).
+ *   LQ_OPEN_NOCREATE  a missing file is LQ_ENODB, not a new empty database
+ *                     (lq_open creates one, mode 0600)
+ *   LQ_OPEN_READONLY  only read (implies NOCREATE): the file is opened
+ *                     read-only, so it works on a file, or in a directory,
+ *                     the caller may not write; a call that writes gets
+ *                     LQ_EPERM.  When SQLite cannot keep its -shm file beside
+ *                     a WAL database (a read-only directory and no writer
+ *                     open), the file is read as it stands (SQLite's
+ *                     "immutable"): a writer that starts meanwhile is not
+ *                     seen, so use it for short reads, not a long-lived handle.
+ */
+#define LQ_OPEN_NOCREATE 1u
+#define LQ_OPEN_READONLY 2u
+LQ_EXTERN(lq_status) lq_open_ex(const char *dsn, unsigned flags, lq_db **out);
 /* Close: writes the run history rows the handle keeps back (lq_run_flush:
  * call it first to hear of a failure), then disconnects. */
 LQ_EXTERN(void) lq_close(lq_db *db);

@@ -56,7 +56,7 @@ why=()
 [[ "$(key KillSignal)" == SIGTERM ]] || why+=("KillSignal is not SIGTERM")
 [[ "$stop_s" =~ ^[0-9]+$ && $((stop_s * 1000)) -gt ${grace_ms:-0} ]] ||
     why+=("TimeoutStopSec=$stop is not longer than the worker's grace of ${grace_ms} ms")
-for k in NoNewPrivileges=yes ProtectSystem=full PrivateTmp=yes Restart=on-failure RestartPreventExitStatus=64; do
+for k in NoNewPrivileges=yes ProtectSystem=full PrivateTmp=yes Restart=on-failure "RestartPreventExitStatus=64 65 66 73 77"; do
     grep -q -x "$k" "$w" || why+=("no $k")
 done
 if [[ ${#why[@]} == 0 ]]; then

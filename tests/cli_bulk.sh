@@ -93,8 +93,8 @@ printf '[1,2]\n' | bad_file "not an object" 'object' 1
     printf '{"name":"%s"}\n' "$(head -c 300 /dev/zero | tr '\0' x)"
 } | bad_file "name over 255 bytes at line 151" 'name' 151
 
-begin; run task add --from "$T/nonexistent.jsonl"; want_rc 64; want_err_line; want_err 'nonexistent'
-end "task add --from a missing file: exit 64, one line"
+begin; run task add --from "$T/nonexistent.jsonl"; want_rc 66; want_err_line; want_err 'nonexistent\.jsonl: No such file'
+end "task add --from a missing file: exit 66, one line"
 begin; run task add jobname --from "$T/good.jsonl"; want_rc 64; want_err_line
 end "task add NAME --from: exit 64 (each line names its task)"
 begin; run task add x --priority 1.5; want_rc 64; want_err_line; want_err 'priority'

@@ -1,9 +1,13 @@
 /*
  * conf_errors.c - conformance: bad input is LQ_EINVAL and changes nothing;
- * DSNs; a missing or newer schema is LQ_ESCHEMA; error messages.
+ * DSNs; a missing or newer schema is LQ_ESCHEMA; error messages; what is
+ * wrong with a local SQLite file has its own status.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -395,6 +399,95 @@ static void err_sqlite_file(void **state)
 	lq_close(db);
 }
 
+/* open_file(flags, fmt, ...): lq_open_ex on sqlite:PATH; the status, the
+ * message in msg. */
+static lq_status open_file(unsigned flags, char *msg, size_t size, const char *path)
+{
+	char dsn[1200];
+	lq_db *db = NULL;
+
+	snprintf(dsn, sizeof(dsn), "sqlite:%s", path);
+	lq_status st = lq_open_ex(dsn, flags, &db);
+	snprintf(msg, size, "%s", lq_errmsg(db));
+	lq_close(db);
+	return st;
+}
+
+/* lq_open_ex's flags and the local-file statuses: a missing file with
+ * NOCREATE or READONLY (LQ_ENODB, nothing created), a directory or a file
+ * that is not a database (LQ_ENOTDB), a file that cannot be created
+ * (LQ_ECREATE), a write on a read-only handle (LQ_EPERM).  Server backends
+ * ignore the flags. */
+static void err_open_flags(void **state)
+{
+	char dir[1024], path[1100], msg[1100];
+	const char *tmp = getenv("TMPDIR");
+	lq_db *db = NULL;
+	lq_task t;
+	int64_t id = 0;
+	FILE *f;
+
+	if (strcmp(CONF(state)->backend, "sqlite") != 0) {
+		assert_lq_ok(db, lq_open_ex(lqt_dsn(CONF(state)->backend), LQ_OPEN_READONLY, &db));
+		assert_int_equal(lqt_count_leases(db) >= 0, 1);
+		lq_close(db);
+		return;
+	}
+	db = NULL;
+	assert_lq(db, LQ_EINVAL, lq_open_ex(lqt_dsn("sqlite"), 0x100, &db));
+	lq_close(db);
+
+	snprintf(dir, sizeof(dir), "%s/lq-open-flags.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(dir));
+
+	snprintf(path, sizeof(path), "%s/missing.db", dir);
+	assert_int_equal(open_file(LQ_OPEN_NOCREATE, msg, sizeof(msg), path), LQ_ENODB);
+	assert_non_null(strstr(msg, "no such database file"));
+	assert_int_equal(open_file(LQ_OPEN_READONLY, msg, sizeof(msg), path), LQ_ENODB);
+	assert_int_equal(access(path, F_OK), -1);
+
+	snprintf(path, sizeof(path), "%s/no/such/dir.db", dir);
+	assert_int_equal(open_file(0, msg, sizeof(msg), path), LQ_ECREATE);
+	assert_non_null(strstr(msg, "cannot create"));
+
+	assert_int_equal(open_file(0, msg, sizeof(msg), dir), LQ_ENOTDB);
+	assert_int_equal(open_file(LQ_OPEN_READONLY, msg, sizeof(msg), dir), LQ_ENOTDB);
+	assert_non_null(strstr(msg, "directory"));
+
+	snprintf(path, sizeof(path), "%s/text.db", dir);
+	assert_non_null(f = fopen(path, "w"));
+	for (int i = 0; i < 20; i++)
+		fputs("this is a text file, not an SQLite database\n", f);
+	fclose(f);
+	assert_int_equal(open_file(0, msg, sizeof(msg), path), LQ_ENOTDB);
+	assert_int_equal(open_file(LQ_OPEN_READONLY, msg, sizeof(msg), path), LQ_ENOTDB);
+	assert_non_null(strstr(msg, "not a database"));
+	unlink(path);
+
+	/* Read-only: reads work, a write is LQ_EPERM and changes nothing. */
+	snprintf(path, sizeof(path), "sqlite:%s/ro.db", dir);
+	db = NULL;
+	assert_lq_ok(db, lq_open(path, &db));
+	assert_lq_ok(db, lq_migrate(db, NULL, NULL));
+	assert_lq_ok(db, lq_task_add(db, "before", NULL, &id, NULL));
+	lq_close(db);
+	db = NULL;
+	assert_lq_ok(db, lq_open_ex(path, LQ_OPEN_READONLY, &db));
+	assert_lq_ok(db, lq_task_get(db, id, &t));
+	lq_task_clear(&t);
+	assert_lq(db, LQ_EPERM, lq_task_add(db, "after", NULL, NULL, NULL));
+	assert_lq(db, LQ_EPERM, lq_task_rm(db, id));
+	lq_close(db);
+	db = NULL;
+	assert_lq_ok(db, lq_open(path, &db));
+	assert_lq_ok(db, lq_task_get(db, id, &t));
+	lq_task_clear(&t);
+	lq_close(db);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int lqt_conf_errors(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +500,7 @@ int lqt_conf_errors(void)
 		cmocka_unit_test_setup(err_messages, lqt_conf_test_setup),
 		cmocka_unit_test_setup(err_newer_schema, lqt_conf_test_setup),
 		cmocka_unit_test_setup(err_sqlite_file, lqt_conf_test_setup),
+		cmocka_unit_test_setup(err_open_flags, lqt_conf_test_setup),
 		/* Last: it drops the schema (and migrates it back). */
 		cmocka_unit_test_setup(err_no_schema, lqt_conf_test_setup),
 	};

@@ -107,13 +107,13 @@ struct fault_conn {
 #define INNER (&lq__backend_sqlite)
 #define FC(c) ((struct fault_conn *)(void *)(c))
 
-static lq_status f_connect(const char *dsn, struct lq_conn **out, lq_err *err)
+static lq_status f_connect(const char *dsn, unsigned flags, struct lq_conn **out, lq_err *err)
 {
 	*out = NULL;
 	struct fault_conn *fc = calloc(1, sizeof(*fc));
 	if (!fc)
 		return LQ_ENOMEM;
-	lq_status st = INNER->connect(dsn, &fc->inner, err);
+	lq_status st = INNER->connect(dsn, flags, &fc->inner, err);
 	if (st != LQ_OK) {
 		free(fc);
 		return st;

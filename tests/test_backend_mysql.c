@@ -133,7 +133,7 @@ static struct lq_conn *conn_open(const char *dsn)
 {
 	struct lq_conn *c = NULL;
 	lq_err err = {{0}, 0};
-	lq_status st = be->connect(dsn, &c, &err);
+	lq_status st = be->connect(dsn, 0, &c, &err);
 	if (st != LQ_OK) {
 		print_error("connect failed (%d): %s\n", (int)st, err.msg);
 		fail();
@@ -290,7 +290,7 @@ static void test_connect_errors(void **state)
 	snprintf(dsn, sizeof(dsn), "mysql://%s:%s%s", u.user, bad, at);
 
 	struct lq_conn *c = NULL;
-	assert_int_equal(be->connect(dsn, &c, &err), LQ_ECONN);
+	assert_int_equal(be->connect(dsn, 0, &c, &err), LQ_ECONN);
 	assert_null(c);
 	assert_true(err.msg[0] != '\0');
 	assert_null(strstr(err.msg, bad));
@@ -300,29 +300,29 @@ static void test_connect_errors(void **state)
 	assert_non_null(strstr(err.msg, "1045")); /* access denied */
 
 	/* Malformed DSNs change nothing and say why. */
-	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:notaport/db", &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:notaport/db", 0, &c, &err), LQ_EINVAL);
 	assert_null(strstr(err.msg, "secretpw"));
-	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:3306", &c, &err), LQ_EINVAL);
-	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:3306/db?sokcet=/x", &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:3306", 0, &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect("mysql://u:secretpw@127.0.0.1:3306/db?sokcet=/x", 0, &c, &err), LQ_EINVAL);
 	assert_non_null(strstr(err.msg, "sokcet"));
 	static const char *const bad_wait[] = {"16", "-1", "x", "", "3s"};
 	for (size_t i = 0; i < sizeof(bad_wait) / sizeof(bad_wait[0]); i++) {
 		snprintf(dsn, sizeof(dsn), "mysql://u:secretpw@127.0.0.1:3306/db?wsrep_sync_wait=%s", bad_wait[i]);
-		assert_int_equal(be->connect(dsn, &c, &err), LQ_EINVAL);
+		assert_int_equal(be->connect(dsn, 0, &c, &err), LQ_EINVAL);
 		assert_non_null(strstr(err.msg, "wsrep_sync_wait"));
 	}
 	/* A server built with wsrep (Debian's MariaDB) takes it outside a
 	 * cluster too. */
 	if (strstr(test_dsn, "?") == NULL) {
 		snprintf(dsn, sizeof(dsn), "%s?wsrep_sync_wait=3", test_dsn);
-		if (be->connect(dsn, &c, &err) == LQ_OK)
+		if (be->connect(dsn, 0, &c, &err) == LQ_OK)
 			be->disconnect(c);
 		else
 			print_message("# wsrep_sync_wait not taken here (not MariaDB with wsrep?): %s\n", err.msg);
 		c = NULL;
 	}
 	/* Nobody listens on port 1. */
-	assert_int_equal(be->connect("mariadb://u:secretpw@127.0.0.1:1/db", &c, &err), LQ_ECONN);
+	assert_int_equal(be->connect("mariadb://u:secretpw@127.0.0.1:1/db", 0, &c, &err), LQ_ECONN);
 	assert_null(strstr(err.msg, "secretpw"));
 	(void)state;
 }
@@ -666,7 +666,7 @@ static int deadlock_child(const char *x, const char *y, int ready_fd)
 	struct lq_conn *c = NULL;
 	lq_err err = {{0}, 0};
 	int64_t n = 0;
-	if (be->connect(test_dsn, &c, &err) != LQ_OK)
+	if (be->connect(test_dsn, 0, &c, &err) != LQ_OK)
 		return 10;
 	if (be->begin(c, 1, &err) != LQ_OK)
 		return 11;

@@ -169,7 +169,7 @@ static struct lq_conn *connect_to(const char *dsn_)
 	lq_err err = {{0}, 0};
 	char sql[128];
 
-	lq_status st = be->connect(dsn_ ? dsn_ : dsn, &c, &err);
+	lq_status st = be->connect(dsn_ ? dsn_ : dsn, 0, &c, &err);
 	if (st != LQ_OK)
 		fail_msg("connect: status %d: %s", (int)st, err.msg);
 	assert_non_null(c);
@@ -231,7 +231,7 @@ static int group_setup(void **state)
 
 	(void)state;
 	snprintf(schema, sizeof(schema), "lqt_be_%ld", (long)getpid());
-	if (be->connect(dsn, &c, &err) != LQ_OK) {
+	if (be->connect(dsn, 0, &c, &err) != LQ_OK) {
 		fprintf(stderr, "test_backend_postgres: cannot connect: %s\n", err.msg);
 		return -1;
 	}
@@ -272,7 +272,7 @@ static int group_teardown(void **state)
 	char sql[128];
 
 	(void)state;
-	if (be->connect(dsn, &c, &err) != LQ_OK)
+	if (be->connect(dsn, 0, &c, &err) != LQ_OK)
 		return -1;
 	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE", schema);
 	lq_status st = be->exec_script(c, sql, &err);
@@ -325,7 +325,7 @@ static void test_connect_bad_password(void **state)
 
 	if (!dsn_with_password(wrong, bad, sizeof(bad)))
 		skip(); /* the DSN has no password to get wrong */
-	lq_status st = be->connect(bad, &c, &err);
+	lq_status st = be->connect(bad, 0, &c, &err);
 	assert_int_equal(st, LQ_ECONN);
 	assert_null(c);
 	assert_true(err.msg[0] != '\0');
@@ -347,7 +347,7 @@ static void test_connect_bad_dsn(void **state)
 
 	/* libpq quotes a bad %-escape back: the password must not come with it. */
 	if (dsn_with_password("pa%ZZss-s3cret", bad, sizeof(bad))) {
-		lq_status st = be->connect(bad, &c, &err);
+		lq_status st = be->connect(bad, 0, &c, &err);
 		assert_int_equal(st, LQ_EINVAL);
 		assert_null(strstr(err.msg, "ZZss-s3cret"));
 		assert_null(strchr(err.msg, '\n'));
@@ -355,14 +355,14 @@ static void test_connect_bad_dsn(void **state)
 	}
 
 	dsn_with_option("statement_timeout=soon", bad, sizeof(bad));
-	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect(bad, 0, &c, &err), LQ_EINVAL);
 	assert_non_null(strstr(err.msg, "statement_timeout"));
 	dsn_with_option("lock_timeout=5s%3Bx", bad, sizeof(bad));
-	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect(bad, 0, &c, &err), LQ_EINVAL);
 	dsn_with_option("no_such_libpq_option=1", bad, sizeof(bad));
-	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect(bad, 0, &c, &err), LQ_EINVAL);
 	dsn_with_option("notify=maybe", bad, sizeof(bad));
-	assert_int_equal(be->connect(bad, &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect(bad, 0, &c, &err), LQ_EINVAL);
 	assert_non_null(strstr(err.msg, "notify"));
 	assert_null(c);
 }
@@ -373,7 +373,7 @@ static void test_connect_refused(void **state)
 	struct lq_conn *c = NULL;
 	lq_err err = {{0}, 0};
 
-	lq_status st = be->connect("postgresql://nobody:secret-pw@127.0.0.1:1/x", &c, &err);
+	lq_status st = be->connect("postgresql://nobody:secret-pw@127.0.0.1:1/x", 0, &c, &err);
 	assert_int_equal(st, LQ_ECONN);
 	assert_null(c);
 	assert_null(strstr(err.msg, "secret-pw"));
@@ -961,7 +961,7 @@ static void *notify_later(void *arg)
 	struct later_notify *n = arg;
 	struct lq_conn *c = NULL;
 
-	n->st = be->connect(dsn, &c, &n->err);
+	n->st = be->connect(dsn, 0, &c, &n->err);
 	if (n->st != LQ_OK)
 		return NULL;
 	sleep_ms(n->delay_ms);
@@ -1070,10 +1070,10 @@ static void test_pooler(void **state)
 	lq_err err = {{0}, 0};
 
 	dsn_with_option("pooler=maybe", d, sizeof(d));
-	assert_int_equal(be->connect(d, &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect(d, 0, &c, &err), LQ_EINVAL);
 	assert_non_null(strstr(err.msg, "pooler"));
 	dsn_with_option("pooler=transaction&lock_timeout=2s", d, sizeof(d));
-	assert_int_equal(be->connect(d, &c, &err), LQ_EINVAL);
+	assert_int_equal(be->connect(d, 0, &c, &err), LQ_EINVAL);
 	assert_non_null(strstr(err.msg, "lock_timeout"));
 	assert_null(c);
 

@@ -90,8 +90,13 @@ static const char exit_help[] =
 	"  0   success\n"
 	"  3   lease lost (it expired and was taken, or was broken)\n"
 	"  64  bad usage or invalid input (nothing was changed)\n"
-	"  69  database unreachable\n"
+	"  65  the SQLite path is a directory or a file that is not a database\n"
+	"  66  no such SQLite database file (read commands never create one), or\n"
+	"      an input file (--from, --payload-file) is missing or unreadable\n"
+	"  69  database server unreachable\n"
+	"  73  the SQLite database file cannot be created\n"
 	"  75  held elsewhere / another runner is active\n"
+	"  77  permission denied on the SQLite database file or its directory\n"
 	"  1   any other failure (e.g. schema missing: run 'leasectl migrate')\n";
 
 static const char env_help[] =

@@ -18,10 +18,20 @@
 #define LC_EXIT_FAIL 1
 #define LC_EXIT_LOST 3
 #define LC_EXIT_USAGE 64   /* EX_USAGE */
-#define LC_EXIT_CONN 69    /* EX_UNAVAILABLE */
+/* A file that is there but is no SQLite database (or is a directory):
+ * EX_DATAERR, the user's data is wrong.  Not EX_NOINPUT (66): that says
+ * the input is missing, and its advice, "run leasectl migrate", would be
+ * wrong here (migrate cannot turn the file into a database). */
+#define LC_EXIT_DATAERR 65
+#define LC_EXIT_NOINPUT 66 /* EX_NOINPUT: no such database file, or an input file (--from, --payload-file) */
+#define LC_EXIT_CONN 69    /* EX_UNAVAILABLE: the server cannot be reached */
+#define LC_EXIT_CANTCREAT 73 /* EX_CANTCREAT: the database file cannot be created */
 #define LC_EXIT_HELD 75    /* EX_TEMPFAIL */
+#define LC_EXIT_NOPERM 77  /* EX_NOPERM: permission denied on the database file */
 
 #define LC_PROG "leasectl"
+/* Follows the library's "no such database file". */
+#define LC_NODB_HINT " (run 'leasectl migrate' to create it)"
 #define LC_DEFAULT_DSN "sqlite:leaseq.db"
 
 /* State shared by every command: the global flags and the fds leasectl was
@@ -129,7 +139,7 @@ int lc_multi_db_ok(const char *path);
  * first failure's status (LC_EXIT_HELD only when no run failed otherwise). */
 int lc_run_per_db(struct lc_ctx *ctx, int max_tries, int (*fn)(struct lc_ctx *ctx, void *arg), void *arg);
 
-/* Open each database of ctx in turn and call fn (label: the redacted DSN
+/* Open each database of ctx in turn, read-only (lc_open_read), and call fn (label: the redacted DSN
  * when there are several, else NULL); one that fails is reported and the
  * others still listed.  Returns the first failure's status, or 0. */
 int lc_each_db(struct lc_ctx *ctx, int (*fn)(lq_db *db, const char *label, void *arg), void *arg);
@@ -213,6 +223,13 @@ int lc_finish(int status);
 /* Open the database named by --db / $LEASEQ_DSN / the default.  On failure
  * prints the reason and returns its exit status (*db is then NULL). */
 int lc_open(struct lc_ctx *ctx, lq_db **db);
+/* The same for a command that only reads: never creates the database
+ * (a missing SQLite file exits 66) and works on one the user may only
+ * read (LQ_OPEN_READONLY). */
+int lc_open_read(struct lc_ctx *ctx, lq_db **db);
+/* Open dsn with lq_open_ex flags; on failure says why (with the advice
+ * for a missing file) and returns the exit status, *db NULL. */
+int lc_open_dsn(const char *dsn, unsigned flags, lq_db **db);
 const char *lc_dsn(const struct lc_ctx *ctx);
 /* Copy dsn into buf with any password replaced by "***". */
 void lc_redact_dsn(const char *dsn, char *buf, size_t size);
@@ -221,6 +238,11 @@ void lc_redact_dsn(const char *dsn, char *buf, size_t size);
 const char *lc_dsn_password(const char *dsn, size_t *len);
 
 #define LC_DUR_ZERO_OK 1u /* 0 is allowed (a delay), else it must be positive */
+/* An input file named by flag (--from, --payload-file) that cannot be
+ * opened or read: "task add --from F: <strerror(err)>", returns
+ * LC_EXIT_NOINPUT (EX_NOINPUT: missing or unreadable input, not bad usage).
+ * Pass errno as it was right after the failing call. */
+int lc_input_error(const struct lc_ctx *ctx, const char *flag, const char *file, int err);
 /* Parse a duration flag; prints the error and returns LC_EXIT_USAGE. */
 int lc_duration(const struct lc_ctx *ctx, const char *flag, const char *text, unsigned flags, int64_t *ms);
 /* Validate a name with lq_check_name; prints the error and returns LC_EXIT_USAGE. */

@@ -148,6 +148,19 @@ static void check_counts(struct report *r, const lq_health *h, int64_t grace)
 }
 
 /* SQLite: WAL, and a file only its users can read and write. */
+/* WAL is recorded in the file header (bytes 18 and 19 are 2): a read-only
+ * pass that SQLite had to open "immutable" reports another journal mode. */
+static int header_says_wal(const char *path)
+{
+	unsigned char hdr[20];
+	FILE *f = fopen(path, "rb");
+	int wal = f && fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr) && hdr[18] == 2 && hdr[19] == 2;
+
+	if (f)
+		fclose(f);
+	return wal;
+}
+
 static void check_sqlite(struct report *r, const char *dsn, const lq_health *h)
 {
 	char path[4096], dir[4096];
@@ -157,17 +170,17 @@ static void check_sqlite(struct report *r, const char *dsn, const lq_health *h)
 
 	if (strncmp(dsn, "sqlite:", 7))
 		return;
-	if (strcmp(h->journal_mode, "wal"))
-		add(r, WARNING, "journal", "check the file system: WAL needs shared memory (no network file system)",
-		    "journal mode is '%s', not 'wal': readers and the writer block each other", h->journal_mode);
-	else
-		add(r, OK, "journal", NULL, "journal mode wal");
 	q = strchr(dsn + 7, '?');
 	n = q ? (size_t)(q - dsn - 7) : strlen(dsn + 7);
 	if (n >= sizeof(path))
 		return;
 	memcpy(path, dsn + 7, n);
 	path[n] = '\0';
+	if (strcmp(h->journal_mode, "wal") && !header_says_wal(path))
+		add(r, WARNING, "journal", "check the file system: WAL needs shared memory (no network file system)",
+		    "journal mode is '%s', not 'wal': readers and the writer block each other", h->journal_mode);
+	else
+		add(r, OK, "journal", NULL, "journal mode wal");
 	if (stat(path, &sb) != 0)
 		return;
 	if (sb.st_mode & S_IWOTH)
@@ -185,7 +198,16 @@ static void check_sqlite(struct report *r, const char *dsn, const lq_health *h)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	else
 		snprintf(dir, sizeof(dir), ".");
-	if (access(dir, W_OK) != 0)
+	if (access(dir, W_OK) == 0)
+		return;
+	/* A user who may not write the file either is a reader (a monitor,
+	 * say): leasectl's read commands work for it.  A writer cannot work. */
+	if (access(path, W_OK) != 0)
+		add(r, WARNING, "directory", "let this user write the file and the directory if it should write",
+		    "this user can only read the database (%s and %s are not writable): enough for the read "
+		    "commands, not for workers",
+		    path, dir);
+	else
 		add(r, CRITICAL, "directory", "let this user write the directory, or move the database",
 		    "%s is not writable: SQLite cannot create the database's -wal and -shm files there", dir);
 }
@@ -207,10 +229,12 @@ const struct lc_usage lc_doctor_usage = {
 		"than --grace ago and were not taken back or released (a worker or holder\n"
 		"crashed, and none runs); tasks overdue by more than --grace (critical\n"
 		"past an hour: nothing runs the queue); dead tasks; missing indexes; and on\n"
-		"SQLite the journal mode and who may read the file.  Prints one line per\n"
-		"check, LEVEL CHECK WHAT, and the fix under each problem.  Exits like a\n"
-		"Nagios plugin: 0 all ok, 1 a warning, 2 something critical (also when the\n"
-		"database cannot be reached).  The task counts scan the task table once:\n"
+		"SQLite the journal mode and who may read the file.  Never creates the\n"
+		"database; a SQLite file that is missing, not a database or not\n"
+		"permitted is critical, with the path or permissions to check.  Prints\n"
+		"one line per check, LEVEL CHECK WHAT, and the fix under each problem.\n"
+		"Exits like a Nagios plugin: 0 all ok, 1 a warning, 2 something critical\n"
+		"(also when the database cannot be used).  The task counts scan the task table once:\n"
 		"run it every few minutes, not every second.  JSON: {\"status\",\n"
 		"\"findings\": [{\"level\", \"check\", \"message\", \"fix\"}]}.",
 	.opts = doctor_opts,
@@ -219,6 +243,26 @@ const struct lc_usage lc_doctor_usage = {
 	.exits = "0   every check is ok\n1   at least one warning\n2   at least one critical finding, or "
 		 "the database\n    is unreachable\n64  bad usage",
 };
+
+/* What to do when the database could not be used: a local file's
+ * problem is fixed on disk, not on the network. */
+static const char *open_fix(const char *dsn, lq_status st)
+{
+	switch (st) {
+	case LQ_ENODB:
+		return "check the path in the DSN, or run 'leasectl migrate' to create the database";
+	case LQ_EPERM:
+		return "check the owner and permissions of the database file and its directory "
+		       "(readers need to read the file; writers also need to write it and create files beside it)";
+	case LQ_ENOTDB:
+		return "check the path in the DSN: it must name a leaseq SQLite database file";
+	case LQ_ECREATE:
+		return "check that the directory exists and that this user may create files in it";
+	default:
+		return strncmp(dsn, "sqlite:", 7) == 0 ? "check the path in the DSN and the file system it is on"
+						      : "check the DSN, the server and the network";
+	}
+}
 
 static void print_report(const struct lc_ctx *ctx, const struct report *r)
 {
@@ -265,15 +309,17 @@ int cmd_doctor(struct lc_ctx *ctx, int argc, char **argv)
 		return LC_PARSE_EXIT(rc);
 	if (a.grace && (rc = lc_duration(ctx, "--grace", a.grace, 0, &grace)))
 		return rc;
-	st = lq_open(lc_dsn(ctx), &db);
+	/* A read-only pass: never creates the database, works on one it may
+	 * only read. */
+	st = lq_open_ex(lc_dsn(ctx), LQ_OPEN_READONLY, &db);
 	if (st == LQ_OK)
 		st = lq_health_check(db, grace, &h);
 	if (st == LQ_ESCHEMA) {
 		check_schema(&r, &h);
 	} else if (st != LQ_OK) {
 		const char *m = db ? lq_errmsg(db) : NULL;
-		add(&r, CRITICAL, "database", "check the DSN, the server and the network",
-		    "%s", m && *m ? m : lq_status_str(st));
+		add(&r, CRITICAL, "database", open_fix(lc_dsn(ctx), st), "%s%s", m && *m ? m : lq_status_str(st),
+		    st == LQ_ENODB ? LC_NODB_HINT : "");
 	} else {
 		check_schema(&r, &h);
 		check_clock(&r, db);

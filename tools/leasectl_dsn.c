@@ -28,9 +28,9 @@ const char *lc_dsn(const struct lc_ctx *ctx)
 	return env && *env ? env : LC_DEFAULT_DSN;
 }
 
-int lc_open(struct lc_ctx *ctx, lq_db **db)
+int lc_open_dsn(const char *dsn, unsigned flags, lq_db **db)
 {
-	lq_status st = lq_open(lc_dsn(ctx), db);
+	lq_status st = lq_open_ex(dsn, flags, db);
 	int rc;
 
 	if (st == LQ_OK)
@@ -39,6 +39,16 @@ int lc_open(struct lc_ctx *ctx, lq_db **db)
 	lq_close(*db);
 	*db = NULL;
 	return rc;
+}
+
+int lc_open(struct lc_ctx *ctx, lq_db **db)
+{
+	return lc_open_dsn(lc_dsn(ctx), 0, db);
+}
+
+int lc_open_read(struct lc_ctx *ctx, lq_db **db)
+{
+	return lc_open_dsn(lc_dsn(ctx), LQ_OPEN_READONLY, db);
 }
 
 static void append(char *buf, size_t size, size_t *len, const char *s, size_t n)

@@ -79,6 +79,14 @@ int lc_exit_status(lq_status st)
 		return LC_EXIT_USAGE;
 	case LQ_ECONN:
 		return LC_EXIT_CONN;
+	case LQ_ENODB:
+		return LC_EXIT_NOINPUT;
+	case LQ_ENOTDB:
+		return LC_EXIT_DATAERR;
+	case LQ_ECREATE:
+		return LC_EXIT_CANTCREAT;
+	case LQ_EPERM:
+		return LC_EXIT_NOPERM;
 	default: /* NOTFOUND, ESCHEMA, EUNKNOWN, ENOMEM, ERROR, ... */
 		return LC_EXIT_FAIL;
 	}
@@ -90,7 +98,7 @@ int lc_db_error(lq_db *db, lq_status st)
 
 	if (!msg || !*msg)
 		msg = lq_status_str(st);
-	lc_errorf("%s", msg);
+	lc_errorf("%s%s", msg, st == LQ_ENODB ? LC_NODB_HINT : "");
 	return lc_exit_status(st);
 }
 

@@ -108,7 +108,7 @@ int cmd_task_history(struct lc_ctx *ctx, int argc, char **argv)
 	}
 	f.name = a.name;
 	f.queue = a.queue;
-	if ((rc = lc_open(ctx, &db)))
+	if ((rc = lc_open_read(ctx, &db)))
 		return rc;
 	if ((rc = lc_listing_begin(&s.l, ctx->json, 10, heads)))
 		goto done;

@@ -29,6 +29,13 @@ int lc_duration(const struct lc_ctx *ctx, const char *flag, const char *text, un
 	return 0;
 }
 
+int lc_input_error(const struct lc_ctx *ctx, const char *flag, const char *file, int err)
+{
+	lc_errorf("%s%s%s %s: %s", ctx && ctx->cmd ? ctx->cmd : "", ctx && ctx->cmd ? " " : "", flag, file,
+		  strerror(err));
+	return LC_EXIT_NOINPUT;
+}
+
 int lc_check_name(const struct lc_ctx *ctx, const char *what, const char *name)
 {
 	char msg[512] = "";

@@ -261,7 +261,7 @@ static int cmd_lease_show(struct lc_ctx *ctx, int argc, char **argv)
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
-	if ((rc = lc_check_name(ctx, "lease name", a.name)) || (rc = lc_open(ctx, &db)))
+	if ((rc = lc_check_name(ctx, "lease name", a.name)) || (rc = lc_open_read(ctx, &db)))
 		return rc;
 	memset(&l, 0, sizeof(l));
 	st = lq_lease_get(db, a.name, &l);

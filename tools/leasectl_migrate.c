@@ -79,7 +79,7 @@ int cmd_migrate(struct lc_ctx *ctx, int argc, char **argv)
 
 	if (rc)
 		return LC_PARSE_EXIT(rc);
-	if ((rc = lc_open(ctx, &db)))
+	if ((rc = (a.status ? lc_open_read(ctx, &db) : lc_open(ctx, &db))))
 		return rc;
 	if (a.status) {
 		rc = show_status(ctx, db);

@@ -156,13 +156,11 @@ int lc_each_db(struct lc_ctx *ctx, int (*fn)(lq_db *db, const char *label, void 
 	for (size_t i = 0; i < n; i++) {
 		char label[256];
 		lq_db *db = NULL;
-		lq_status st = lq_open(dsns[i], &db);
-		int r;
+		/* Its callers only list: read-only, never creating a database. */
+		int r = lc_open_dsn(dsns[i], LQ_OPEN_READONLY, &db);
 
 		lc_redact_dsn(dsns[i], label, sizeof(label));
-		if (st != LQ_OK) {
-			r = lc_db_error(db, st);
-		} else {
+		if (!r) {
 			r = fn(db, n > 1 ? label : NULL, arg);
 			/* The library's message may not say which database. */
 			if (r && n > 1)

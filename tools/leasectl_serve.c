@@ -296,8 +296,12 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 	lc_sig_catch(SIGTERM, NULL);
 	lc_sig_catch(SIGINT, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	/* Opened lazily: a database that is down at start is a 503, not an exit. */
-	if (lq_open(lc_dsn(ctx), &sv.db) != LQ_OK && !sv.db) {
+	/* Opened lazily: a database that is down at start is a 503, not an
+	 * exit.  Never creates one (a missing file is a 503 until migrate);
+	 * not LQ_OPEN_READONLY: it runs for long, and a read-only handle may
+	 * read a WAL file as it stands and miss later writes (--allow-actions
+	 * writes, too). */
+	if (lq_open_ex(lc_dsn(ctx), LQ_OPEN_NOCREATE, &sv.db) != LQ_OK && !sv.db) {
 		lc_errorf("serve: out of memory");
 		return LC_EXIT_FAIL;
 	}

@@ -360,7 +360,7 @@ int cmd_stats(struct lc_ctx *ctx, int argc, char **argv)
 			printf("%s]\n", e.n ? "" : "[\n");
 		return rc;
 	}
-	if ((rc = lc_open(ctx, &db)))
+	if ((rc = lc_open_read(ctx, &db)))
 		return rc;
 	st = lc_stats_collect(db, &s);
 	if (st == LQ_OK)

@@ -122,7 +122,8 @@ static const struct lc_usage add_usage = {
 		    "leasectl task add --from tasks.jsonl --queue mail",
 	.exits = "0   added (or already there with --unique)\n"
 		 "64  bad usage or invalid input (name, duration, time, cron, zone, payload\n"
-		 "    over 8 MiB, unreadable payload file, a bad --from line): nothing was added\n"
+		 "    over 8 MiB, a bad --from line): nothing was added\n"
+		 "66  the --from or --payload-file file is missing or unreadable\n"
 		 "69  database unreachable\n1   other failure",
 };
 
@@ -185,7 +186,7 @@ static int load_payload(const struct lc_ctx *ctx, const struct add_args *a, stru
 	if (!strcmp(a->payload_file, "-"))
 		f = stdin;
 	else if (!(f = fopen(a->payload_file, "rb")))
-		return lc_usage_error(ctx, "--payload-file: cannot open %s: %s", a->payload_file, strerror(errno));
+		return lc_input_error(ctx, "--payload-file", a->payload_file, errno);
 	/* A huge regular file is refused without reading it. */
 	if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > LQ_PAYLOAD_MAX) {
 		if (f != stdin)
@@ -197,7 +198,7 @@ static int load_payload(const struct lc_ctx *ctx, const struct add_args *a, stru
 	if (f != stdin)
 		fclose(f);
 	if (err)
-		return lc_usage_error(ctx, "--payload-file: cannot read %s: %s", a->payload_file, strerror(err));
+		return lc_input_error(ctx, "--payload-file", a->payload_file, err);
 	if (total > LQ_PAYLOAD_MAX)
 		return too_big(ctx, total);
 	return 0;
@@ -341,6 +342,7 @@ static int from_read(struct lc_ctx *ctx, const struct add_args *defaults, struct
 {
 	const char *file = defaults->from;
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	int open_errno = errno; /* before isatty() below sets it */
 	char *line = NULL, prefix[256];
 	size_t cap = 0, lineno = 0;
 	int progress = isatty(2), rc = 0;
@@ -348,7 +350,8 @@ static int from_read(struct lc_ctx *ctx, const struct add_args *defaults, struct
 	ssize_t got;
 
 	if (!f)
-		return lc_usage_error(ctx, "--from: cannot open %s: %s", file, strerror(errno));
+		return lc_input_error(ctx, "--from", file, open_errno);
+	errno = 0;
 	while ((got = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		if (progress && lineno % FROM_PROGRESS_LINES == 0)
@@ -380,7 +383,7 @@ static int from_read(struct lc_ctx *ctx, const struct add_args *defaults, struct
 			break;
 	}
 	if (!rc && ferror(f))
-		rc = lc_usage_error(ctx, "--from: cannot read %s: %s", file, strerror(errno));
+		rc = lc_input_error(ctx, "--from", file, errno ? errno : EIO);
 	if (progress && lineno >= FROM_PROGRESS_LINES)
 		fprintf(stderr, "\rleasectl: task add --from %s: read %zu lines, %zu tasks%s\n", file, lineno, fs->n,
 			rc ? "" : "; adding them");
@@ -726,7 +729,7 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (a.raw && ctx->json)
 		return lc_usage_error(ctx, "--raw and --json cannot be combined");
-	if ((rc = lc_open(ctx, &db)))
+	if ((rc = lc_open_read(ctx, &db)))
 		return rc;
 	memset(&t, 0, sizeof(t));
 	st = lq_task_get(db, id, &t);

@@ -97,9 +97,11 @@ struct lq_backend {
 	const struct lq_migration *migrations; /* from migrations/<dialect>/, in order */
 	const size_t *n_migrations; /* points at the generated count */
 
-	/* Required.  dsn is the whole DSN string as the user gave it.  On
-	 * failure returns LQ_EINVAL (bad DSN) or LQ_ECONN, message in err. */
-	lq_status (*connect)(const char *dsn, struct lq_conn **out, lq_err *err);
+	/* Required.  dsn is the whole DSN string as the user gave it; flags
+	 * are lq_open_ex's LQ_OPEN_* (a server backend may ignore them).  On
+	 * failure returns LQ_EINVAL (bad DSN) or LQ_ECONN, or for a local file
+	 * LQ_ENODB, LQ_ECREATE, LQ_EPERM or LQ_ENOTDB; message in err. */
+	lq_status (*connect)(const char *dsn, unsigned flags, struct lq_conn **out, lq_err *err);
 	void (*disconnect)(struct lq_conn *c);
 	/* Run named statement id with params (placeholders numbered ?1.. /
 	 * $1.. in the SQL text, params[0] is number 1).  Rows go to fn (may be

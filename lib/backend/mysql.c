@@ -950,8 +950,9 @@ static void my_disconnect(struct lq_conn *c)
 		mysql_close(my);
 }
 
-static lq_status my_connect(const char *dsn, struct lq_conn **out, lq_err *err)
+static lq_status my_connect(const char *dsn, unsigned flags, struct lq_conn **out, lq_err *err)
 {
+	(void)flags; /* LQ_OPEN_*: about SQLite's file; the server's grants decide here */
 	*out = NULL;
 	lq_dsn_url u;
 	lq_status st = lq__dsn_parse_url(dsn, &u, err);

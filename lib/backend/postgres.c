@@ -737,8 +737,9 @@ static void pg_disconnect(struct lq_conn *c)
 	free(c);
 }
 
-static lq_status pg_connect(const char *dsn, struct lq_conn **out, lq_err *err)
+static lq_status pg_connect(const char *dsn, unsigned flags, struct lq_conn **out, lq_err *err)
 {
+	(void)flags; /* LQ_OPEN_*: about SQLite's file; the server's grants decide here */
 	struct pg_opts opts;
 	char *uri = NULL;
 	char *perr = NULL;

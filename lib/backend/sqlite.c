@@ -60,8 +60,12 @@ static lq_status map_rc(sqlite3 *db, int rc, lq_err *err, const char *what)
 		return LQ__RETRY;
 	if (prim == SQLITE_NOMEM)
 		return LQ_ENOMEM;
-	if (prim == SQLITE_CANTOPEN || prim == SQLITE_NOTADB || prim == SQLITE_IOERR ||
-	    prim == SQLITE_PERM || prim == SQLITE_READONLY)
+	/* A file problem is the user's to fix, not an outage to wait out. */
+	if (prim == SQLITE_NOTADB)
+		return LQ_ENOTDB;
+	if (prim == SQLITE_PERM || prim == SQLITE_READONLY)
+		return LQ_EPERM;
+	if (prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR)
 		return LQ_ECONN;
 	return LQ_ERROR;
 }
@@ -100,7 +104,175 @@ static int exec_busy(sqlite3 *db, const char *sql)
 	return rc;
 }
 
-static lq_status sqlite_connect(const char *dsn, struct lq_conn **out, lq_err *err)
+/* The directory a database file's -wal and -shm files go to. */
+static void dir_of(const char *file, char *buf, size_t size)
+{
+	const char *slash = strrchr(file, '/');
+	if (!slash)
+		snprintf(buf, size, ".");
+	else if (slash == file)
+		snprintf(buf, size, "/");
+	else
+		snprintf(buf, size, "%.*s", (int)(slash - file), file);
+}
+
+/*
+ * What the file system says before SQLite is asked: a missing file is
+ * created (mode 0600: private to its owner) only when flags allow it, and
+ * each way a local file can be wrong gets its own status, because a tool
+ * must not treat a typo or a permission as an outage to retry.
+ */
+static lq_status check_file(const char *file, unsigned flags, lq_err *err)
+{
+	struct stat sb;
+	if (stat(file, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode)) {
+			lq__err_set(err, "is a directory, not a database file");
+			return LQ_ENOTDB;
+		}
+		if (!S_ISREG(sb.st_mode)) {
+			lq__err_set(err, "not a database file (not a regular file)");
+			return LQ_ENOTDB;
+		}
+		if (faccessat(AT_FDCWD, file, R_OK, AT_EACCESS) != 0) {
+			lq__err_set(err, "permission denied (cannot read %s)", file);
+			return LQ_EPERM;
+		}
+		if (!(flags & LQ_OPEN_READONLY) && faccessat(AT_FDCWD, file, W_OK, AT_EACCESS) != 0) {
+			if (errno == EACCES)
+				lq__err_set(err, "permission denied (cannot write to %s)", file);
+			else
+				lq__err_set(err, "permission denied (cannot write to %s: %s)", file, strerror(errno));
+			return LQ_EPERM;
+		}
+		return LQ_OK;
+	}
+	int e = errno;
+	if (e == EACCES) {
+		lq__err_set(err, "permission denied (cannot look up %s)", file);
+		return LQ_EPERM;
+	}
+	if (flags & (LQ_OPEN_NOCREATE | LQ_OPEN_READONLY)) {
+		if (e == ENOENT || e == ENOTDIR) {
+			lq__err_set(err, "no such database file");
+			return LQ_ENODB;
+		}
+		lq__err_set(err, "cannot open %s: %s", file, strerror(e));
+		return LQ_ECONN;
+	}
+	int fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		close(fd);
+	} else if (errno != EEXIST) {
+		lq__err_set(err, "cannot create %s: %s", file, strerror(errno));
+		return LQ_ECREATE;
+	}
+	return LQ_OK;
+}
+
+/* A failure while opening or setting up: the file named, the status
+ * map_rc gives (a file problem keeps its own; anything else means the
+ * database cannot be used now). */
+static lq_status setup_error(sqlite3 *db, int rc, const char *file, lq_err *err)
+{
+	char dir[1024];
+	if (rc == SQLITE_READONLY_DIRECTORY || rc == SQLITE_READONLY_CANTINIT) {
+		dir_of(file, dir, sizeof(dir));
+		lq__err_set(err, "permission denied (cannot create files in %s: SQLite keeps the database's "
+				 "-wal and -shm files there)",
+			    dir);
+		return LQ_EPERM;
+	}
+	if ((rc & 0xff) == SQLITE_NOTADB) {
+		lq__err_set(err, "not a database file (SQLite: %s)", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		return LQ_ENOTDB;
+	}
+	lq_status st = map_rc(db, rc, err, "open");
+	return st == LQ__RETRY || st == LQ_ERROR ? LQ_ECONN : st;
+}
+
+static void setup_conn(struct lq_conn *c)
+{
+	sqlite3_extended_result_codes(c->db, 1);
+	sqlite3_busy_handler(c->db, busy_wait, c);
+}
+
+static lq_status open_readwrite(struct lq_conn *c, const char *file, const char *sync, lq_err *err)
+{
+	int rc = sqlite3_open_v2(file, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK)
+		return setup_error(c->db, rc, file, err);
+	setup_conn(c);
+	char pragma[64];
+	snprintf(pragma, sizeof(pragma), "PRAGMA synchronous=%s", sync);
+	if ((rc = exec_busy(c->db, "PRAGMA journal_mode=WAL")) != SQLITE_OK ||
+	    (rc = exec_busy(c->db, pragma)) != SQLITE_OK)
+		return setup_error(c->db, rc, file, err);
+	return LQ_OK;
+}
+
+/* Read the schema: the first read is where SQLite finds that a WAL
+ * database's -shm file cannot be made, or that this is no database. */
+static int probe(sqlite3 *db)
+{
+	return exec_busy(db, "SELECT count(*) FROM sqlite_master");
+}
+
+/*
+ * Read-only: no journal mode change (that writes).  A WAL database needs
+ * its -shm file.  When it is absent (nobody has the database open) and the
+ * directory is not writable, SQLite can read the file only as "immutable",
+ * which is what that state is until a writer comes.  A user who may not
+ * write the database goes that way even when it could create the file:
+ * the -wal and -shm files it left (its own, read-only for the owner) would
+ * stop the owner's writes.
+ */
+static lq_status open_readonly(struct lq_conn *c, const char *file, lq_err *err)
+{
+	int rc = SQLITE_CANTOPEN;
+	char *shm = malloc(strlen(file) + 5);
+	if (!shm)
+		return LQ_ENOMEM;
+	sprintf(shm, "%s-shm", file);
+	int as_is = faccessat(AT_FDCWD, file, W_OK, AT_EACCESS) != 0 && access(shm, F_OK) != 0;
+	free(shm);
+	if (!as_is) {
+		rc = sqlite3_open_v2(file, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+		if (rc == SQLITE_OK) {
+			setup_conn(c);
+			rc = probe(c->db);
+		}
+	}
+	if (rc == SQLITE_READONLY_DIRECTORY || rc == SQLITE_READONLY_CANTINIT || (rc & 0xff) == SQLITE_CANTOPEN) {
+		/* file:PATH?immutable=1, the path percent-encoded for the URI. */
+		static const char keep[] = "/._-~";
+		size_t n = strlen(file);
+		char *uri = malloc(3 * n + 32);
+		if (!uri)
+			return LQ_ENOMEM;
+		char *p = uri + sprintf(uri, "file:");
+		for (const unsigned char *q = (const unsigned char *)file; *q; q++) {
+			if ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+			    strchr(keep, *q))
+				*p++ = (char)*q;
+			else
+				p += sprintf(p, "%%%02X", *q);
+		}
+		strcpy(p, "?immutable=1");
+		sqlite3_close_v2(c->db);
+		c->db = NULL;
+		rc = sqlite3_open_v2(uri, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+				     NULL);
+		free(uri);
+		if (rc == SQLITE_OK) {
+			setup_conn(c);
+			rc = probe(c->db);
+		}
+	}
+	return rc == SQLITE_OK ? LQ_OK : setup_error(c->db, rc, file, err);
+}
+
+static lq_status sqlite_connect(const char *dsn, unsigned flags, struct lq_conn **out, lq_err *err)
 {
 	*out = NULL;
 	const char *path = dsn + strlen("sqlite:");
@@ -133,37 +305,21 @@ static lq_status sqlite_connect(const char *dsn, struct lq_conn **out, lq_err *e
 		free(file);
 		return LQ_EINVAL;
 	}
-	/* A new database file is private to its owner. */
-	int fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		close(fd);
-	} else if (errno != EEXIST) {
-		lq__err_set(err, "cannot create %s: %s", file, strerror(errno));
+	lq_status st = check_file(file, flags, err);
+	if (st != LQ_OK) {
 		free(file);
-		return LQ_ECONN;
+		return st;
 	}
-
 	struct lq_conn *c = calloc(1, sizeof(*c));
 	if (!c) {
 		free(file);
 		return LQ_ENOMEM;
 	}
-	int rc = sqlite3_open_v2(file, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	st = (flags & LQ_OPEN_READONLY) ? open_readonly(c, file, err) : open_readwrite(c, file, sync, err);
 	free(file);
-	if (rc != SQLITE_OK) {
-		lq_status st = map_rc(c->db, rc, err, "open");
+	if (st != LQ_OK) {
 		sqlite_disconnect(c);
-		return st == LQ__RETRY ? LQ_ECONN : (st == LQ_ERROR ? LQ_ECONN : st);
-	}
-	sqlite3_extended_result_codes(c->db, 1);
-	sqlite3_busy_handler(c->db, busy_wait, c);
-	char pragma[64];
-	snprintf(pragma, sizeof(pragma), "PRAGMA synchronous=%s", sync);
-	if ((rc = exec_busy(c->db, "PRAGMA journal_mode=WAL")) != SQLITE_OK ||
-	    (rc = exec_busy(c->db, pragma)) != SQLITE_OK) {
-		lq_status st = map_rc(c->db, rc, err, "setup");
-		sqlite_disconnect(c);
-		return st == LQ__RETRY || st == LQ_ERROR ? LQ_ECONN : st;
+		return st;
 	}
 	*out = c;
 	return LQ_OK;
