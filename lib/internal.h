@@ -115,6 +115,9 @@ lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int time
 lq_status lq__check_name(lq_db *db, const char *what, const char *name);
 lq_status lq__check_ttl(lq_db *db, const char *what, int64_t ttl_ms);
 
+/* Epoch ms as "2026-11-22T10:00:00Z" (UTC, whole seconds), for messages. */
+void lq__fmt_time(char *buf, size_t size, int64_t ms);
+
 /* Backoff with full jitter: base * 2^(attempt-1), capped, randomised. */
 int64_t lq__backoff_ms(lq_db *db, int attempt, int64_t base_ms, int64_t cap_ms);
 

@@ -273,11 +273,13 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 			return LQ_OK;
 		int64_t left = deadline - lq__mono_ms();
 		if (left <= 0) {
-			return lq__fail(db, LQ_BUSY, "lease \"%s\" is held by %s until %lld (token %lld)", name,
+			char until[40];
+			lq__fmt_time(until, sizeof(until), out->expires_at);
+			return lq__fail(db, LQ_BUSY, "lease \"%s\" is held by %s until %s (token %lld)", name,
 					out->kind == LQ_LEASE_READ ? "readers"
 					: out->owner[0]		   ? out->owner
 								   : "another holder",
-					(long long)out->expires_at, (long long)out->token);
+					until, (long long)out->token);
 		}
 		/* Back off with jitter, but wake no later than the holder's expiry. */
 		int64_t pause = lq__backoff_ms(db, attempt, 50, 1000);
@@ -349,6 +351,33 @@ static int renew_row(void *ctx, const lq_value *c, int n)
 	return 0;
 }
 
+/* LQ_LOST for the exclusive lease l, saying what became of it from its row
+ * cur as stored (lease_row_raw), read after the failed renew or release
+ * (have_cur 0: unread).  A break and a release both leave the row without
+ * an owner: a newer token with no owner is a break, or a later holder that
+ * has released it. */
+static lq_status lost(lq_db *db, const lq_lease *l, const lq_lease *cur, int have_cur)
+{
+	char reason[LQ_OWNER_MAX + 128], when[40];
+
+	if (!have_cur)
+		snprintf(reason, sizeof(reason), "it expired and was taken, or was broken");
+	else if (!cur->name[0])
+		snprintf(reason, sizeof(reason), "it no longer exists");
+	else if (cur->token == l->token && !cur->owner[0])
+		snprintf(reason, sizeof(reason), "it was released");
+	else if (cur->token == l->token) {
+		lq__fmt_time(when, sizeof(when), cur->expires_at);
+		snprintf(reason, sizeof(reason), "it expired at %s (nobody has taken it since)", when);
+	} else if (!cur->owner[0] || header_slots(cur))
+		snprintf(reason, sizeof(reason), "it was broken, or taken and released since (now token %lld, free)",
+			 (long long)cur->token);
+	else
+		snprintf(reason, sizeof(reason), "it expired and was taken by %s (now token %lld)",
+			 strcmp(cur->owner, READERS) == 0 ? "readers" : cur->owner, (long long)cur->token);
+	return lq__fail(db, LQ_LOST, "lease \"%s\" (token %lld) was lost: %s", l->name, (long long)l->token, reason);
+}
+
 LQ_EXTERN(lq_status) lq_lease_renew(lq_db *db, lq_lease *l, int64_t ttl_ms)
 {
 	lq__ok(db);
@@ -368,9 +397,10 @@ LQ_EXTERN(lq_status) lq_lease_renew(lq_db *db, lq_lease *l, int64_t ttl_ms)
 	st = lq__exec(db, what, LQ_SQL_lease_renew, p, 4, renew_row, &cur, &n);
 	if (st != LQ_OK)
 		return st;
-	if (n != 1)
-		return lq__fail(db, LQ_LOST, "lease \"%s\" (token %lld) was lost: it expired or was taken",
-				l->name, (long long)l->token);
+	if (n != 1) {
+		memset(&cur, 0, sizeof(cur));
+		return lost(db, l, &cur, lq__exec(db, what, LQ_SQL_lease_get, p, 1, lease_row_raw, &cur, NULL) == LQ_OK);
+	}
 	if (cur.expires_at) { /* the renewed row came back (RETURNING) */
 		l->expires_at = cur.expires_at;
 		l->now = cur.now;
@@ -406,16 +436,16 @@ LQ_EXTERN(lq_status) lq_lease_release(lq_db *db, const lq_lease *l)
 		return st;
 	if (n == 1)
 		return LQ_OK;
-	/* Released twice by its holder is fine; anything else is lost. */
+	/* Released twice by its holder is fine; anything else is lost.  The
+	 * row as stored: a later holder's expired lease still names it. */
 	lq_lease cur;
 	memset(&cur, 0, sizeof(cur));
-	st = lq__exec(db, what, LQ_SQL_lease_get, p, 1, lease_row, &cur, NULL);
+	st = lq__exec(db, what, LQ_SQL_lease_get, p, 1, lease_row_raw, &cur, NULL);
 	if (st != LQ_OK)
 		return st;
 	if (cur.name[0] && cur.token == l->token && !cur.owner[0])
 		return LQ_OK;
-	return lq__fail(db, LQ_LOST, "lease \"%s\" (token %lld) was lost: it expired and was taken (now token %lld)",
-			l->name, (long long)l->token, (long long)cur.token);
+	return lost(db, l, &cur, 1);
 }
 
 LQ_EXTERN(lq_status) lq_lease_check(lq_db *db, const lq_lease *l)
@@ -716,8 +746,10 @@ static lq_status slot_try(lq_db *db, struct shared_ctx *c)
 		slot_handle(&h, c->name, LQ_LEASE_SLOT, c->slots, first);
 		st = slot_get(db, c->what, &h, c->l);
 	}
-	snprintf(c->busy, sizeof(c->busy), "all %d slots are held; the first frees at %lld (token %lld)", c->slots,
-		 (long long)c->l->expires_at, (long long)c->l->token);
+	char when[40];
+	lq__fmt_time(when, sizeof(when), c->l->expires_at);
+	snprintf(c->busy, sizeof(c->busy), "all %d slots are held; the first frees at %s (token %lld)", c->slots,
+		 when, (long long)c->l->token);
 	return st;
 }
 
@@ -740,9 +772,11 @@ static lq_status read_try(lq_db *db, void *arg)
 	int readers = strcmp(row.owner, READERS) == 0;
 	int live = row.expires_at > row.now;
 	if (live && row.owner[0] && !readers) {
+		char when[40];
 		*c->l = row;
-		snprintf(c->busy, sizeof(c->busy), "a writer (%s) holds it until %lld (token %lld)", row.owner,
-			 (long long)row.expires_at, (long long)row.token);
+		lq__fmt_time(when, sizeof(when), row.expires_at);
+		snprintf(c->busy, sizeof(c->busy), "a writer (%s) holds it until %s (token %lld)", row.owner, when,
+			 (long long)row.token);
 		return LQ_OK;
 	}
 	if ((st = rw_state(db, c->what, c->name, &s)) != LQ_OK)

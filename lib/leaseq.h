@@ -339,6 +339,11 @@ typedef struct lq_task_opts {
 #define LQ_TASK_OPTS_INIT {LQ_TASK_OPTS_VERSION, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, LQ_MISSED_ONCE, 0, 0}
 
 #define LQ_DEFAULT_MAX_ATTEMPTS 3
+/* The ranges lq_task_add accepts (outside them: LQ_EINVAL). */
+#define LQ_MAX_ATTEMPTS_MAX 1000                      /* max_attempts: 1 to this (0: the default) */
+#define LQ_DELAY_MAX_MS (100LL * 365 * 24 * 3600 * 1000) /* delay_ms: 0 to about 100 years */
+#define LQ_EVERY_MIN_MS 10                            /* every_ms: from 10 ms ... */
+#define LQ_EVERY_MAX_MS (LQ_TTL_MAX_MS * 10)          /* ... to ten years */
 
 typedef enum lq_mode { LQ_AT_MOST_ONCE = 0, LQ_AT_LEAST_ONCE = 1 } lq_mode;
 

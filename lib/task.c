@@ -164,19 +164,19 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 				name, opts->payload_len, LQ_PAYLOAD_MAX);
 	if (opts->payload_len && !opts->payload)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": payload length without data", name);
-	if (opts->max_attempts < 0 || opts->max_attempts > 1000)
-		return lq__fail(db, LQ_EINVAL, "task \"%s\": max attempts must be 1 to 1000 (got %d)", name,
-				opts->max_attempts);
-	if (opts->delay_ms < 0 || opts->delay_ms > 100LL * 365 * 24 * 3600 * 1000)
+	if (opts->max_attempts < 0 || opts->max_attempts > LQ_MAX_ATTEMPTS_MAX)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": max attempts must be 1 to %d (got %d)", name,
+				LQ_MAX_ATTEMPTS_MAX, opts->max_attempts);
+	if (opts->delay_ms < 0 || opts->delay_ms > LQ_DELAY_MAX_MS)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": delay must be between 0 and 100 years", name);
 	if (opts->run_at < 0)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": run_at must not be negative", name);
 	if (opts->every_ms < 0)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": interval must be positive", name);
-	if (opts->every_ms > 0 && opts->every_ms < 10)
-		return lq__fail(db, LQ_EINVAL, "task \"%s\": interval of %lld ms is under 10 ms", name,
-				(long long)opts->every_ms);
-	if (opts->every_ms > LQ_TTL_MAX_MS * 10)
+	if (opts->every_ms > 0 && opts->every_ms < LQ_EVERY_MIN_MS)
+		return lq__fail(db, LQ_EINVAL, "task \"%s\": interval of %lld ms is under %d ms", name,
+				(long long)opts->every_ms, LQ_EVERY_MIN_MS);
+	if (opts->every_ms > LQ_EVERY_MAX_MS)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": interval is over ten years", name);
 	if (opts->every_ms > 0 && opts->cron)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": give an interval or a cron expression, not both",

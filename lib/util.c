@@ -27,6 +27,15 @@ LQ_EXTERN(const char *) lq_status_str(lq_status st)
 	}
 }
 
+void lq__fmt_time(char *buf, size_t size, int64_t ms)
+{
+	time_t t = (time_t)(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, size, "@%lld", (long long)(ms / 1000));
+}
+
 LQ_EXTERN(const char *) lq_version(void)
 {
 	return LEASEQ_VERSION_STRING;

@@ -61,7 +61,7 @@ static const struct lc_cmd commands[] = {
 	{"migrate", cmd_migrate, "create or upgrade the schema, or show its version", &lc_migrate_usage, NULL},
 	{"lease", cmd_lease, "list, show, acquire, renew, release or break leases", NULL, lc_lease_cmds},
 	{"exec", cmd_exec, "run a command while holding a lease (once across a fleet)", &lc_exec_usage, NULL},
-	{"task", cmd_task, "add, list, show, remove, retry, pause or resume tasks; their run history", NULL,
+	{"task", cmd_task, "add, list, show, remove, retry, pause or resume tasks; run history", NULL,
 	 lc_task_cmds},
 	{"queue", cmd_queue, "list, pause or resume queues", NULL, lc_queue_cmds},
 	{"worker", cmd_worker, "run due tasks with handler commands until stopped", &lc_worker_usage, NULL},
@@ -195,7 +195,9 @@ static void print_flowed(FILE *f, const char *text, int indent)
 			fputc(' ', f);
 			col++;
 		}
-		fwrite(text, 1, len, f);
+		/* A quoted phrase kept whole may span the source's lines. */
+		for (size_t k = 0; k < len; k++)
+			fputc(text[k] == '\n' ? ' ' : text[k], f);
 		col += (int)len;
 		text += len;
 	}
@@ -421,6 +423,7 @@ int lc_parse(struct lc_ctx *ctx, const struct lc_usage *u, void *args, int argc,
 	const struct lc_opt *pos[8];
 	size_t npos = 0, next = 0;
 	int only_args = 0, i, rc;
+	unsigned char seen[64] = {0}; /* single-value options given, by table row */
 
 	ctx->cmd = u->path;
 	for (o = u->opts; o->type != LC_OPT_END; o++) {
@@ -471,6 +474,12 @@ int lc_parse(struct lc_ctx *ctx, const struct lc_usage *u, void *args, int argc,
 				if (i + 1 >= argc)
 					return parse_error(ctx, "option %s needs a value (%s)", a, o->value_name);
 				value = argv[++i];
+			}
+			/* The last of two values silently winning hides a typo
+			 * or a wrapper's default meeting the user's flag. */
+			if (o->type == LC_OPT_VALUE && (size_t)(o - u->opts) < sizeof(seen)) {
+				if (seen[o - u->opts]++)
+					return lc_usage_error(ctx, "%s%s given twice", o->name[1] ? "--" : "-", o->name);
 			}
 			if ((rc = store(ctx, o, args, value)))
 				return rc;

@@ -54,7 +54,7 @@ struct lc_ctx {
 enum lc_opt_type {
 	LC_OPT_END = 0,
 	LC_OPT_FLAG,  /* --name: int, set to 1 */
-	LC_OPT_VALUE, /* --name V or --name=V: const char *, the last one wins */
+	LC_OPT_VALUE, /* --name V or --name=V: const char *, given at most once */
 	LC_OPT_LIST,  /* --name V, repeatable: struct lc_list */
 	LC_OPT_ARG,   /* a positional argument: const char * */
 	LC_OPT_REST   /* the rest of the line, after the arguments or "--": struct lc_rest */
@@ -273,8 +273,11 @@ void lc_fmt_time(char *buf, size_t size, int64_t ms);
 void lc_fmt_rel(char *buf, size_t size, int64_t ms, int64_t now);
 /* "2026-11-22T10:00:00Z (in 3s)", or "-" for 0. */
 void lc_fmt_when(char *buf, size_t size, int64_t ms, int64_t now);
-/* "250ms", "3s", "5m", "1h30m". */
+/* "250ms", "3s", "2m05s", "1h30m": exact to the millisecond (a setting). */
 void lc_fmt_duration(char *buf, size_t size, int64_t ms);
+/* A measured time, |ms|, the same way but in whole seconds from 1s up
+ * ("21s", not "21415ms"). */
+void lc_fmt_elapsed(char *buf, size_t size, int64_t ms);
 /* A task's schedule in words: "once", "every 5m", "cron 0 3 * * * Europe/Paris". */
 void lc_task_schedule(char *buf, size_t size, const lq_task *t);
 /* text cut to fit size with "..." (at a UTF-8 boundary); "" for NULL. */
@@ -375,6 +378,11 @@ struct lc_log_fields {
 int lc_log_set_format(const struct lc_ctx *ctx, const char *format);
 int lc_log_is_json(void);
 void lc_log_event(const char *level, const char *event, const struct lc_log_fields *f);
+/* An expected outcome that ends the command, not a failure (a lease held
+ * elsewhere): the "leasectl: <text>" line of lc_errorf in text, an object
+ * at level info with this event and f's fields (may be NULL) in JSON. */
+void lc_log_outcome(const char *event, const struct lc_log_fields *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* An lq_notice_fn: the library's remark as a "leasectl: note: ..." line, or
  * a {"level": "warning", "event": "notice"} object in JSON. */
 void lc_log_notice(void *ctx, const char *text);

@@ -76,7 +76,8 @@ const struct lc_usage lc_bench_usage = {
 		"pending, ratio, dry, leaseq: {...}, raw: {...}}]}.",
 	.opts = bench_opts,
 	.examples = "leasectl bench\n"
-		    "leasectl --db postgresql://app@db1/app bench -w claim -w claim-batch --clients 1,4,16\n"
+		    "leasectl --db postgresql://app@db1/app bench -w claim -w claim-batch \\\n"
+		    "    --clients 1,4,16\n"
 		    "leasectl bench --pending 1000000 -w claim --csv claim-1m.csv\n"
 		    "leasectl bench --duration 10s --csv bench.csv --plot bench.png",
 	.exits = "0   measured\n64  bad usage\n69  database unreachable\n1   other failure, or stopped by a signal",

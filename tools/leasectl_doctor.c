@@ -55,7 +55,7 @@ static void add(struct report *r, enum level lv, const char *check, const char *
 /* How long, for people, in leasectl's one duration format. */
 static const char *human(int64_t ms, char *buf, size_t size)
 {
-	lc_fmt_duration(buf, size, ms < 0 ? -ms : ms);
+	lc_fmt_elapsed(buf, size, ms);
 	return buf;
 }
 

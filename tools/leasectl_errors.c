@@ -119,7 +119,7 @@ int lc_shared_held_error(lq_db *db, int code)
 	const char *msg = lq_errmsg(db);
 	char m[1200];
 
-	lc_errorf("%s", msg && *msg ? lc_pr(m, sizeof(m), msg) : "the lease is held elsewhere");
+	lc_log_outcome("lease_held", NULL, "%s", msg && *msg ? lc_pr(m, sizeof(m), msg) : "the lease is held elsewhere");
 	return code;
 }
 
@@ -127,13 +127,16 @@ int lc_held_error(const char *name, const lq_lease *l, int code)
 {
 	char n[600], o[600], until[40];
 
+	const struct lc_log_fields f = {.lease = name, .token = l->token};
+
 	lc_pr(n, sizeof(n), name);
 	if (!l->owner[0]) {
-		lc_errorf("lease \"%s\" is held elsewhere", n);
+		lc_log_outcome("lease_held", &f, "lease \"%s\" is held elsewhere", n);
 		return code;
 	}
 	lc_fmt_time(until, sizeof(until), l->expires_at);
-	lc_errorf("lease \"%s\" is held by %s until %s (token %lld)", n,
-		  l->kind == LQ_LEASE_READ ? "readers" : lc_pr(o, sizeof(o), l->owner), until, (long long)l->token);
+	lc_log_outcome("lease_held", &f, "lease \"%s\" is held by %s until %s (token %lld)", n,
+		       l->kind == LQ_LEASE_READ ? "readers" : lc_pr(o, sizeof(o), l->owner), until,
+		       (long long)l->token);
 	return code;
 }

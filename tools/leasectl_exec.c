@@ -82,10 +82,16 @@ const struct lc_usage lc_exec_usage = {
 		"\n"
 		"With --slots N, NAME is a semaphore: COMMAND runs if one of its N slots\n"
 		"is free (at most N runs at once, fleet-wide), and LEASEQ_FENCING_TOKEN is\n"
-		"that slot's token; every exec of NAME must give the same N.",
+		"that slot's token; every exec of NAME must give the same N.\n"
+		"\n"
+		"With --log-format json, the lines leasectl itself writes on standard\n"
+		"error are JSON objects, one per line (a lease held elsewhere is an\n"
+		"\"info\" event, lease_held, not an error).  COMMAND's standard output\n"
+		"and error are its own and pass through unchanged, JSON or not: redirect\n"
+		"them (e.g. sh -c 'report 2>>report.log') to keep the stream JSON only.",
 	.opts = exec_opts,
 	.examples = "# crontab on every host: the report runs once per night, on one host\n"
-		    "0 3 * * * leasectl exec --ttl 2m --min-hold 10m --conflict-exit 0 nightly -- /usr/local/bin/report\n"
+		    "0 3 * * * leasectl exec --min-hold 10m --conflict-exit 0 nightly -- report\n"
 		    "leasectl exec deploy --wait 5m -- make deploy\n"
 		    "leasectl exec --slots 3 --wait 10m import -- ./import.sh   # 3 at a time",
 	.exits = "N    COMMAND's exit status (128+S if killed by signal S)\n"

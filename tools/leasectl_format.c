@@ -38,24 +38,31 @@ void lc_fmt_duration(char *buf, size_t size, int64_t ms)
 	else if (s < 60)
 		snprintf(buf, size, "%llds", s);
 	else if (s < 3600)
-		snprintf(buf, size, s % 60 ? "%lldm%llds" : "%lldm", s / 60, s % 60);
+		snprintf(buf, size, s % 60 ? "%lldm%02llds" : "%lldm", s / 60, s % 60);
 	else if (s < 86400)
 		snprintf(buf, size, s % 3600 / 60 ? "%lldh%02lldm" : "%lldh", s / 3600, s % 3600 / 60);
 	else
 		snprintf(buf, size, s % 86400 / 3600 ? "%lldd%lldh" : "%lldd", s / 86400, s % 86400 / 3600);
 }
 
+void lc_fmt_elapsed(char *buf, size_t size, int64_t ms)
+{
+	int64_t a = ms < 0 ? -ms : ms;
+
+	/* Sub-second precision only where it is all there is. */
+	lc_fmt_duration(buf, size, a < 1000 ? a : a - a % 1000);
+}
+
 void lc_fmt_rel(char *buf, size_t size, int64_t ms, int64_t now)
 {
-	int64_t d = ms - now, a = d < 0 ? -d : d;
+	int64_t d = ms - now;
 	char dur[32];
 
 	if (d == 0) {
 		snprintf(buf, size, "now");
 		return;
 	}
-	/* Sub-second precision only where it is all there is. */
-	lc_fmt_duration(dur, sizeof(dur), a < 1000 ? a : a - a % 1000);
+	lc_fmt_elapsed(dur, sizeof(dur), d);
 	snprintf(buf, size, d > 0 ? "in %s" : "%s ago", dur);
 }
 

@@ -36,7 +36,8 @@ const struct lc_usage lc_task_history_usage = {
 	.opts = history_opts,
 	.examples = "leasectl task history 42\n"
 		    "leasectl task history --queue mail --since 1h\n"
-		    "leasectl task history --name report --json | jq '.[] | select(.outcome != \"done\")'",
+		    "leasectl task history --name report --json |\n"
+		    "    jq '.[] | select(.outcome != \"done\")'",
 	.exits = "0   listed (also when there are none)\n64  bad usage\n69  database unreachable\n1   other failure",
 };
 

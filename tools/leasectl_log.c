@@ -4,6 +4,7 @@
  * object per line for a log collector: time, level, event and the task or
  * lease it is about.  Every error line (lc_errorf) follows the same format.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -83,6 +84,25 @@ void lc_log_event(const char *level, const char *event, const struct lc_log_fiel
 	lc_json_end_obj(&j);
 	lc_json_end(&j);
 	fflush(stderr);
+}
+
+void lc_log_outcome(const char *event, const struct lc_log_fields *f, const char *fmt, ...)
+{
+	struct lc_log_fields with = {0};
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!log_json) {
+		lc_errorf("%s", msg);
+		return;
+	}
+	if (f)
+		with = *f;
+	with.message = msg;
+	lc_log_event("info", event, &with);
 }
 
 void lc_log_notice(void *ctx, const char *text)

@@ -28,10 +28,10 @@ const struct lc_usage lc_prune_usage = {
 		"1000 rows, each its own statement: no long lock on a big table, so it is\n"
 		"safe to run from cron next to workers.  Live tasks are never touched,\n"
 		"and leases never pruned (a lease's fencing token must keep growing).\n"
-		"Ages are measured on the database clock.  The counters that /metrics and 'stats' report are\n"
-		"never pruned.  Prints \"pruned N dead tasks\" and \"pruned M runs\" (with\n"
-		"--dry-run: \"would prune ...\"); JSON: {\"removed\": N, \"runs_removed\": M,\n"
-		"\"dry_run\": bool}.",
+		"Ages are measured on the database clock.  The counters that /metrics\n"
+		"and 'stats' report are never pruned.  Prints \"pruned N dead tasks\"\n"
+		"and \"pruned M runs\" (with --dry-run: \"would prune ...\"); JSON:\n"
+		"{\"removed\": N, \"runs_removed\": M, \"dry_run\": bool}.",
 	.opts = prune_opts,
 	.examples = "leasectl prune --older-than 30d --dry-run\n"
 		    "17 4 * * * leasectl prune --older-than 30d --queue mail",

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,8 @@ const struct lc_usage lc_serve_usage = {
 	.examples = "leasectl serve\n"
 		    "leasectl --db postgresql://monitor@db/app serve --listen 0.0.0.0:9464\n"
 		    "(umask 077; tr -dc A-Za-z0-9 </dev/urandom | head -c 32 > ~/.leaseq-dashboard)\n"
-		    "leasectl serve --allow-actions --secret-file ~/.leaseq-dashboard --log-format json",
+		    "leasectl serve --allow-actions --secret-file ~/.leaseq-dashboard \\\n"
+		    "    --log-format json",
 	.exits = "0   stopped by SIGTERM or SIGINT\n"
 		 "64  bad usage (e.g. --listen without a port, --allow-actions without a\n"
 		 "    secret of 16 characters or more)\n"
@@ -91,6 +93,30 @@ struct upload {
 	int too_big;
 	char body[ACTION_BODY_MAX];
 };
+
+/* libmicrohttpd's own messages ("Failed to bind to port 0: ...", naming
+ * the port option, not the address) are kept while the daemon starts:
+ * leasectl says why in its own line; once it runs, they are logged as ours. */
+struct mhd_log {
+	int started;
+	char last[256];
+};
+
+static void mhd_logger(void *cls, const char *fmt, va_list ap)
+{
+	struct mhd_log *ml = cls;
+	char msg[512];
+	size_t n;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	if (!ml->started)
+		snprintf(ml->last, sizeof(ml->last), "%s", msg);
+	else
+		lc_errorf("serve: %s", msg);
+}
 
 /* ------------------------------------------------------------ HTTP */
 
@@ -277,6 +303,8 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 	struct sockaddr_storage ss;
 	socklen_t sl = 0;
 	static struct server sv; /* large (the trend samples): not on the stack */
+	static struct mhd_log ml; /* the daemon's thread writes it */
+	int err;
 	struct MHD_Daemon *d;
 	char addr[INET6_ADDRSTRLEN + 2] = "";
 	unsigned port = 0;
@@ -305,12 +333,16 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 		lc_errorf("serve: out of memory");
 		return LC_EXIT_FAIL;
 	}
+	errno = 0;
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-			     0, NULL, NULL, handle, &sv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+			     0, NULL, NULL, handle, &sv, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, &ml,
+			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
 			     MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL, MHD_OPTION_END);
+	err = errno;
 	if (!d) {
-		lc_errorf("serve: cannot listen on %s: %s", a.listen ? a.listen : def, strerror(errno));
+		lc_errorf("serve: cannot listen on %s: %s", a.listen ? a.listen : def,
+			  err ? strerror(err) : ml.last[0] ? ml.last : "libmicrohttpd could not start");
 		lq_close(sv.db);
 		return LC_EXIT_FAIL;
 	}
@@ -325,6 +357,7 @@ int cmd_serve(struct lc_ctx *ctx, int argc, char **argv)
 			inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, addr, sizeof(addr));
 		}
 	}
+	ml.started = 1;
 	snprintf(url, sizeof(url), "http://%s:%u/", addr, port);
 	if (lc_log_is_json())
 		lc_log_event("info", "listening", &(struct lc_log_fields){.message = url});

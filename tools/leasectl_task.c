@@ -75,7 +75,7 @@ static const struct lc_opt add_opts[] = {
 	LC_VALUE(struct add_args, at, "at", 0, "TIME", 0,
 		 "due at TIME: epoch seconds, @EPOCH, 2026-11-22T10:00:00Z or\n"
 		 "\"2026-11-22 10:00[:00]\" (UTC unless an offset like +02:00 is given)"),
-	LC_VALUE(struct add_args, every, "every", 0, "DUR", 0, "recurring: run every DUR (the row stays)"),
+	LC_VALUE(struct add_args, every, "every", 0, "DUR", 0, "recurring: run every DUR, 10ms to ten years (the row stays)"),
 	LC_VALUE(struct add_args, cron, "cron", 0, "EXPR", 0,
 		 "recurring: a 5-field cron expression (\"*/5 * * * *\", \"0 3 * * mon-fri\")\n"
 		 "or @hourly, @daily, @weekly, @monthly, @yearly"),
@@ -85,7 +85,8 @@ static const struct lc_opt add_opts[] = {
 	LC_VALUE(struct add_args, unique, "unique", 0, "KEY", 0,
 		 "at most one live task with KEY: adding it again prints the existing\nid and changes nothing"),
 	LC_VALUE(struct add_args, max_attempts, "max-attempts", 0, "N", 0,
-		 "attempts before the task is dead (default 3; at-least-once workers)"),
+		 "attempts before the task is dead, 1 to 1000 (default 3; at-least-once\n"
+		 "workers)"),
 	LC_VALUE(struct add_args, priority, "priority", 0, "N", 0,
 		 "claimed before tasks of lower priority that are due (default 0; may be\n"
 		 "negative); among equals, the earliest due first"),
@@ -103,8 +104,9 @@ static const struct lc_usage add_usage = {
 	.path = "task add",
 	.summary = "enqueue a task (one-off, delayed or recurring)",
 	.description = "Adds a task and prints its id.  With --unique, a second add of a live task\n"
-		       "with the same key prints the existing id (exit 0).  JSON: {\"id\": N,\n"
-		       "\"existed\": bool}.  Payloads are binary-safe, up to 8 MiB.\n"
+		       "with the same key adds nothing, prints the existing id and says so on\n"
+		       "standard error (exit 0).  JSON: {\"id\": N, \"existed\": bool}.  Payloads\n"
+		       "are binary-safe, up to 8 MiB.\n"
 		       "\n"
 		       "With --from, every line is checked before anything is sent, and the tasks\n"
 		       "go in in one transaction (100 to a statement): a bad line adds nothing and\n"
@@ -228,11 +230,17 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 		return lc_usage_error(ctx, "--missed only applies to recurring tasks (--every or --cron)");
 	if (a->in && (rc = lc_duration(ctx, "--in", a->in, LC_DUR_ZERO_OK, &o->delay_ms)))
 		return rc;
+	if (a->in && o->delay_ms > LQ_DELAY_MAX_MS)
+		return lc_usage_error(ctx, "--in: \"%s\" is over 100 years", a->in);
 	if (a->at && lc_parse_time(a->at, &o->run_at))
 		return lc_usage_error(ctx, "--at: invalid time \"%s\" (use epoch seconds, @EPOCH or "
 				      "2026-11-22T10:00:00Z)", a->at);
-	if (a->every && (rc = lc_duration(ctx, "--every", a->every, 0, &o->every_ms)))
+	/* The library's range, not lc_duration's year. */
+	if (a->every && (rc = lc_duration(ctx, "--every", a->every, LC_DUR_ZERO_OK, &o->every_ms)))
 		return rc;
+	if (a->every && (o->every_ms < LQ_EVERY_MIN_MS || o->every_ms > LQ_EVERY_MAX_MS))
+		return lc_usage_error(ctx, "--every: \"%s\" is not from %dms to ten years", a->every,
+				      LQ_EVERY_MIN_MS);
 	if (a->cron && lq_check_schedule(a->cron, a->tz, msg, sizeof(msg)) != LQ_OK)
 		return lc_usage_error(ctx, "%s", msg[0] ? msg : "invalid --cron or --tz");
 	if (a->missed) {
@@ -243,7 +251,7 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 		else
 			return lc_usage_error(ctx, "--missed: expected once or skip, not \"%s\"", a->missed);
 	}
-	if (a->max_attempts && (rc = lc_integer(ctx, "--max-attempts", a->max_attempts, 1, INT_MAX, max)))
+	if (a->max_attempts && (rc = lc_integer(ctx, "--max-attempts", a->max_attempts, 1, LQ_MAX_ATTEMPTS_MAX, max)))
 		return rc;
 	if (a->priority && (rc = lc_integer(ctx, "--priority", a->priority, INT_MIN, INT_MAX, &prio)))
 		return rc;
@@ -502,7 +510,13 @@ static int cmd_task_add(struct lc_ctx *ctx, int argc, char **argv)
 		lc_json_end_obj(&j);
 		lc_json_end(&j);
 	} else {
+		char k[600];
 		printf("%lld\n", (long long)id);
+		/* A documented no-op, but not a silent one: stdout stays the id
+		 * alone, for id=$(leasectl task add ...). */
+		if (existed)
+			lc_errorf("task add: unique key \"%s\" is taken by live task %lld; nothing added",
+				  lc_pr(k, sizeof(k), a.unique), (long long)id);
 	}
 out:
 	if (payload.p != (unsigned char *)a.payload)

@@ -265,7 +265,8 @@ const struct lc_usage lc_tick_usage = {
 	.opts = tick_opts,
 	.examples = "* * * * * leasectl tick --budget 50s --handler '*=/usr/local/bin/run-task'\n"
 		    "leasectl tick --queue mail --handler 'send=./send.sh' --json\n"
-		    "leasectl tick --spawn --queue web --budget 20s --handler 'mail=/srv/app/send-mail' \\\n"
+		    "leasectl tick --spawn --queue web --budget 20s \\\n"
+		    "    --handler 'mail=/srv/app/send-mail' \\\n"
 		    "    2>>/var/log/leaseq-tick.log\n"
 		    "#!/bin/sh   (cgi-bin/tick: the wrapper a web server runs)\n"
 		    "exec leasectl --db sqlite:/srv/app/leaseq.db tick --queue web --budget 20s \\\n"
@@ -307,6 +308,10 @@ int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
 	lq_run_report rep;
 	char msg[456];
 
+	if (rc == LC_PARSE_HELP) {
+		free(a.handlers.v);
+		return LC_EXIT_OK;
+	}
 	if (rc)
 		cgi = rc != LC_PARSE_HELP && cgi_env() && !has_word(argc, argv, "--spawn") &&
 		      !has_word(argc, argv, "--no-cgi");
