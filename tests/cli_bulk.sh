@@ -68,6 +68,9 @@ end "task add --from -: standard input; keys already held are reported, not adde
 
 # Bad files: nothing added, the first bad line named, exit 64.
 before=$(count "$Q")
+# "printf ... | bad_file": bad_file must run in this shell, or the checks it
+# fails are not counted.
+shopt -s lastpipe
 bad_file() { # DESC ERE LINE-NUMBER, the file on stdin
     cat >"$T/bad.jsonl"
     begin
