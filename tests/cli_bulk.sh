@@ -68,6 +68,9 @@ end "task add --from -: standard input; keys already held are reported, not adde
 
 # Bad files: nothing added, the first bad line named, exit 64.
 before=$(count "$Q")
+# "printf ... | bad_file": bad_file must run in this shell, or the checks it
+# fails are not counted.
+shopt -s lastpipe
 bad_file() { # DESC ERE LINE-NUMBER, the file on stdin
     cat >"$T/bad.jsonl"
     begin
@@ -88,6 +91,12 @@ printf '{"name":"a","cron":"61 * * * *"}\n' | bad_file "bad cron" 'cron|minute' 
 printf '{"name":"a","max_attempts":0}\n' | bad_file "zero attempts" 'attempts' 1
 printf '{"name":"a","timeout":"0"}\n' | bad_file "zero timeout" 'timeout' 1
 printf '[1,2]\n' | bad_file "not an object" 'object' 1
+# What JSON is not (held against Python's json module by tests/fuzz/jsonl_diff).
+printf '{"name":"a","priority":01}\n' | bad_file "a number with a leading zero" 'JSON' 1
+printf '{"name":"a","priority":1-2}\n' | bad_file "not a number" 'JSON' 1
+printf '{"name":"a","payload":"\xff"}\n' | bad_file "invalid UTF-8" 'UTF-8' 1
+printf '{"name":"a"}\n{"name":"b"}\0{"name":"c"}\n' | bad_file "a NUL byte" 'NUL' 2
+printf '{"name":"a","x\\ny":1,"x\\ny":2}\n' | bad_file "a key with a newline, twice" 'twice' 1
 {
     for i in $(seq 1 150); do printf '{"name":"ok%d"}\n' "$i"; done
     printf '{"name":"%s"}\n' "$(head -c 300 /dev/zero | tr '\0' x)"

@@ -308,17 +308,13 @@ static void lease_wait_for_expiry(void **state)
 {
 	lq_db *db = DB(state), *db2 = other(state);
 	lq_lease a, b;
-	int64_t t0, waited;
 
 	assert_lq_ok(db, lq_lease_acquire(db, "wait", 700, "a", 0, &a));
-	t0 = lqt_mono_ms();
+	/* Within the wait (LQ_OK, not LQ_BUSY), not before the holder's
+	 * expiry on the database clock, and the holder has lost it. */
 	assert_lq_ok(db2, lq_lease_acquire(db2, "wait", 5000, "b", 10000, &b));
-	waited = lqt_mono_ms() - t0;
-	/* Not before the holder's expiry on the database clock... */
 	assert_true(b.acquired_at >= a.expires_at);
 	assert_true(b.token > a.token);
-	/* ...and well within the wait. */
-	assert_true(waited < 9000);
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &a, 5000));
 	lq_close(db2);
 }
@@ -343,7 +339,6 @@ static void lease_wait_for_release(void **state)
 	lq_lease a, b;
 	char enc[LQ_HANDLE_MAX];
 	const char *args[2];
-	int64_t t0, waited;
 	pid_t pid;
 
 	assert_lq_ok(c->db, lq_lease_acquire(c->db, "wait rel", 60000, "a", 0, &a));
@@ -351,30 +346,25 @@ static void lease_wait_for_release(void **state)
 	args[0] = c->dsn;
 	args[1] = enc;
 	/* Another process releases it in 300 ms: the waiter gets it then,
-	 * long before the 60 s TTL. */
+	 * before the 60 s TTL runs out (the 20 s wait could not outlast it). */
 	lqt_conf_close(c);
 	pid = lqt_spawn(0, release_later, args);
 	lqt_conf_reopen(c);
-	t0 = lqt_mono_ms();
 	assert_lq_ok(c->db, lq_lease_acquire(c->db, "wait rel", 5000, "b", 20000, &b));
-	waited = lqt_mono_ms() - t0;
 	assert_int_equal(lqt_wait_children(&pid, 1, NULL, 30), 0);
 	assert_int_equal(b.token, a.token + 1);
-	assert_true(waited < 15000);
+	assert_true(b.acquired_at < a.expires_at);
 }
 
 static void lease_wait_times_out(void **state)
 {
 	lq_db *db = DB(state), *db2 = other(state);
 	lq_lease a, b;
-	int64_t t0, waited;
 
+	/* The holder keeps it past the wait: LQ_BUSY, with the holder's
+	 * owner and token, and the holder still holds it. */
 	assert_lq_ok(db, lq_lease_acquire(db, "wait to", 10000, "a", 0, &a));
-	t0 = lqt_mono_ms();
 	assert_lq(db2, LQ_BUSY, lq_lease_acquire(db2, "wait to", 5000, "b", 300, &b));
-	waited = lqt_mono_ms() - t0;
-	assert_true(waited >= 250);
-	assert_true(waited < 5000);
 	assert_string_equal(b.owner, a.owner);
 	assert_int_equal(b.token, a.token);
 	assert_lq_ok(db, lq_lease_check(db, &a));

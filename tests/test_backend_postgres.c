@@ -391,10 +391,9 @@ static void test_dsn_timeouts(void **state)
 
 	dsn_with_option("statement_timeout=100ms&lock_timeout=2s", d, sizeof(d));
 	struct lq_conn *c = connect_to(d);
-	int64_t t0 = mono_ms();
+	/* Cancelled by the server (57014, query_canceled), not run to its end. */
 	lq_status st = be->exec_script(c, "SELECT pg_sleep(3)", &err);
 	assert_int_equal(st, LQ_ETIMEDOUT);
-	assert_true(mono_ms() - t0 < 2000);
 	assert_non_null(strstr(err.msg, "(57014)"));
 	done(c);
 
@@ -980,23 +979,18 @@ static void test_notify(void **state)
 	assert_true(be->caps & LQ_CAP_NOTIFY);
 	snprintf(chan, sizeof(chan), "lqt_chan_%ld", (long)getpid());
 
-	/* Nothing sent: a timeout, roughly on time. */
-	int64_t t0 = mono_ms();
+	/* Nothing sent: a timeout. */
 	assert_int_equal(be->wait_notify(a, chan, 200, &err), LQ_ETIMEDOUT);
-	int64_t dt = mono_ms() - t0;
-	assert_true(dt >= 190 && dt < 2000);
 
-	/* Sent while a waits: it wakes at once. */
+	/* Sent while a waits: the notification ends the wait (LQ_OK; the
+	 * 30 s are only a bound against a hang). */
 	struct later_notify n = {chan, 200, LQ_OK, {{0}, 0}};
 	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, notify_later, &n), 0);
-	t0 = mono_ms();
-	lq_status st = be->wait_notify(a, chan, 10000, &err);
-	dt = mono_ms() - t0;
+	lq_status st = be->wait_notify(a, chan, 30000, &err);
 	pthread_join(th, NULL);
 	tx_ok(n.st, &n.err, "notify");
 	assert_int_equal(st, LQ_OK);
-	assert_true(dt < 5000);
 	assert_int_equal(be->wait_notify(a, chan, 50, &err), LQ_ETIMEDOUT);
 
 	/* Sent while a ran other statements: still counts, even with no wait. */
@@ -1144,9 +1138,9 @@ static void test_retry_mapping(void **state)
 	struct lq_conn *impatient = connect_to(d);
 	tx_ok(be->begin(a, 1, &err), &err, "BEGIN");
 	RUN(a, lease_break, NULL, x);
-	int64_t t0 = mono_ms();
+	/* a holds the row until its ROLLBACK below: only lock_timeout ends
+	 * the wait, with 55P03. */
 	assert_int_equal(be->exec(impatient, LQ_SQL_lease_break, &x, 1, NULL, NULL, NULL, &err), LQ__RETRY);
-	assert_true(mono_ms() - t0 < 3000);
 	assert_non_null(strstr(err.msg, "(55P03)"));
 	tx_ok(be->rollback(a, &err), &err, "ROLLBACK");
 	done(impatient);

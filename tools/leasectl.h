@@ -260,10 +260,10 @@ struct lc_jfield {
 	const char *val; /* the string, the number's text, "true"/"false"; NULL for null */
 	int type;        /* LC_J* */
 };
-/* Parse line, one JSON object whose values are strings, numbers, booleans
- * or null, unescaping in place (the fields point into line).  -1 with a
- * reason in err when it is not. */
-int lc_jsonl_object(char *line, struct lc_jfield *f, size_t max, size_t *n, char *err, size_t errsize);
+/* Parse line[0..len) (NUL-terminated at len), one JSON object whose values
+ * are strings, numbers, booleans or null, unescaping in place (the fields
+ * point into line).  -1 with a reason in err when it is not. */
+int lc_jsonl_object(char *line, size_t len, struct lc_jfield *f, size_t max, size_t *n, char *err, size_t errsize);
 
 /* ------------------------------------------------------------ output */
 

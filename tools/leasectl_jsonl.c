@@ -65,6 +65,33 @@ static void put_utf8(struct jp *p, unsigned cp)
 	}
 }
 
+/* The length of the UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, nothing over U+10FFFF), 0 when it is not one: JSON text is
+ * UTF-8, and Python's json, among others, refuses what is not. */
+static size_t utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (u[0] >= 0xC2 && u[0] <= 0xDF)
+		n = 2;
+	else if (u[0] >= 0xE0 && u[0] <= 0xEF)
+		n = 3, lo = u[0] == 0xE0 ? 0xA0 : 0x80, hi = u[0] == 0xED ? 0x9F : 0xBF;
+	else if (u[0] >= 0xF0 && u[0] <= 0xF4)
+		n = 4, lo = u[0] == 0xF0 ? 0x90 : 0x80, hi = u[0] == 0xF4 ? 0x8F : 0xBF;
+	else
+		return 0;
+	/* The second byte bounds the code point; the others are plain
+	 * continuation bytes (a NUL stops the check: it is none). */
+	if (u[1] < lo || u[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (u[i] < 0x80 || u[i] > 0xBF)
+			return 0;
+	return n;
+}
+
 /* A string at p->r (on its opening quote), unescaped to p->w and
  * NUL-terminated; *out points at it.  An escape never writes more bytes
  * than it reads, so the text stays behind the read position.  \u0000 is
@@ -83,6 +110,15 @@ static int jstring(struct jp *p, const char **out)
 			p->r++;
 			*p->w++ = '\0';
 			return 0;
+		}
+		if (c >= 0x80) {
+			size_t n = utf8_len(p->r);
+			if (!n)
+				return jfail(p, "invalid UTF-8 in a string");
+			memmove(p->w, p->r, n);
+			p->w += n;
+			p->r += n;
+			continue;
 		}
 		if (c != '\\') {
 			*p->w++ = (char)c;
@@ -124,17 +160,40 @@ static int jstring(struct jp *p, const char **out)
 	}
 }
 
-/* A number: copied down to p->w (the key before it left room). */
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A number, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? and nothing
+ * more: copied down to p->w (the key before it left room). */
 static int jnumber(struct jp *p, const char **out)
 {
 	char *s = p->r;
 	if (*p->r == '-')
 		p->r++;
-	if (*p->r < '0' || *p->r > '9')
+	if (!is_digit(*p->r))
 		return jfail(p, "unexpected character");
-	while ((*p->r >= '0' && *p->r <= '9') || *p->r == '.' || *p->r == 'e' || *p->r == 'E' || *p->r == '+' ||
-	       *p->r == '-')
+	if (*p->r++ != '0')
+		while (is_digit(*p->r))
+			p->r++;
+	if (*p->r == '.') {
+		if (!is_digit(*++p->r))
+			return jfail(p, "a digit must follow '.' in a number");
+		while (is_digit(*p->r))
+			p->r++;
+	}
+	if (*p->r == 'e' || *p->r == 'E') {
 		p->r++;
+		if (*p->r == '+' || *p->r == '-')
+			p->r++;
+		if (!is_digit(*p->r))
+			return jfail(p, "a digit must follow the exponent's 'e' in a number");
+		while (is_digit(*p->r))
+			p->r++;
+	}
+	if (is_digit(*p->r) || *p->r == '.' || *p->r == 'e' || *p->r == 'E' || *p->r == '+' || *p->r == '-')
+		return jfail(p, "malformed number (a leading zero, or a sign or point out of place)");
 	size_t n = (size_t)(p->r - s);
 	memmove(p->w, s, n);
 	*out = p->w;
@@ -143,10 +202,33 @@ static int jnumber(struct jp *p, const char **out)
 	return 0;
 }
 
-int lc_jsonl_object(char *line, struct lc_jfield *f, size_t max, size_t *n, char *err, size_t errsize)
+/* key for an error message: on one line (control characters as JSON
+ * escapes), cut after about 64 bytes at a character's start. */
+static const char *shown(const char *key, char *buf, size_t size)
+{
+	size_t o = 0;
+	for (const unsigned char *k = (const unsigned char *)key; *k && o + 8 < size; k++) {
+		if (o >= 64 && (*k & 0xC0) != 0x80) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (*k < 0x20)
+			o += (size_t)snprintf(buf + o, size - o, "\\u%04x", *k);
+		else
+			buf[o++] = (char)*k;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+int lc_jsonl_object(char *line, size_t len, struct lc_jfield *f, size_t max, size_t *n, char *err, size_t errsize)
 {
 	struct jp p = {line, line, err, errsize};
+	char kbuf[80];
 	*n = 0;
+	if (strlen(line) != len) /* the fields are C strings */
+		return jfail(&p, "a NUL byte in the line");
 	skip_ws(&p);
 	if (*p.r != '{')
 		return jfail(&p, "a line must be one JSON object");
@@ -180,7 +262,8 @@ int lc_jsonl_object(char *line, struct lc_jfield *f, size_t max, size_t *n, char
 				type = LC_JNULL;
 				p.r += 4;
 			} else if (*p.r == '{' || *p.r == '[') {
-				snprintf(err, errsize, "field \"%s\": nested objects and arrays are not supported", key);
+				snprintf(err, errsize, "field \"%s\": nested objects and arrays are not supported",
+					 shown(key, kbuf, sizeof(kbuf)));
 				return -1;
 			} else {
 				type = LC_JNUM;
@@ -189,7 +272,7 @@ int lc_jsonl_object(char *line, struct lc_jfield *f, size_t max, size_t *n, char
 			}
 			for (size_t i = 0; i < *n; i++) {
 				if (!strcmp(f[i].key, key)) {
-					snprintf(err, errsize, "field \"%s\" given twice", key);
+					snprintf(err, errsize, "field \"%s\" given twice", shown(key, kbuf, sizeof(kbuf)));
 					return -1;
 				}
 			}

@@ -310,7 +310,8 @@ static void from_free(struct from_set *fs)
 
 /* One line into a task: its fields over the flags' defaults, then the
  * checks of a single add, every error naming the line. */
-static int from_line(struct lc_ctx *ctx, const struct add_args *defaults, char *line, struct from_task *t)
+static int from_line(struct lc_ctx *ctx, const struct add_args *defaults, char *line, size_t len,
+		     struct from_task *t)
 {
 	struct lc_jfield f[FROM_FIELDS_MAX];
 	struct add_args a = *defaults;
@@ -318,7 +319,7 @@ static int from_line(struct lc_ctx *ctx, const struct add_args *defaults, char *
 	size_t nf = 0;
 	int64_t max = 0;
 
-	if (lc_jsonl_object(line, f, FROM_FIELDS_MAX, &nf, err, sizeof(err)))
+	if (lc_jsonl_object(line, len, f, FROM_FIELDS_MAX, &nf, err, sizeof(err)))
 		return lc_usage_error(ctx, "%s", err);
 	for (size_t i = 0; i < nf; i++) {
 		size_t k = 0;
@@ -385,7 +386,7 @@ static int from_read(struct lc_ctx *ctx, const struct add_args *defaults, struct
 		cap = 0;
 		snprintf(prefix, sizeof(prefix), "%s: --from %s: line %zu", cmd, file, lineno);
 		ctx->cmd = prefix;
-		rc = from_line(ctx, defaults, t->line, t);
+		rc = from_line(ctx, defaults, t->line, (size_t)got, t);
 		ctx->cmd = cmd;
 		if (rc)
 			break;
