@@ -234,8 +234,8 @@ const struct lc_usage lc_doctor_usage = {
 		"permitted is critical, with the path or permissions to check.  Prints\n"
 		"one line per check, LEVEL CHECK WHAT, and the fix under each problem.\n"
 		"Exits like a Nagios plugin: 0 all ok, 1 a warning, 2 something critical\n"
-		"(also when the database cannot be used).  The task counts scan the task table once:\n"
-		"run it every few minutes, not every second.  JSON: {\"status\",\n"
+		"(also when the database cannot be used).  The task counts scan the task\n"
+		"table once: run it every few minutes, not every second.  JSON: {\"status\",\n"
 		"\"findings\": [{\"level\", \"check\", \"message\", \"fix\"}]}.",
 	.opts = doctor_opts,
 	.examples = "leasectl doctor\n"
