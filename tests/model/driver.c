@@ -1146,6 +1146,12 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	result r;
 	execute(e, o, &t, &r);
 	int fired = r.fired;
+	if (e->verbose > 1) {
+		char line[256];
+		op_format(o, line, sizeof(line));
+		printf("    %-60s -> %s (job %d handle %d task %lld, %zu claimed)\n", line, lq_status_str(r.st), t.j, t.h,
+		       (long long)t.id, r.n);
+	}
 	int64_t t1 = o->kind == OP_ADVANCE ? t0 : db_now(e);
 	if (o->kind == OP_ADVANCE && e->sqlite)
 		t0 = t1 = db_now(e);
@@ -1294,9 +1300,15 @@ static int one_sequence(env *e, uint64_t seed, size_t length, const gen_opts *g)
 	transcript(ops, n, stdout);
 	printf("shrinking...\n");
 	fflush(stdout);
+	e->verbose = 0;
 	shrink(run_ops, e, ops, &n, why, sizeof(why));
-	/* Run the shrunk sequence once more for its own message. */
+	/* Run the shrunk sequence once more for its own message, saying
+	 * what each call returned. */
+	printf("the minimal sequence once more:\n");
+	int verbose = e->verbose;
+	e->verbose = 2;
 	int again = run_ops(e, ops, n, why, sizeof(why));
+	e->verbose = verbose;
 	printf("MINIMAL (%zu operations, seed %llu%s):\n", n, (unsigned long long)seed,
 	       again ? "" : ", did not fail again: timing?");
 	transcript(ops, n, stdout);
@@ -1338,7 +1350,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--leasectl") && v)
 			e.leasectl = argv[++i];
 		else if (!strcmp(a, "-v"))
-			e.verbose = 1;
+			e.verbose++;
 		else
 			usage(argv[0]);
 	}

@@ -636,8 +636,8 @@ int m_ack(model *m, const mctx *c, int ji, lq_status st, int flush, char *why, s
 int m_fail(model *m, const mctx *c, int ji, const char *err, lq_status st, char *why, size_t wsize)
 {
 	mjob *j = job(m, ji);
-	if (!c->unknown)
-		EXPECT(st, LQ_OK);
+	if (!c->unknown && j->mode == LQ_AT_MOST_ONCE)
+		EXPECT(st, LQ_OK); /* the claim settled the run: its failure is only recorded */
 	if (j->mode == LQ_AT_MOST_ONCE && j->recurring) {
 		mtask *t = m_task_by_id(m, j->t.id);
 		if (t && !t->dead)
@@ -691,6 +691,8 @@ int m_fail(model *m, const mctx *c, int ji, const char *err, lq_status st, char 
 		j->used = 0;
 		return 0;
 	}
+	if (!c->unknown)
+		EXPECT(st, LQ_OK);
 	lq_outcome o = LQ_RUN_FAILED;
 	if (j->recurring && j->t.attempts >= j->t.max_attempts) {
 		move_on(t, next_every(t->every_ms, j->t.run_at.hi, c->now.lo));
