@@ -549,27 +549,27 @@ int m_claim(model *m, const mctx *c, int queue, lq_mode mode, size_t max, int64_
 			} else if (t->every_ms > 0) {
 				move_on(t, next_every(t->every_ms, t->run_at.hi, now));
 			}
-			/* What the claim returned for this task. */
-			if (!c->unknown) {
-				if (got >= n)
-					return fail(why, wsize, "claim returned %zu tasks, model expects task %lld too", n,
-						    (long long)t->id);
-				if (check_claimed(&before, mode, &claimed[got], why, wsize) != 0)
-					return -1;
-			}
+			/* What the claim returned for this task.  The order of the
+			 * array is not checked: PostgreSQL returns the one-off
+			 * tasks its one statement claimed before the others. */
+			const lq_task *g = NULL;
+			for (size_t i = 0; !c->unknown && i < n; i++)
+				if (claimed[i].id == t->id)
+					g = &claimed[i];
+			if (!c->unknown && !g)
+				return fail(why, wsize, "claim returned %zu tasks, model expects task %lld among them", n,
+					    (long long)t->id);
+			if (g && check_claimed(&before, mode, g, why, wsize) != 0)
+				return -1;
 			if (mode == LQ_AT_LEAST_ONCE)
-				snprintf(t->owner, sizeof(t->owner), "%s", c->unknown ? "?" : claimed[got].claim_owner);
-			if (!c->unknown) {
-				mjob *j = new_job(m);
-				if (j) {
-					j->t = before;
-					j->mode = mode;
-					j->recurring = t->every_ms > 0;
-					j->started_at = sp(claimed[got].now);
-					snprintf(j->t.owner, sizeof(j->t.owner), "%s", claimed[got].claim_owner);
-					if (mode == LQ_AT_MOST_ONCE)
-						j->t.owner[0] = '\0';
-				}
+				snprintf(t->owner, sizeof(t->owner), "%s", g ? g->claim_owner : "?");
+			mjob *j = g ? new_job(m) : NULL;
+			if (j) {
+				j->t = before;
+				j->mode = mode;
+				j->recurring = t->every_ms > 0;
+				j->started_at = sp(g->now);
+				snprintf(j->t.owner, sizeof(j->t.owner), "%s", mode == LQ_AT_LEAST_ONCE ? g->claim_owner : "");
 			}
 			got++;
 			if (mode == LQ_AT_MOST_ONCE && t->every_ms == 0)
