@@ -339,6 +339,10 @@ static int take_snapshot(env *e, const model *m, snap *s)
 			SNAP_CHECK(lq_run_count_since(e->o, e->since[w], q ? m_queue_names[q - 1] : NULL,
 						      &s->since_counts[w][q]));
 	s->now.hi = db_now(e);
+	if (!e->sqlite) { /* (rounding, as in step) */
+		s->now.lo--;
+		s->now.hi++;
+	}
 	s->ok = 1;
 	return 0;
 }
@@ -1166,6 +1170,13 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	c.mono_hi = lqt_mono_ms();
 	if (fired && !e->sqlite)
 		t1 = db_now(e);
+	if (!e->sqlite) {
+		/* The servers' clock expressions round to the millisecond
+		 * (PostgreSQL's ::bigint): a statement's instant may read one
+		 * millisecond past a later lq_now. */
+		t0--;
+		t1++;
+	}
 
 	/* Candidates: each stretch of the clock between decision boundaries,
 	 * each side of the batch's one-second rule, applied or not when the
