@@ -6,8 +6,10 @@
  * rolls back whatever the wrapped SQLite transaction had not committed —
  * as a server does with a dead session.
  */
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend/backend.h"
 #include "fault_backend.h"
@@ -107,13 +109,75 @@ struct fault_conn {
 #define INNER (&lq__backend_sqlite)
 #define FC(c) ((struct fault_conn *)(void *)(c))
 
+/* ------------------------------------------------------------ test clock */
+
+static struct {
+	int on;         /* connections opened from now on get the override */
+	int frozen;
+	int64_t at_ms;  /* frozen: the time */
+	int64_t offset; /* running: added to the real time */
+} g_clock;
+
+int64_t lqt_clock_now(void)
+{
+	if (g_clock.frozen)
+		return g_clock.at_ms;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + g_clock.offset;
+}
+
+void lqt_clock_freeze(int64_t at_ms)
+{
+	g_clock.on = 1;
+	g_clock.frozen = at_ms > 0;
+	g_clock.at_ms = at_ms;
+	g_clock.offset = 0;
+}
+
+void lqt_clock_advance(int64_t ms)
+{
+	g_clock.on = 1;
+	if (g_clock.frozen)
+		g_clock.at_ms += ms;
+	else
+		g_clock.offset += ms;
+}
+
+/* julianday('now') on the test clock.  The library asks for nothing else
+ * of julianday; any other argument is an error, not a silent wrong date. */
+static void test_julianday(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *arg = argc == 1 ? sqlite3_value_text(argv[0]) : NULL;
+	if (!arg || strcmp((const char *)arg, "now") != 0) {
+		sqlite3_result_error(ctx, "test clock: julianday() takes only 'now'", -1);
+		return;
+	}
+	sqlite3_result_double(ctx, (double)lqt_clock_now() / 86400000.0 + 2440587.5);
+}
+
+/* Runs for every connection SQLite opens in this process (an automatic
+ * extension): the fault backend's own, while the test clock is on. */
+static int clock_extension(sqlite3 *db, char **errmsg, const void *api)
+{
+	(void)errmsg;
+	(void)api;
+	if (!g_clock.on)
+		return SQLITE_OK;
+	return sqlite3_create_function(db, "julianday", 1, SQLITE_UTF8, NULL, test_julianday, NULL, NULL);
+}
+
 static lq_status f_connect(const char *dsn, unsigned flags, struct lq_conn **out, lq_err *err)
 {
 	*out = NULL;
 	struct fault_conn *fc = calloc(1, sizeof(*fc));
 	if (!fc)
 		return LQ_ENOMEM;
+	if (g_clock.on)
+		sqlite3_auto_extension((void (*)(void))clock_extension);
 	lq_status st = INNER->connect(dsn, flags, &fc->inner, err);
+	if (g_clock.on)
+		sqlite3_cancel_auto_extension((void (*)(void))clock_extension);
 	if (st != LQ_OK) {
 		free(fc);
 		return st;

@@ -38,6 +38,20 @@ int lqt_fault_fired(void);
 /* Faults injected by the retry storm so far. */
 long lqt_fault_storm_count(void);
 
+/*
+ * The test clock: the database clock of the handles this backend opens
+ * afterwards.  The SQLite dialect reads its clock as julianday('now'); the
+ * backend overrides that function (same name and argument count) on each
+ * new connection while the test clock is on.  lqt_clock_freeze(at_ms)
+ * stops the clock at at_ms (epoch ms) until lqt_clock_advance moves it;
+ * lqt_clock_freeze(0) lets it run with the real time again.  An advance of
+ * a running clock adds to its offset from the real time.
+ */
+void lqt_clock_freeze(int64_t at_ms);
+void lqt_clock_advance(int64_t ms);
+/* The test clock now (epoch ms), as the database reads it. */
+int64_t lqt_clock_now(void);
+
 /* Open an SQLite DSN through the fault backend (contract of lq_open). */
 lq_status lqt_fault_open(const char *dsn, lq_db **out);
 
