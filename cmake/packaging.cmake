@@ -1,5 +1,5 @@
 # Debian packages by CPack, one per install component:
-#   libleaseq0     the shared library (lib)
+#   libleaseqN     the shared library (lib), N its SONAME version
 #   libleaseq-dev  header, static library, leaseq.pc, CMake package (dev)
 #   leasectl       the tool, the systemd units, the docs (tool)
 # Build them from a tree configured with -DCMAKE_INSTALL_PREFIX=/usr (so that
@@ -23,7 +23,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
 
-set(CPACK_DEBIAN_LIB_PACKAGE_NAME libleaseq0)
+set(CPACK_DEBIAN_LIB_PACKAGE_NAME libleaseq${LEASEQ_SOVERSION})
 # shlibs and the ldconfig trigger, so that packages built against it depend on it
 set(CPACK_DEBIAN_LIB_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_LIB_DESCRIPTION "leaseq: leases and a task queue in your relational database (library)

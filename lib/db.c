@@ -112,7 +112,7 @@ static lq_status db_new(const char *dsn, lq_db **out)
 	db->dsn = strdup(dsn);
 	if (!db->dsn)
 		return lq__fail(db, LQ_ENOMEM, "out of memory");
-	lq__dsn_redact(dsn, db->dsn_redacted, sizeof(db->dsn_redacted));
+	lq_dsn_redact(dsn, db->dsn_redacted, sizeof(db->dsn_redacted));
 	uint64_t seed = 0;
 	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != (ssize_t)sizeof(seed)) {
 		struct timespec ts;
@@ -123,12 +123,25 @@ static lq_status db_new(const char *dsn, lq_db **out)
 	return LQ_OK;
 }
 
-LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out)
+int lq__abi_ok(int abi)
 {
-	return lq_open_ex(dsn, 0, out);
+	return abi >= 1 && abi <= LQ_ABI_VERSION;
 }
 
-LQ_EXTERN(lq_status) lq_open_ex(const char *dsn, unsigned flags, lq_db **out)
+/* A program built against a newer leaseq.h than this library would read
+ * and write its structures past their end here: refused. */
+static lq_status abi_check(lq_db *db, int abi)
+{
+	db->abi = abi;
+	if (lq__abi_ok(abi))
+		return LQ_OK;
+	return lq__fail(db, LQ_EINVAL,
+			"this program was built against leaseq.h with structure layout %d; this library "
+			"(libleaseq %s) serves layouts 1 to %d: install a newer libleaseq",
+			abi, LEASEQ_VERSION_STRING, LQ_ABI_VERSION);
+}
+
+LQ_EXTERN(lq_status) lq_open_ex_abi(const char *dsn, unsigned flags, lq_db **out, int abi)
 {
 	if (!dsn || !*dsn)
 		dsn = LQ_DEFAULT_DSN;
@@ -136,6 +149,8 @@ LQ_EXTERN(lq_status) lq_open_ex(const char *dsn, unsigned flags, lq_db **out)
 	if (st != LQ_OK)
 		return st;
 	lq_db *db = *out;
+	if ((st = abi_check(db, abi)) != LQ_OK)
+		return st;
 	if (flags & ~(LQ_OPEN_NOCREATE | LQ_OPEN_READONLY))
 		return lq__fail(db, LQ_EINVAL, "lq_open_ex: unknown flags 0x%x", flags);
 	/* Read-only never creates: an empty file would be all it could make. */
@@ -171,7 +186,7 @@ lq_status lq__open_backend(const char *dsn, const struct lq_backend *be, lq_db *
 	return lq__connect(*out);
 }
 
-LQ_EXTERN(lq_status) lq_open_borrowed(lq_conn_kind kind, void *conn, lq_db **out)
+LQ_EXTERN(lq_status) lq_open_borrowed_abi(lq_conn_kind kind, void *conn, lq_db **out, int abi)
 {
 	static const char *const names[] = {"", "sqlite", "postgres", "mysql"};
 	const char *name = kind >= LQ_CONN_SQLITE && kind <= LQ_CONN_MYSQL ? names[kind] : "?";
@@ -182,6 +197,8 @@ LQ_EXTERN(lq_status) lq_open_borrowed(lq_conn_kind kind, void *conn, lq_db **out
 	if (st != LQ_OK)
 		return st;
 	lq_db *db = *out;
+	if ((st = abi_check(db, abi)) != LQ_OK)
+		return st;
 	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
 		if (registry[i].be && strcmp(registry[i].be->name, name) == 0)
 			db->be = registry[i].be;
@@ -200,7 +217,7 @@ LQ_EXTERN(lq_status) lq_open_borrowed(lq_conn_kind kind, void *conn, lq_db **out
 	}
 	db->borrowed = 1;
 	if (db->be->set_stop)
-		db->be->set_stop(db->conn, db->interrupt);
+		db->be->set_stop(db->conn, &db->halt);
 	return LQ_OK;
 }
 
@@ -237,7 +254,7 @@ static int may_retry(lq_db *db, int attempt, int64_t first_ms, int64_t try_ms)
 	int64_t now = lq__mono_ms();
 	if (attempt >= LQ_TX_TRIES || now - first_ms >= LQ_RETRY_BUDGET_MS)
 		return 0;
-	return !(db->interrupt && *db->interrupt && now - try_ms >= LQ_STOP_GRACE_MS);
+	return !(db->halt && now - try_ms >= LQ_STOP_GRACE_MS);
 }
 
 /* Hand the backend's remark, if any, to the application's notice function. */
@@ -301,16 +318,39 @@ lq_status lq__connect(lq_db *db)
 		return lq__fail(db, st, "cannot open %s: %s", db->dsn_redacted, db->err.msg);
 	}
 	if (db->be->set_stop)
-		db->be->set_stop(db->conn, db->interrupt);
+		db->be->set_stop(db->conn, &db->halt);
 	pass_notice(db);
 	return LQ_OK;
 }
 
-void lq__set_interrupt(lq_db *db, const volatile sig_atomic_t *flag)
+void lq__set_runner_stop(lq_db *db, const volatile sig_atomic_t *flag)
 {
-	db->interrupt = flag;
-	if (db->conn && db->be->set_stop)
-		db->be->set_stop(db->conn, flag);
+	db->runner_stop = flag;
+	db->halt = db->cancel || (flag && *flag);
+}
+
+LQ_EXTERN(void) lq_cancel(lq_db *db)
+{
+	if (!db)
+		return;
+	db->cancel = 1;
+	db->halt = 1;
+}
+
+LQ_EXTERN(void) lq_cancel_clear(lq_db *db)
+{
+	if (!db)
+		return;
+	db->cancel = 0;
+	db->halt = db->runner_stop && *db->runner_stop;
+}
+
+int lq__pause(lq_db *db, int64_t ms)
+{
+	int64_t until = lq__mono_ms() + ms;
+	for (int64_t left = ms; left > 0 && !db->cancel; left = until - lq__mono_ms())
+		lq__sleep_ms(left < 50 ? left : 50);
+	return db->cancel != 0;
 }
 
 /* A conflict (deadlock, SQLITE_BUSY) inside the application's transaction:
@@ -609,19 +649,21 @@ void lq__notify(lq_db *db, const char *channel)
 
 int lq__wait(lq_db *db, const char *channel, int64_t ms)
 {
-	if (ms <= 0)
-		return 0;
-	if ((db->be->caps & LQ_CAP_NOTIFY) && lq__connect(db) == LQ_OK) {
+	int64_t until = lq__mono_ms() + ms;
+	/* In slices, so that lq_cancel ends the wait soon. */
+	while (ms > 0 && !db->cancel && (db->be->caps & LQ_CAP_NOTIFY) && lq__connect(db) == LQ_OK) {
 		lq_err err;
-		lq_status st = db->be->wait_notify(db->conn, channel, ms, &err);
+		lq_status st = db->be->wait_notify(db->conn, channel, ms < LQ_BACKEND_SLICE_MS ? ms : LQ_BACKEND_SLICE_MS,
+						   &err);
 		pass_notice(db);
 		if (st == LQ_OK)
 			return 1;
-		if (st == LQ_ETIMEDOUT)
-			return 0;
 		if (st == LQ_ECONN)
 			drop_conn(db);
+		if (st != LQ_ETIMEDOUT)
+			break;
+		ms = until - lq__mono_ms();
 	}
-	lq__sleep_ms(ms);
+	lq__pause(db, until - lq__mono_ms());
 	return 0;
 }

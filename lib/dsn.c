@@ -167,7 +167,7 @@ static int secret_key(const char *k, size_t n)
 	return 0;
 }
 
-void lq__dsn_redact(const char *dsn, char *buf, size_t size)
+LQ_EXTERN(void) lq_dsn_redact(const char *dsn, char *buf, size_t size)
 {
 	size_t o = 0;
 

@@ -25,8 +25,13 @@ struct lq_db {
 	uint64_t rng;         /* per-handle jitter and nonce source */
 	char errmsg[1024];
 	lq_err err;           /* scratch for backends */
-	/* A stop request that interrupts waits (the runner's flag), or NULL. */
-	const volatile sig_atomic_t *interrupt;
+	/* What the backend's waits look at: set by lq_cancel and by a stop
+	 * request of the runner on this handle (runner_stop), so a statement
+	 * still waiting for the server is cancelled after a grace. */
+	volatile sig_atomic_t halt;
+	volatile sig_atomic_t cancel;              /* lq_cancel, until lq_cancel_clear */
+	const volatile sig_atomic_t *runner_stop;  /* the runner's stop flag, or NULL */
+	int abi;              /* LQ_ABI_VERSION the caller was built with */
 	int64_t statements;   /* sent to the server: lq_db_statements() */
 	int borrowed;         /* conn is the application's (lq_open_borrowed) */
 	unsigned open_flags;  /* lq_open_ex's LQ_OPEN_*, for every (re)connect */
@@ -38,8 +43,10 @@ struct lq_db {
 	struct lq_run_batch *runs; /* at-most-once runs whose history rows wait (run.c), or NULL */
 };
 
-/* Point the backend's waits at flag (NULL: none). */
-void lq__set_interrupt(lq_db *db, const volatile sig_atomic_t *flag);
+/* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */
+void lq__set_runner_stop(lq_db *db, const volatile sig_atomic_t *flag);
+/* 1 for a layout (LQ_ABI_VERSION) this library can serve. */
+int lq__abi_ok(int abi);
 
 /* Set db->errmsg (printf style) and return st. */
 lq_status lq__fail(lq_db *db, lq_status st, const char *fmt, ...)
@@ -84,6 +91,8 @@ uint64_t lq__rand(lq_db *db);
 void lq__make_owner(lq_db *db, const char *base, char *buf, size_t size);
 /* Sleep ms milliseconds (monotonic). */
 void lq__sleep_ms(int64_t ms);
+/* Sleep up to ms, in short slices, until lq_cancel: 1 when cancelled. */
+int lq__pause(lq_db *db, int64_t ms);
 
 /* Copy a column into a fixed buffer ("" for NULL), truncating. */
 void lq__col_str(const lq_value *v, char *buf, size_t size);

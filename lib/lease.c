@@ -51,7 +51,7 @@ static int lease_row(void *ctx, const lq_value *c, int n)
 	return 0;
 }
 
-LQ_EXTERN(int) lq_lease_held(const lq_lease *l)
+LQ_EXTERN(int) lq_lease_held_abi(const lq_lease *l, int abi)
 {
 	return l->owner[0] != '\0' && l->expires_at > l->now;
 }
@@ -211,12 +211,18 @@ static lq_status earlier_unknown(lq_db *db)
  * set when the lost attempt may have been applied. */
 static int ride_out(lq_db *db, lq_status st, int attempt, int64_t deadline, int *unsure)
 {
-	if ((st != LQ_ECONN && st != LQ_EUNKNOWN) || deadline <= lq__mono_ms())
+	if ((st != LQ_ECONN && st != LQ_EUNKNOWN) || deadline <= lq__mono_ms() || db->cancel)
 		return 0;
 	*unsure |= st == LQ_EUNKNOWN;
 	int64_t pause = lq__backoff_ms(db, attempt, 50, 1000), left = deadline - lq__mono_ms();
-	lq__sleep_ms(pause < left ? pause : left);
+	lq__pause(db, pause < left ? pause : left);
 	return 1;
+}
+
+/* lq_cancel ended a wait between two attempts: nothing is held. */
+static lq_status wait_cancelled(lq_db *db, const char *what)
+{
+	return lq__fail(db, LQ_ECANCELED, "%s: the wait was cancelled", what);
 }
 
 LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_ms,
@@ -233,6 +239,11 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 	int intent = 0, unsure = 0;
 	for (int attempt = 1;; attempt++) {
 		int got = 0, sent = 0;
+		if (attempt > 1 && db->cancel && !unsure) {
+			if (intent)
+				intent_clear(db, what, name, full_owner);
+			return wait_cancelled(db, what);
+		}
 		if (unsure) {
 			/* An earlier attempt of this call may have been applied
 			 * (its answer was lost): ours already? */
@@ -844,6 +855,8 @@ static lq_status shared_acquire(lq_db *db, struct shared_ctx *c, int64_t wait_ms
 	int unsure = 0; /* an earlier try may have been applied */
 	for (int attempt = 1;; attempt++) {
 		lq_status st;
+		if (attempt > 1 && db->cancel && !unsure)
+			return wait_cancelled(db, c->what);
 		if (unsure) {
 			st = shared_ours_already(db, c);
 			unsure = st != LQ_OK;
@@ -902,35 +915,39 @@ static lq_status slot_header(lq_db *db, const char *what, const char *name, int 
 			what);
 }
 
-LQ_EXTERN(lq_status) lq_lease_acquire_slot(lq_db *db, const char *name, int slots, int64_t ttl_ms,
-					   const char *owner, int64_t wait_ms, lq_lease *out)
+LQ_EXTERN(lq_status) lq_lease_take(lq_db *db, const char *name, int64_t ttl_ms, const lq_lease_opts *opts,
+				   lq_lease *out)
 {
+	static const lq_lease_opts defaults = LQ_LEASE_OPTS_INIT;
+	if (!opts)
+		opts = &defaults;
 	lq__ok(db);
+	if (opts->version != LQ_LEASE_OPTS_VERSION) {
+		memset(out, 0, sizeof(*out));
+		return lq__fail(db, LQ_EINVAL, "lease \"%s\": unknown lq_lease_opts version %u", name ? name : "",
+				opts->version);
+	}
+	if (opts->kind == LQ_LEASE_EXCLUSIVE)
+		return lq_lease_acquire(db, name, ttl_ms, opts->owner, opts->wait_ms, out);
 	memset(out, 0, sizeof(*out));
 	char what[LQ_NAME_MAX + 32], full_owner[LQ_OWNER_MAX + 1];
-	lq_status st = acquire_args(db, name, ttl_ms, owner, wait_ms, what, full_owner);
-	if (st != LQ_OK)
-		return st;
-	if (slots < 1 || slots > LQ_SLOTS_MAX)
-		return lq__fail(db, LQ_EINVAL, "%s: slots must be 1 to %d", what, LQ_SLOTS_MAX);
-	if ((st = slot_header(db, what, name, slots)) != LQ_OK)
-		return st;
-	struct shared_ctx c = {.what = what, .name = name, .owner = full_owner, .slots = slots, .ttl = ttl_ms,
-			       .l = out};
-	return shared_acquire(db, &c, wait_ms, slot_try);
-}
-
-LQ_EXTERN(lq_status) lq_lease_acquire_read(lq_db *db, const char *name, int64_t ttl_ms, const char *owner,
-					   int64_t wait_ms, lq_lease *out)
-{
-	lq__ok(db);
-	memset(out, 0, sizeof(*out));
-	char what[LQ_NAME_MAX + 32], full_owner[LQ_OWNER_MAX + 1];
-	lq_status st = acquire_args(db, name, ttl_ms, owner, wait_ms, what, full_owner);
+	lq_status st = acquire_args(db, name, ttl_ms, opts->owner, opts->wait_ms, what, full_owner);
 	if (st != LQ_OK)
 		return st;
 	struct shared_ctx c = {.what = what, .name = name, .owner = full_owner, .ttl = ttl_ms, .l = out};
-	return shared_acquire(db, &c, wait_ms, read_once);
+	switch (opts->kind) {
+	case LQ_LEASE_SLOT:
+		if (opts->slots < 1 || opts->slots > LQ_SLOTS_MAX)
+			return lq__fail(db, LQ_EINVAL, "%s: slots must be 1 to %d", what, LQ_SLOTS_MAX);
+		if ((st = slot_header(db, what, name, opts->slots)) != LQ_OK)
+			return st;
+		c.slots = opts->slots;
+		return shared_acquire(db, &c, opts->wait_ms, slot_try);
+	case LQ_LEASE_READ:
+		return shared_acquire(db, &c, opts->wait_ms, read_once);
+	default:
+		return lq__fail(db, LQ_EINVAL, "%s: unknown lease kind %d", what, (int)opts->kind);
+	}
 }
 
 /* A reader renews its row and stretches its group's row over it, both or
@@ -1152,9 +1169,9 @@ static int pct_append(char *buf, size_t size, size_t *o, const char *s)
 	return 0;
 }
 
-LQ_EXTERN(lq_status) lq_lease_encode(const lq_lease *l, char *buf, size_t size)
+LQ_EXTERN(lq_status) lq_lease_encode_abi(const lq_lease *l, char *buf, size_t size, int abi)
 {
-	if (!l->name[0] || !l->owner[0] || l->token <= 0 || size == 0)
+	if (!lq__abi_ok(abi) || !l->name[0] || !l->owner[0] || l->token <= 0 || size == 0)
 		return LQ_EINVAL;
 	int n;
 	if (l->kind == LQ_LEASE_SLOT || l->kind == LQ_LEASE_READ)
@@ -1180,44 +1197,56 @@ static int pct_field(const char *s, size_t n, char *out, size_t size)
 	return n > 0 ? lq__pct_decode(s, n, out, size) : -1;
 }
 
-LQ_EXTERN(lq_status) lq_lease_decode(const char *text, lq_lease *out)
+/* A malformed handle: its reason into msg, LQ_EINVAL. */
+static lq_status bad_handle(char *msg, size_t msgsize, const char *why)
 {
+	if (msg && msgsize)
+		snprintf(msg, msgsize, "not a lease handle: %s", why);
+	return LQ_EINVAL;
+}
+
+LQ_EXTERN(lq_status) lq_lease_decode_abi(const char *text, lq_lease *out, char *msg, size_t msgsize, int abi)
+{
+	if (msg && msgsize)
+		msg[0] = '\0';
+	if (!lq__abi_ok(abi))
+		return bad_handle(msg, msgsize, "built against a newer leaseq.h than this library");
 	memset(out, 0, sizeof(*out));
 	if (!text)
-		return LQ_EINVAL;
+		return bad_handle(msg, msgsize, "none given");
 	const char *p = text;
 	char *end;
 	if (strncmp(text, "lq2:", 4) == 0) { /* lq2:s|r:SLOT:TOKEN:... */
 		p += 4;
 		if ((p[0] != 's' && p[0] != 'r') || p[1] != ':')
-			return LQ_EINVAL;
+			return bad_handle(msg, msgsize, "lq2: is not followed by s: or r:");
 		out->kind = p[0] == 's' ? LQ_LEASE_SLOT : LQ_LEASE_READ;
 		p += 2;
 		errno = 0;
 		long long slot = strtoll(p, &end, 10);
 		if (errno || end == p || *end != ':' || slot < (out->kind == LQ_LEASE_READ) || slot > INT32_MAX ||
 		    !(*p >= '0' && *p <= '9'))
-			return LQ_EINVAL;
+			return bad_handle(msg, msgsize, "bad slot number");
 		out->slot = slot;
 		p = end + 1;
 	} else if (strncmp(text, "lq1:", 4) == 0) {
 		p += 4;
 	} else {
-		return LQ_EINVAL;
+		return bad_handle(msg, msgsize, "it starts with neither lq1: nor lq2: (a handle of another version?)");
 	}
 	errno = 0;
 	long long token = strtoll(p, &end, 10);
 	if (errno || end == p || *end != ':' || token <= 0)
-		return LQ_EINVAL;
+		return bad_handle(msg, msgsize, "bad fencing token");
 	p = end + 1;
 	const char *colon = strchr(p, ':');
 	if (!colon || strchr(colon + 1, ':'))
-		return LQ_EINVAL;
+		return bad_handle(msg, msgsize, "it needs exactly NAME:OWNER after the token");
 	if (pct_field(p, (size_t)(colon - p), out->name, sizeof(out->name)) != 0 ||
 	    pct_field(colon + 1, strlen(colon + 1), out->owner, sizeof(out->owner)) != 0)
-		return LQ_EINVAL;
+		return bad_handle(msg, msgsize, "bad percent-encoding, or an empty or too long name or owner");
 	if (lq_check_name(NULL, out->name, NULL, 0) != LQ_OK)
-		return LQ_EINVAL;
+		return bad_handle(msg, msgsize, "the lease name is not valid");
 	out->token = token;
 	return LQ_OK;
 }

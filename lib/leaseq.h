@@ -7,10 +7,21 @@
  * thread at a time; different lq_db handles are independent.  There is no
  * global state, so no library-wide initialisation is needed.
  *
- * Errors: every call returns an lq_status.  After a failure lq_errmsg(db)
- * explains it in one sentence that names the object involved and the
- * database's own error text.  The string belongs to the handle and stays
- * valid until the next call on that handle.  It never contains a password.
+ * Errors: every call that can fail returns an lq_status, and each says which
+ * ones.  LQ_BUSY, LQ_LOST, LQ_EMPTY and LQ_NOTFOUND are outcomes, not
+ * errors ("held elsewhere", "no longer yours", "nothing due", "no such
+ * thing"): lq_status_is_error() tells them apart.  Any call may also return
+ * LQ_ENOMEM, and any call on a handle LQ_ECONN (the server could not be
+ * reached or the connection was lost before anything was applied; the next
+ * call reconnects), LQ_ESCHEMA (no schema yet, or a newer one) and
+ * LQ_ERROR (the database refused a statement); these are not repeated in
+ * each call's comment.  One error channel: after a failure of a call on a
+ * handle, lq_errmsg(db) explains it in one sentence that names the object
+ * involved and the database's own error text (the string belongs to the
+ * handle and stays valid until the next call on it); a call without a
+ * handle that can fail for several reasons takes a buffer for that
+ * sentence as its last two parameters (msg, msgsize; NULL, 0 for none).
+ * The text never contains a password.
  *
  * Time: every expiry and due-time decision is made by the database, on its
  * clock, inside the statement that acts on it.  All times in this API are
@@ -36,7 +47,33 @@ extern "C" {
 #define LQ_EXTERN(type) type
 #endif
 
-#define LEASEQ_VERSION_STRING "0.1.0"
+#define LEASEQ_VERSION_STRING "0.2.0"
+
+/*
+ * Compatibility (docs/api.md has the whole policy).  The shared library's
+ * SONAME, libleaseq.so.1, changes only when a program built against an
+ * earlier header with the same SONAME could break: a function removed or
+ * its parameters changed, a field of a structure moved, a status or enum
+ * value renumbered.  Adding functions, statuses and enum values, and
+ * appending fields to structures, keep it (CI compares the ABI with the
+ * last release's, abi/libleaseq.abi, and fails on an incompatible change
+ * without a new SONAME).
+ *
+ * Structures the library fills for the caller (lq_lease, lq_task,
+ * lq_health, lq_run, lq_run_counts, lq_lease_counts, lq_queue_info,
+ * lq_run_report) grow only by appending fields, and each growth raises
+ * LQ_ABI_VERSION.  The library learns which layout the caller was built
+ * with from the calls: lq_open and lq_open_borrowed record it in the handle,
+ * and the few calls that take such a structure without a handle pass it
+ * themselves.  Those calls are macros over the *_abi functions, so source
+ * code calls them as plain functions; an FFI calls the *_abi function with
+ * the LQ_ABI_VERSION whose layouts it declares.  A library serves every
+ * layout from 1 to its own, and refuses a newer one with LQ_EINVAL (a
+ * program built against a newer header than the library installed).
+ * Option structures (lq_task_opts, lq_lease_opts, lq_run_filter,
+ * lq_runner_opts) carry a version field that their *_INIT macro sets.
+ */
+#define LQ_ABI_VERSION 1
 
 /* Status codes.  Append only: never renumber or remove one.
  * The local-file statuses (SQLite's database file; a server backend never
@@ -68,7 +105,8 @@ extern "C" {
 	X(ENODB, 13, "no such database file")                                \
 	X(ECREATE, 14, "database file cannot be created")                    \
 	X(EPERM, 15, "permission denied")                                    \
-	X(ENOTDB, 16, "not a database file")
+	X(ENOTDB, 16, "not a database file")                                 \
+	X(ECANCELED, 17, "cancelled")
 
 typedef enum lq_status {
 #define LQ__STATUS_ENUM(name, value, text) LQ_##name = value,
@@ -90,8 +128,12 @@ typedef struct lq_db lq_db;
 
 /* Fixed text for a status ("held elsewhere"); never NULL. */
 LQ_EXTERN(const char *) lq_status_str(lq_status st);
+/* 0 for LQ_OK and for the outcomes that are not errors (LQ_BUSY, LQ_LOST,
+ * LQ_EMPTY, LQ_NOTFOUND), 1 for every other status. */
+LQ_EXTERN(int) lq_status_is_error(lq_status st);
 /* The last failure on this handle, or "" after a success. */
 LQ_EXTERN(const char *) lq_errmsg(const lq_db *db);
+/* The library's version, "0.2.0" (LEASEQ_VERSION_STRING of its build). */
 LQ_EXTERN(const char *) lq_version(void);
 
 /*
@@ -101,8 +143,10 @@ LQ_EXTERN(const char *) lq_version(void);
  * On any status but LQ_ENOMEM *out is set to a handle that holds the error
  * text; the caller closes it with lq_close() whatever the status.  A handle
  * whose connection failed reconnects on its next call.
+ * LQ_OK; LQ_EINVAL: a malformed DSN, a backend this build lacks, or a
+ * program built against a newer leaseq.h (abi) than this library;
+ * LQ_ECONN: the database could not be reached (the handle is still usable).
  */
-LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out);
 /*
  * lq_open with flags (0: the same as lq_open).  They concern SQLite's file;
  * PostgreSQL and MySQL ignore them (the server's grants decide).
@@ -116,10 +160,14 @@ LQ_EXTERN(lq_status) lq_open(const char *dsn, lq_db **out);
  *                     open), the file is read as it stands (SQLite's
  *                     "immutable"): a writer that starts meanwhile is not
  *                     seen, so use it for short reads, not a long-lived handle.
+ * Besides lq_open's statuses: LQ_ENODB, LQ_ECREATE, LQ_EPERM, LQ_ENOTDB for
+ * SQLite's file, as the status list above says.
  */
 #define LQ_OPEN_NOCREATE 1u
 #define LQ_OPEN_READONLY 2u
-LQ_EXTERN(lq_status) lq_open_ex(const char *dsn, unsigned flags, lq_db **out);
+LQ_EXTERN(lq_status) lq_open_ex_abi(const char *dsn, unsigned flags, lq_db **out, int abi);
+#define lq_open_ex(dsn, flags, out) lq_open_ex_abi((dsn), (flags), (out), LQ_ABI_VERSION)
+#define lq_open(dsn, out) lq_open_ex_abi((dsn), 0u, (out), LQ_ABI_VERSION)
 /* Close: writes the run history rows the handle keeps back (lq_run_flush:
  * call it first to hear of a failure), then disconnects. */
 LQ_EXTERN(void) lq_close(lq_db *db);
@@ -134,8 +182,27 @@ LQ_EXTERN(int) lq_backend_built(const char *name);
  * retries included; not the session setup a (re)connect sends.  For
  * measuring (leasectl bench); 0 for NULL. */
 LQ_EXTERN(int64_t) lq_db_statements(const lq_db *db);
-/* The database clock, epoch milliseconds. */
+/* The database clock, epoch milliseconds.  LQ_OK. */
 LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms);
+/*
+ * Cancel what db is waiting for, from another thread or a signal handler
+ * (async-signal-safe): a lease acquire's wait for the lease to free up, a
+ * runner's idle wait, a statement still waiting for the server (after a
+ * short grace, so that a COMMIT already sent is answered).  The call that
+ * was waiting returns LQ_ECANCELED, or its own outcome when it finished
+ * first; what it changed is as that status says (a cancelled acquire holds
+ * nothing).  The request stays until lq_cancel_clear(db), so a cancel that
+ * lands between two calls ends the next wait at once.
+ */
+LQ_EXTERN(void) lq_cancel(lq_db *db);
+/* Forget a cancel request, before using the handle for new waits. */
+LQ_EXTERN(void) lq_cancel_clear(lq_db *db);
+/*
+ * dsn as it may be printed: the password (in a URL's user:password@ or a
+ * password=... option) replaced by "***"; truncated to fit.  Never fails;
+ * buf is always NUL-terminated when size > 0.
+ */
+LQ_EXTERN(void) lq_dsn_redact(const char *dsn, char *buf, size_t size);
 /*
  * Remarks worth a line in the application's log, each said once per
  * handle: e.g. that a transaction pooler sits in front of PostgreSQL,
@@ -177,13 +244,16 @@ LQ_EXTERN(void) lq_set_notice_fn(lq_db *db, lq_notice_fn fn, void *ctx);
  * back and retries its transaction.  With no transaction open, a borrowed
  * handle behaves like any other (its own short transactions).
  * On any status but LQ_ENOMEM *out is set; close it with lq_close().
+ * LQ_OK; LQ_EINVAL: no connection, a kind this build lacks, a MySQL
+ * connection without CLIENT_FOUND_ROWS, or a newer abi than this library.
  */
 typedef enum lq_conn_kind {
 	LQ_CONN_SQLITE = 1,   /* sqlite3 * */
 	LQ_CONN_POSTGRES = 2, /* PGconn * */
 	LQ_CONN_MYSQL = 3     /* MYSQL * (MariaDB Connector/C or libmysqlclient) */
 } lq_conn_kind;
-LQ_EXTERN(lq_status) lq_open_borrowed(lq_conn_kind kind, void *conn, lq_db **out);
+LQ_EXTERN(lq_status) lq_open_borrowed_abi(lq_conn_kind kind, void *conn, lq_db **out, int abi);
+#define lq_open_borrowed(kind, conn, out) lq_open_borrowed_abi((kind), (conn), (out), LQ_ABI_VERSION)
 /* 1 when db was opened with lq_open_borrowed. */
 LQ_EXTERN(int) lq_db_borrowed(const lq_db *db);
 
@@ -211,9 +281,11 @@ static inline lq_status lq_open_mysql(MYSQL *conn, lq_db **out)
 /* ---------------------------------------------------------------- schema */
 
 /* Apply every migration this library knows and the database lacks, each in
- * its own transaction.  *from / *to (may be NULL) receive the versions. */
+ * its own transaction.  *from / *to (may be NULL) receive the versions.
+ * LQ_OK; LQ_ESCHEMA: the database's schema is newer than this library. */
 LQ_EXTERN(lq_status) lq_migrate(lq_db *db, int *from, int *to);
-/* *current: applied version (0 = no schema); *latest: what this library knows. */
+/* *current: applied version (0 = no schema); *latest: what this library
+ * knows.  LQ_OK (a missing schema is not an error here). */
 LQ_EXTERN(lq_status) lq_schema_status(lq_db *db, int *current, int *latest);
 
 /* ---------------------------------------------------------------- leases */
@@ -225,7 +297,6 @@ typedef struct lq_lease {
 	int64_t acquired_at;
 	int64_t expires_at;
 	int64_t now; /* database clock when this was read */
-	/* Shared leases (appended: the fields above keep their places). */
 	int kind;     /* lq_lease_kind */
 	int slots;    /* LQ_LEASE_SLOT: the semaphore's N; else 0 */
 	int64_t slot; /* LQ_LEASE_SLOT: 0..N-1; LQ_LEASE_READ: the reader's slot (>= 1) */
@@ -250,74 +321,105 @@ typedef enum lq_lease_kind {
  * out lost connections meanwhile (each attempt reconnects; one whose answer
  * was lost is resolved by re-reading the owner first).
  * LQ_OK: *out is the held lease.  LQ_BUSY: *out describes the holder.
- * LQ_ECONN / LQ_EUNKNOWN: the connection was lost and the wait (if any) ended.
+ * LQ_EINVAL: a bad name, TTL or owner, or NAME is a semaphore.
+ * LQ_ECANCELED: lq_cancel() ended the wait (nothing held).
+ * LQ_ECONN / LQ_EUNKNOWN: the connection was lost and the wait (if any)
+ * ended; LQ_EUNKNOWN: the last attempt's answer was lost and could not be
+ * re-read (the lease may be ours until its TTL runs out).
  */
 LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_ms,
 				      const char *owner, int64_t wait_ms, lq_lease *out);
-/* Extend a held lease to now + ttl_ms; updates l->expires_at.  LQ_LOST when it
- * expired or was taken or broken: the holder must stop acting. */
-LQ_EXTERN(lq_status) lq_lease_renew(lq_db *db, lq_lease *l, int64_t ttl_ms);
-/* Hand a lease back.  LQ_LOST when someone else holds it now (nothing changed). */
-LQ_EXTERN(lq_status) lq_lease_release(lq_db *db, const lq_lease *l);
-/* LQ_OK while l is the valid holder, LQ_LOST otherwise. */
-LQ_EXTERN(lq_status) lq_lease_check(lq_db *db, const lq_lease *l);
-/* Admin: free NAME whoever holds it, bumping the token.  *prev (may be NULL)
- * receives the state before the break.  LQ_NOTFOUND for an unknown name. */
-LQ_EXTERN(lq_status) lq_lease_break(lq_db *db, const char *name, lq_lease *prev);
-/* Current state of NAME (owner "" when free).  LQ_NOTFOUND if never acquired. */
-LQ_EXTERN(lq_status) lq_lease_get(lq_db *db, const char *name, lq_lease *out);
-/* Call fn for every lease, by name, and for every holder of a shared lease
- * (one call per live slot or reader).  fn returns non-zero to stop. */
-typedef int (*lq_lease_fn)(const lq_lease *l, void *ctx);
-LQ_EXTERN(lq_status) lq_lease_list(lq_db *db, lq_lease_fn fn, void *ctx);
-/* 1 when l is held at l->now. */
-LQ_EXTERN(int) lq_lease_held(const lq_lease *l);
+
+/* How lq_lease_take takes a name: designated initialisers on top of
+ * LQ_LEASE_OPTS_INIT, e.g. {.version = LQ_LEASE_OPTS_VERSION, .slots = 3}. */
+#define LQ_LEASE_OPTS_VERSION 1
+typedef struct lq_lease_opts {
+	unsigned version;   /* LQ_LEASE_OPTS_VERSION */
+	lq_lease_kind kind; /* LQ_LEASE_EXCLUSIVE (default), LQ_LEASE_SLOT or LQ_LEASE_READ */
+	int slots;          /* LQ_LEASE_SLOT: the semaphore's N, 1..LQ_SLOTS_MAX */
+	const char *owner;  /* NULL: "host:pid"; a random part is always appended */
+	int64_t wait_ms;    /* > 0: wait for it as lq_lease_acquire does */
+} lq_lease_opts;
+#define LQ_LEASE_OPTS_INIT {.version = LQ_LEASE_OPTS_VERSION}
 
 /*
- * Semaphore: take one of NAME's `slots` slots (1..LQ_SLOTS_MAX) for ttl_ms,
- * each slot with its own owner, expiry and fencing token (strictly
- * increasing per slot).  Waits like lq_lease_acquire.  LQ_OK: *out holds a
- * slot (kind LQ_LEASE_SLOT); LQ_BUSY: all slots held, *out describes the one
- * that frees first; LQ_EINVAL: NAME is not a semaphore of `slots` slots.
- * Renew, release and check the handle with lq_lease_renew / _release / _check.
+ * Take NAME for ttl_ms as opts says (NULL: an exclusive lease, no wait):
+ * - LQ_LEASE_EXCLUSIVE: lq_lease_acquire.
+ * - LQ_LEASE_SLOT: one of NAME's opts->slots slots, each with its own
+ *   owner, expiry and fencing token (strictly increasing per slot).
+ *   LQ_BUSY: all slots held, *out describes the one that frees first.
+ *   LQ_EINVAL: NAME is not a semaphore of that many slots.
+ * - LQ_LEASE_READ: share NAME with other readers.  LQ_BUSY while a writer
+ *   (an exclusive lease of NAME) holds it, or while a writer waits for it (a
+ *   waiting writer's intent keeps new readers out for a couple of seconds
+ *   at a time, so readers cannot starve it).  Readers share the fencing
+ *   token of their group.  LQ_EINVAL for a semaphore name.
+ * Renew, release and check what it returns with lq_lease_renew / _release /
+ * _check.  Statuses as lq_lease_acquire.
  */
-LQ_EXTERN(lq_status) lq_lease_acquire_slot(lq_db *db, const char *name, int slots, int64_t ttl_ms,
-					   const char *owner, int64_t wait_ms, lq_lease *out);
-/*
- * Read lease: share NAME with other readers (kind LQ_LEASE_READ).  LQ_BUSY
- * while a writer (lq_lease_acquire of NAME) holds it, or while a writer
- * waits for it (a waiting writer's intent keeps new readers out for a
- * couple of seconds at a time, so readers cannot starve it).  Readers share
- * the fencing token of their group.  LQ_EINVAL for a semaphore name.
- */
-LQ_EXTERN(lq_status) lq_lease_acquire_read(lq_db *db, const char *name, int64_t ttl_ms, const char *owner,
-					   int64_t wait_ms, lq_lease *out);
+LQ_EXTERN(lq_status) lq_lease_take(lq_db *db, const char *name, int64_t ttl_ms, const lq_lease_opts *opts,
+				   lq_lease *out);
+/* Extend a held lease to now + ttl_ms; updates l->expires_at.  LQ_OK;
+ * LQ_LOST when it expired or was taken or broken: the holder must stop
+ * acting; LQ_EINVAL: a bad TTL or handle; LQ_EUNKNOWN: the answer was lost
+ * and could not be re-read. */
+LQ_EXTERN(lq_status) lq_lease_renew(lq_db *db, lq_lease *l, int64_t ttl_ms);
+/* Hand a lease back.  LQ_OK; LQ_LOST when someone else holds it now
+ * (nothing changed); LQ_EINVAL: a bad handle; LQ_EUNKNOWN as renew. */
+LQ_EXTERN(lq_status) lq_lease_release(lq_db *db, const lq_lease *l);
+/* LQ_OK while l is the valid holder, LQ_LOST otherwise; LQ_EINVAL: a bad
+ * handle. */
+LQ_EXTERN(lq_status) lq_lease_check(lq_db *db, const lq_lease *l);
+/* Admin: free NAME whoever holds it, bumping the token.  *prev (may be NULL)
+ * receives the state before the break.  LQ_OK; LQ_NOTFOUND for an unknown
+ * name; LQ_EINVAL: a bad name. */
+LQ_EXTERN(lq_status) lq_lease_break(lq_db *db, const char *name, lq_lease *prev);
+/* Current state of NAME (owner "" when free).  LQ_OK; LQ_NOTFOUND if never
+ * acquired; LQ_EINVAL: a bad name. */
+LQ_EXTERN(lq_status) lq_lease_get(lq_db *db, const char *name, lq_lease *out);
+/* Call fn for every lease, by name, and for every holder of a shared lease
+ * (one call per live slot or reader).  fn returns non-zero to stop.  LQ_OK
+ * (also when fn stopped it). */
+typedef int (*lq_lease_fn)(const lq_lease *l, void *ctx);
+LQ_EXTERN(lq_status) lq_lease_list(lq_db *db, lq_lease_fn fn, void *ctx);
+/* 1 when l is held at l->now, else 0. */
+LQ_EXTERN(int) lq_lease_held_abi(const lq_lease *l, int abi);
+#define lq_lease_held(l) lq_lease_held_abi((l), LQ_ABI_VERSION)
+
 /* Read -> write, atomically, keeping the expiry; *l becomes the exclusive
- * lease with a higher token.  LQ_BUSY: other readers hold it (nothing
- * changed); LQ_LOST: l is no longer a valid reader. */
+ * lease with a higher token.  LQ_OK; LQ_BUSY: other readers hold it
+ * (nothing changed); LQ_LOST: l is no longer a valid reader; LQ_EINVAL: l
+ * is not a reader. */
 LQ_EXTERN(lq_status) lq_lease_promote(lq_db *db, lq_lease *l);
 /* Write -> read, atomically, keeping the expiry; *l becomes a reader with a
- * higher token, and other readers may join.  LQ_LOST: l no longer holds it. */
+ * higher token, and other readers may join.  LQ_OK; LQ_LOST: l no longer
+ * holds it; LQ_EINVAL: l is not an exclusive lease. */
 LQ_EXTERN(lq_status) lq_lease_demote(lq_db *db, lq_lease *l);
 /* Call fn for every holder of NAME (a semaphore's live slots, a read lease's
- * readers), or once with the free lease.  LQ_NOTFOUND if never acquired. */
+ * readers), or once with the free lease.  LQ_OK; LQ_NOTFOUND if never
+ * acquired; LQ_EINVAL: a bad name. */
 LQ_EXTERN(lq_status) lq_lease_holders(lq_db *db, const char *name, lq_lease_fn fn, void *ctx);
 
 /* A handle as one shell-safe word ("lq1:TOKEN:NAME:OWNER", percent-encoded;
  * "lq2:s|r:SLOT:TOKEN:NAME:OWNER" for a semaphore slot or a reader), so
- * another process can renew or release the lease. */
-LQ_EXTERN(lq_status) lq_lease_encode(const lq_lease *l, char *buf, size_t size);
-LQ_EXTERN(lq_status) lq_lease_decode(const char *text, lq_lease *out);
+ * another process can renew or release the lease.  LQ_OK; LQ_EINVAL: buf
+ * is too small (LQ_HANDLE_MAX always fits) or l is not a handle. */
+LQ_EXTERN(lq_status) lq_lease_encode_abi(const lq_lease *l, char *buf, size_t size, int abi);
+#define lq_lease_encode(l, buf, size) lq_lease_encode_abi((l), (buf), (size), LQ_ABI_VERSION)
+/* The handle back from its word.  LQ_OK; LQ_EINVAL: not a handle (msg says
+ * why). */
+LQ_EXTERN(lq_status) lq_lease_decode_abi(const char *text, lq_lease *out, char *msg, size_t msgsize, int abi);
+#define lq_lease_decode(text, out, msg, msgsize) lq_lease_decode_abi((text), (out), (msg), (msgsize), LQ_ABI_VERSION)
 
 /* ----------------------------------------------------------------- tasks */
 
 typedef enum lq_missed { LQ_MISSED_ONCE = 0, LQ_MISSED_SKIP = 1 } lq_missed;
 
-/* Version 2 added priority and timeout_ms; a version 1 struct (built
- * against an older header) still works and gets their defaults. */
-#define LQ_TASK_OPTS_VERSION 2
+/* Options of a new task: designated initialisers on top of
+ * LQ_TASK_OPTS_INIT, e.g. {.version = LQ_TASK_OPTS_VERSION, .delay_ms = 5000}. */
+#define LQ_TASK_OPTS_VERSION 1
 typedef struct lq_task_opts {
-	unsigned version;         /* LQ_TASK_OPTS_VERSION (1 or 2) */
+	unsigned version;         /* LQ_TASK_OPTS_VERSION */
 	const char *queue;        /* NULL: "default" */
 	const void *payload;      /* may be NULL; binary-safe */
 	size_t payload_len;
@@ -329,14 +431,13 @@ typedef struct lq_task_opts {
 	const char *cron;         /* recurring on a 5-field cron expression; NULL = not */
 	const char *tz;           /* IANA zone for cron; NULL = UTC */
 	lq_missed missed;         /* what a recurring task does after downtime */
-	/* Version 2: */
 	int priority;             /* higher is claimed first; default 0; any int.
 	                           * Claims take priority, then run_at, then id.
 	                           * A recurring task keeps it for every occurrence. */
 	int64_t timeout_ms;       /* how long a handler may run (0: the worker's
 	                           * default); leasectl's worker stops it past that */
 } lq_task_opts;
-#define LQ_TASK_OPTS_INIT {LQ_TASK_OPTS_VERSION, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, LQ_MISSED_ONCE, 0, 0}
+#define LQ_TASK_OPTS_INIT {.version = LQ_TASK_OPTS_VERSION}
 
 #define LQ_DEFAULT_MAX_ATTEMPTS 3
 /* The ranges lq_task_add accepts (outside them: LQ_EINVAL). */
@@ -379,10 +480,14 @@ typedef struct lq_task {
 } lq_task;
 
 /* Free what t owns and zero it.  Accepts NULL. */
-LQ_EXTERN(void) lq_task_clear(lq_task *t);
+LQ_EXTERN(void) lq_task_clear_abi(lq_task *t, int abi);
+#define lq_task_clear(t) lq_task_clear_abi((t), LQ_ABI_VERSION)
 
 /* Enqueue.  *id (may be NULL) receives the new id, or with a unique_key that
- * a live task already has, that task's id; *existed (may be NULL) says which. */
+ * a live task already has, that task's id; *existed (may be NULL) says which.
+ * LQ_OK (also for an existing unique task); LQ_EINVAL: bad input (a name,
+ * queue, payload size, schedule, option out of range), nothing sent;
+ * LQ_EUNKNOWN: the answer to the INSERT was lost (the task may exist). */
 LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
 				 int64_t *id, int *existed);
 
@@ -395,8 +500,9 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
  * and existed[i] is 1; a key repeated inside the batch goes to the first
  * task that has it, and the later ones get that task's id with existed[i]
  * = 1.  ids and existed (may be NULL) have n places.
- * LQ_EINVAL: task *invalid (may be NULL) is bad input (lq_errmsg says why);
- * nothing was sent.  Any other failure rolls the whole batch back.
+ * LQ_OK; LQ_EINVAL: task *invalid (may be NULL) is bad input (lq_errmsg
+ * says why); nothing was sent.  Any other failure rolls the whole batch
+ * back; LQ_EUNKNOWN: the COMMIT's answer was lost (all or none were added).
  */
 LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *names,
 				      const lq_task_opts *const *opts, int64_t *ids, int *existed,
@@ -420,15 +526,20 @@ LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *na
  * LQ_EMPTY when nothing is due; LQ_BUSY when every due candidate was taken
  * by another claimer first (another runner is active); LQ_EUNKNOWN when the
  * COMMIT (or PostgreSQL's single statement) was sent but its answer was lost
- * and the outcome could not be re-read (run nothing).
+ * and the outcome could not be re-read (run nothing); LQ_EINVAL: a bad
+ * queue name, n over 1000 or a bad claim TTL.
  */
 LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 				   int64_t claim_ttl_ms, lq_task *tasks, size_t n,
 				   size_t *claimed);
-/* The claimed task succeeded.  LQ_LOST when an at-least-once claim expired
- * and was taken (the task may run again elsewhere).  Ack, fail, release and
- * heartbeat ride out one lost connection (they reconnect and, where the lost
- * attempt may have been applied, re-read the task before answering). */
+/* The claimed task succeeded.  LQ_OK; LQ_LOST when an at-least-once claim
+ * expired and was taken (the task may run again elsewhere); LQ_EUNKNOWN:
+ * the answer was lost and the task could not be re-read.  Ack, fail,
+ * release and heartbeat ride out one lost connection (they reconnect and,
+ * where the lost attempt may have been applied, re-read the task before
+ * answering).  At-most-once, the status may be that of writing the run
+ * history rows the handle kept back (see lq_run_flush): the task itself was
+ * settled by its claim. */
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
 /* The claimed task failed with error (one line).  It is retried after an
  * exponential back-off with jitter, or moved to the dead tasks when out of
@@ -436,34 +547,38 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
  * at-least-once occurrence is retried first, see lq_task_claim).
  * At-most-once: if a newer task took the task's unique key meanwhile, the
  * task is moved to the dead tasks with that reason (also by
- * lq_task_release) instead of going back in. */
+ * lq_task_release) instead of going back in.  Statuses as lq_task_ack. */
 LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error);
 /* Hand a claimed task back unrun (a worker stopping): it is due again at
  * once and the attempt does not count.  at-least-once: the claim is cleared
  * (LQ_LOST if it was taken meanwhile); at-most-once: the task goes back in
  * under its id; recurring: nothing to do (this occurrence is skipped, the
- * next one comes as scheduled). */
+ * next one comes as scheduled).  Statuses as lq_task_ack. */
 LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t);
 /* Extend an at-least-once claim to now + claim_ttl_ms on the database clock
- * (t->claim_until is not updated).  LQ_LOST when it expired or was taken. */
+ * (t->claim_until is not updated).  LQ_OK; LQ_LOST when it expired or was
+ * taken; LQ_EINVAL: t is not an at-least-once claim or a bad TTL. */
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms);
 
-/* One task by id, live or dead.  LQ_NOTFOUND if neither. */
+/* One task by id, live or dead.  LQ_OK; LQ_NOTFOUND if neither. */
 LQ_EXTERN(lq_status) lq_task_get(lq_db *db, int64_t id, lq_task *out);
 
 #define LQ_LIST_DUE 1u  /* only tasks due now */
 #define LQ_LIST_DEAD 2u /* the dead tasks instead of the live ones */
 /* Call fn for every matching task, by id (payload not loaded).  queue NULL:
- * every queue.  fn returns non-zero to stop. */
+ * every queue.  fn returns non-zero to stop.  LQ_OK (also when fn stopped
+ * it); LQ_EINVAL: a bad queue name or unknown flags. */
 typedef int (*lq_task_fn)(const lq_task *t, void *ctx);
 LQ_EXTERN(lq_status) lq_task_list(lq_db *db, const char *queue, unsigned flags,
 				  lq_task_fn fn, void *ctx);
-/* Delete a live or dead task.  LQ_NOTFOUND if neither. */
+/* Delete a live or dead task.  LQ_OK; LQ_NOTFOUND if neither. */
 LQ_EXTERN(lq_status) lq_task_rm(lq_db *db, int64_t id);
 /* Dead task: back to the queue with attempts reset, due now.  Live task:
- * due now.  LQ_NOTFOUND if neither. */
+ * due now.  LQ_OK; LQ_NOTFOUND if neither; LQ_ERROR: a dead task whose
+ * unique key a live task holds now (nothing changed). */
 LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id);
-/* Pause or resume one task (a paused task is never claimed). */
+/* Pause or resume one task (a paused task is never claimed).  LQ_OK;
+ * LQ_NOTFOUND: no live task with that id. */
 LQ_EXTERN(lq_status) lq_task_pause(lq_db *db, int64_t id, int paused);
 
 /* What "leasectl doctor" reads: read-only, one pass over the task tables. */
@@ -480,8 +595,8 @@ typedef struct lq_health {
 	char journal_mode[16];             /* SQLite's journal mode; "" on the servers */
 } lq_health;
 /* Fill *out.  grace_ms: how late counts as stuck or overdue.  Needs the
- * schema; LQ_ESCHEMA (with schema_current/latest set) when it is missing or
- * behind. */
+ * schema; LQ_OK; LQ_ESCHEMA (with schema_current/latest set) when it is
+ * missing or behind. */
 LQ_EXTERN(lq_status) lq_health_check(lq_db *db, int64_t grace_ms, lq_health *out);
 
 #define LQ_PRUNE_DRY_RUN 1u /* count what would go, remove nothing */
@@ -489,7 +604,8 @@ LQ_EXTERN(lq_status) lq_health_check(lq_db *db, int64_t grace_ms, lq_health *out
  * every queue), oldest first, in batches of at most 1000 rows, each its own
  * statement: no long lock on a big table.  *removed (may be NULL): how many
  * went (with LQ_PRUNE_DRY_RUN: would go).  Live tasks are never touched;
- * leases are never pruned (their fencing tokens must keep growing). */
+ * leases are never pruned (their fencing tokens must keep growing).  LQ_OK;
+ * LQ_EINVAL: a negative age, a bad queue name or unknown flags. */
 LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char *queue, unsigned flags,
 				   int64_t *removed);
 
@@ -532,7 +648,7 @@ typedef enum lq_outcome {
 	                       * is dead, or for a recurring task the occurrence given up */
 } lq_outcome;
 /* "done", "failed", "timed_out", "dead" (the text stored in lq_run.outcome);
- * "unknown" for any other value. */
+ * "unknown" for any other value.  Never NULL. */
 LQ_EXTERN(const char *) lq_outcome_name(lq_outcome o);
 
 typedef struct lq_run {
@@ -560,22 +676,25 @@ typedef struct lq_run_filter {
 	int64_t since_ms;     /* > 0: only runs that ended in the last since_ms */
 	size_t limit;         /* newest first, at most this many; 0: 100 */
 } lq_run_filter;
-#define LQ_RUN_FILTER_INIT {LQ_RUN_FILTER_VERSION, 0, NULL, NULL, 0, 0}
+#define LQ_RUN_FILTER_INIT {.version = LQ_RUN_FILTER_VERSION}
 
 typedef int (*lq_run_fn)(const lq_run *r, void *ctx);
 /* Call fn for the matching runs, newest first: by ended_at, latest first,
  * and by id (the later written first) among runs that ended in the same
  * millisecond.  (Ids alone do not say it: an at-most-once run that ended
  * well is written after runs that ended later.)  fn returns non-zero to
- * stop.  f NULL: the last 100 runs.  LQ_EINVAL for a bad name, a negative
- * since_ms or a limit over LQ_RUN_LIST_MAX. */
+ * stop.  f NULL: the last 100 runs.  LQ_OK (also when fn stopped it);
+ * LQ_EINVAL for a bad name, a negative since_ms, a limit over
+ * LQ_RUN_LIST_MAX or an unknown filter version.  Writes the rows this
+ * handle kept back first, and returns that write's failure. */
 LQ_EXTERN(lq_status) lq_run_list(lq_db *db, const lq_run_filter *f, lq_run_fn fn, void *ctx);
 
 typedef struct lq_run_counts {
 	int64_t done, failed, timed_out, dead;
 } lq_run_counts;
 /* Runs that ended in the last since_ms (> 0) of queue (NULL: every queue),
- * by outcome, from the history (reads that window's rows). */
+ * by outcome, from the history (reads that window's rows).  LQ_OK;
+ * LQ_EINVAL: since_ms <= 0 or a bad queue name. */
 LQ_EXTERN(lq_status) lq_run_count_since(lq_db *db, int64_t since_ms, const char *queue, lq_run_counts *out);
 
 /*
@@ -584,7 +703,7 @@ LQ_EXTERN(lq_status) lq_run_count_since(lq_db *db, int64_t since_ms, const char 
  * and task name, and leases taken (every acquisition; from the fencing
  * tokens), lost (taken by someone while its previous owner still held it
  * past its expiry) and broken (lq_lease_break).  fn (may be NULL) is called
- * once per queue and task name that ever ran, by queue then name.
+ * once per queue and task name that ever ran, by queue then name.  LQ_OK.
  */
 typedef struct lq_lease_counts {
 	int64_t taken, lost, broken;
@@ -595,13 +714,14 @@ LQ_EXTERN(lq_status) lq_counters(lq_db *db, lq_lease_counts *leases, lq_run_coun
 /* Write now the history rows of at-most-once runs this handle keeps back
  * (see above).  They are gone from the handle whatever the status: a row
  * whose write failed is not sent again.  LQ_EUNKNOWN: the connection was
- * lost after the write went out; the rows may or may not be there. */
+ * lost after the write went out; the rows may or may not be there.  LQ_OK
+ * when nothing waited. */
 LQ_EXTERN(lq_status) lq_run_flush(lq_db *db);
 
 /* Remove the runs that ended more than older_than_ms ago (queue NULL: every
  * queue), oldest first, in batches of at most 1000 rows, each its own
  * statement (as lq_task_prune, with the same flags).  The counters are
- * never pruned. */
+ * never pruned.  Statuses as lq_task_prune. */
 LQ_EXTERN(lq_status) lq_run_prune(lq_db *db, int64_t older_than_ms, const char *queue, unsigned flags,
 				  int64_t *removed);
 
@@ -616,35 +736,38 @@ typedef struct lq_queue_info {
 	int64_t next_run_at; /* earliest run_at of an unpaused live task, 0 if none */
 } lq_queue_info;
 typedef int (*lq_queue_fn)(const lq_queue_info *q, void *ctx);
+/* Call fn for every queue that has tasks or was paused, by name.  LQ_OK. */
 LQ_EXTERN(lq_status) lq_queue_list(lq_db *db, lq_queue_fn fn, void *ctx);
+/* Pause (paused != 0) or resume a whole queue: its tasks are not claimed
+ * meanwhile.  LQ_OK (also for a queue that has no task yet); LQ_EINVAL: a
+ * bad name. */
 LQ_EXTERN(lq_status) lq_queue_pause(lq_db *db, const char *queue, int paused);
 /* lq_queue_list for monitoring, bounded on a queue of any size: the queues
  * are found by skip scans, and tasks, due and dead each count at most cap
  * rows (an index range that stops there; cap 0: 10000): a value equal to
- * cap means "cap or more".  One statement per queue. */
+ * cap means "cap or more".  One statement per queue.  LQ_OK; LQ_EINVAL: a
+ * negative cap. */
 LQ_EXTERN(lq_status) lq_queue_gauges(lq_db *db, int64_t cap, lq_queue_fn fn, void *ctx);
 /* Milliseconds until the next task of queue could be due (0 = now), or -1
- * when the queue has no claimable task. */
+ * when the queue has no claimable task.  LQ_OK; LQ_EINVAL: a bad name. */
 LQ_EXTERN(lq_status) lq_queue_next_due(lq_db *db, const char *queue, int64_t *wait_ms);
 
 /* ---------------------------------------------------------------- runner */
 
 /* A running task, as a handler sees it. */
 typedef struct lq_job lq_job;
+/* The task (laid out as the runner's handle was opened with); never NULL. */
 LQ_EXTERN(const lq_task *) lq_job_task(const lq_job *job);
 /* Record why the job failed (copied).  One line. */
 LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error);
 /* Keep a long job alive: extends the claim of an at-least-once job and,
  * inside lq_runner_tick, the runner lease.  Call it every
- * lq_job_claim_ttl()/3 ms.  LQ_LOST: stop working on it. */
+ * lq_job_claim_ttl()/3 ms.  LQ_OK; LQ_LOST: stop working on it. */
 LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job);
 /* Record why the job failed, as lq_job_set_error, and that it was stopped
  * past its time limit: its run is recorded as timed_out (or dead on its
  * last attempt) in the history. */
 LQ_EXTERN(void) lq_job_set_timed_out(lq_job *job, const char *error);
-/* Ask the runner to hand this job's task back unrun instead of recording a
- * failure when the handler returns non-zero (the worker is shutting down). */
-LQ_EXTERN(void) lq_job_hand_back(lq_job *job);
 /* 1 once the runner has been asked to stop (signal or lq_runner_stop). */
 LQ_EXTERN(int) lq_job_stopping(const lq_job *job);
 /* The TTL that lq_job_heartbeat() extends (claim or, in a tick, the
@@ -665,13 +788,16 @@ typedef struct lq_runner_opts {
 	int64_t lease_ttl_ms;       /* runner lease for lq_runner_tick; 0: 3 s */
 	size_t batch;               /* tasks claimed per transaction; 0: 1 */
 } lq_runner_opts;
-#define LQ_RUNNER_OPTS_INIT {LQ_RUNNER_OPTS_VERSION, NULL, LQ_AT_MOST_ONCE, 0, 0, 0}
+#define LQ_RUNNER_OPTS_INIT {.version = LQ_RUNNER_OPTS_VERSION}
 
-/* The runner borrows db, which must outlive it. */
+/* The runner borrows db, which must outlive it.  LQ_OK; LQ_EINVAL: a bad
+ * queue name, mode, TTL, batch or options version.  On LQ_OK *out is set;
+ * free it with lq_runner_free(). */
 LQ_EXTERN(lq_status) lq_runner_new(lq_db *db, const lq_runner_opts *opts, lq_runner **out);
 LQ_EXTERN(void) lq_runner_free(lq_runner *r);
 /* Register fn for tasks named name ("*" = any task without its own handler).
- * Registering a name again replaces its handler. */
+ * Registering a name again replaces its handler.  LQ_OK; LQ_EINVAL: a bad
+ * name or no fn. */
 LQ_EXTERN(lq_status) lq_runner_handle(lq_runner *r, const char *name, lq_handler_fn fn, void *ctx);
 /* Ask a running lq_runner_work / lq_runner_tick to stop after the current
  * task.  Async-signal-safe.  A statement of the runner's handle still waiting
@@ -713,28 +839,38 @@ typedef struct lq_run_report {
  * elsewhere return LQ_BUSY at once, report->stopped = LQ_STOP_HELD), run due
  * tasks in order renewing the lease after each, stop when nothing is due, a
  * claim or the lease is lost, or budget_ms (minus a safety margin) is spent;
- * release the lease.  budget_ms <= 0: 25 s.
+ * release the lease.  budget_ms <= 0: 25 s.  LQ_OK (report says why it
+ * stopped); LQ_BUSY: held elsewhere; LQ_ECANCELED: lq_cancel() on the
+ * runner's handle; a database failure's status otherwise.
  */
 LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_report *report);
 /*
  * Worker loop: claim and run due tasks of every queue until stopped; idle
  * back-off with jitter that never sleeps past the next known due time.
- * drain != 0: return once nothing is due.
+ * drain != 0: return once nothing is due.  LQ_OK when stopped (a stop
+ * request, lq_cancel(), or drained); the status of a database failure that
+ * ended it otherwise (report->stopped = LQ_STOP_ERROR).
  */
 LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *report);
 
 /* ------------------------------------------------------------- utilities */
 
 /* Parse "250ms", "3s", "5m", "2h", "1d" (a bare number is seconds).
- * LQ_EINVAL for anything else, negative values or overflow. */
-LQ_EXTERN(lq_status) lq_parse_duration(const char *text, int64_t *ms);
+ * LQ_OK; LQ_EINVAL for anything else, negative values or overflow (msg says
+ * which). */
+LQ_EXTERN(lq_status) lq_parse_duration(const char *text, int64_t *ms, char *msg, size_t msgsize);
 /* Validate a name (lease, task, queue, unique key): non-empty, at most
- * LQ_NAME_MAX bytes, valid UTF-8, no NUL.  what names it in the message. */
+ * LQ_NAME_MAX bytes, valid UTF-8, no NUL.  what names it in the message.
+ * LQ_OK or LQ_EINVAL. */
 LQ_EXTERN(lq_status) lq_check_name(const char *what, const char *name, char *msg, size_t msgsize);
-/* Validate a cron expression (5 fields or @hourly etc.) and time zone. */
+/* Validate a cron expression (5 fields or @hourly etc.) and time zone.
+ * LQ_OK or LQ_EINVAL. */
 LQ_EXTERN(lq_status) lq_check_schedule(const char *cron, const char *tz, char *msg, size_t msgsize);
-/* The first occurrence of cron (in tz, NULL = UTC) strictly after after_ms. */
-LQ_EXTERN(lq_status) lq_cron_next(const char *cron, const char *tz, int64_t after_ms, int64_t *next_ms);
+/* The first occurrence of cron (in tz, NULL = UTC) strictly after after_ms.
+ * LQ_OK; LQ_EINVAL: a bad expression or zone, or a start time out of range
+ * (msg says which). */
+LQ_EXTERN(lq_status) lq_cron_next(const char *cron, const char *tz, int64_t after_ms, int64_t *next_ms,
+				  char *msg, size_t msgsize);
 
 #ifdef __cplusplus
 }

@@ -47,7 +47,6 @@ struct lq_job {
 	lq_runner *r;
 	lq_task *t;
 	char *error;
-	int hand_back;
 	int timed_out;
 };
 
@@ -78,8 +77,8 @@ LQ_EXTERN(void) lq_runner_free(lq_runner *r)
 {
 	if (!r)
 		return;
-	if (r->db && r->db->interrupt == &r->stop)
-		lq__set_interrupt(r->db, NULL);
+	if (r->db && r->db->runner_stop == &r->stop)
+		lq__set_runner_stop(r->db, NULL);
 	for (size_t i = 0; i < r->nq; i++)
 		free(r->queues[i]);
 	free(r->queues);
@@ -123,7 +122,7 @@ LQ_EXTERN(lq_status) lq_runner_new(lq_db *db, const lq_runner_opts *opts, lq_run
 	}
 	r->db = db;
 	/* A stop request also ends a wait on the database (after a grace). */
-	lq__set_interrupt(db, &r->stop);
+	lq__set_runner_stop(db, &r->stop);
 	r->mode = opts->mode;
 	r->claim_ttl = opts->claim_ttl_ms ? opts->claim_ttl_ms : 30000;
 	r->lease_ttl = opts->lease_ttl_ms ? opts->lease_ttl_ms : LQ_RUNNER_LEASE_TTL_MS;
@@ -169,6 +168,13 @@ LQ_EXTERN(lq_status) lq_runner_handle(lq_runner *r, const char *name, lq_handler
 LQ_EXTERN(void) lq_runner_stop(lq_runner *r)
 {
 	r->stop = 1;
+	r->db->halt = 1;
+}
+
+/* Asked to stop: lq_runner_stop, or lq_cancel on the runner's handle. */
+static int stopping(const lq_runner *r)
+{
+	return r->stop || r->db->cancel;
 }
 
 /* ------------------------------------------------------------------ jobs */
@@ -206,14 +212,9 @@ LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job)
 	return lq_task_heartbeat(r->db, job->t, r->claim_ttl);
 }
 
-LQ_EXTERN(void) lq_job_hand_back(lq_job *job)
-{
-	job->hand_back = 1;
-}
-
 LQ_EXTERN(int) lq_job_stopping(const lq_job *job)
 {
-	return job->r->stop != 0;
+	return stopping(job->r);
 }
 
 LQ_EXTERN(int64_t) lq_job_claim_ttl(const lq_job *job)
@@ -247,13 +248,11 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 		st = lq_task_fail(r->db, t, msg);
 		return st == LQ_LOST ? LQ_OK : st;
 	}
-	lq_job job = {r, t, NULL, 0, 0};
+	lq_job job = {r, t, NULL, 0};
 	int rc = h->fn(&job, h->ctx);
 	if (rc == 0) {
 		rep->ran++;
 		st = lq_task_ack(r->db, t);
-	} else if (job.hand_back) {
-		st = lq_task_release(r->db, t);
 	} else {
 		rep->failed++;
 		st = lq__task_fail(r->db, t, job.error ? job.error : "handler failed", job.timed_out);
@@ -287,7 +286,7 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 	 * again, the attempt not counted); a handler once started settles as
 	 * it ends. */
 	for (size_t i = 0; i < got; i++) {
-		if (r->stop) {
+		if (stopping(r)) {
 			st = lq_task_release(r->db, &tasks[i]);
 			if (st == LQ_LOST)
 				st = LQ_OK; /* someone else's now */
@@ -314,10 +313,10 @@ LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *repo
 	}
 	int idle = 0, errors = 0;
 	lq_status last = LQ_OK; /* the last pass's error, reported when a stop ends it */
-	while (!r->stop) {
+	while (!stopping(r)) {
 		int busy = 0;
 		lq_status err = LQ_OK;
-		for (size_t q = 0; q < r->nq && !r->stop; q++) {
+		for (size_t q = 0; q < r->nq && !stopping(r); q++) {
 			int any = 0, lost = 0;
 			st = run_batch(r, r->queues[q], rep, &any, &lost);
 			if (st != LQ_OK)
@@ -359,7 +358,7 @@ LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *repo
 		}
 		int64_t until = lq__mono_ms() + pause;
 		/* Short slices so a stop request is seen; an enqueue (NOTIFY) ends the wait. */
-		for (int64_t left = pause; left > 0 && !r->stop; left = until - lq__mono_ms())
+		for (int64_t left = pause; left > 0 && !stopping(r); left = until - lq__mono_ms())
 			if (lq__wait(r->db, LQ_CHANNEL_TASK, left < LQ_WAIT_SLICE_MS ? left : LQ_WAIT_SLICE_MS))
 				break;
 	}
@@ -439,7 +438,7 @@ LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_repo
 	lq_status result = LQ_OK;
 	r->tick_lease = &lease;
 	for (;;) {
-		if (r->stop) {
+		if (stopping(r)) {
 			rep->stopped = LQ_STOP_SIGNAL;
 			break;
 		}

@@ -901,17 +901,24 @@ LQ_EXTERN(lq_status) lq_check_schedule(const char *cron, const char *tz, char *m
 	return LQ_OK;
 }
 
-LQ_EXTERN(lq_status) lq_cron_next(const char *cron, const char *tz, int64_t after_ms, int64_t *next_ms)
+LQ_EXTERN(lq_status) lq_cron_next(const char *cron, const char *tz, int64_t after_ms, int64_t *next_ms,
+				  char *msg, size_t msgsize)
 {
 	cron_spec c;
 	zone z;
 	lq_status st;
 
-	if (!cron || !next_ms || after_ms < AFTER_MIN_MS || after_ms > AFTER_MAX_MS)
+	if (msg && msgsize)
+		msg[0] = '\0';
+	if (!cron || !next_ms || after_ms < AFTER_MIN_MS || after_ms > AFTER_MAX_MS) {
+		if (msg && msgsize)
+			snprintf(msg, msgsize, "cron_next: %s", !cron || !next_ms ? "no expression or no result place"
+										 : "the start time is out of range");
 		return LQ_EINVAL;
-	if (cron_parse(cron, &c, NULL, 0))
+	}
+	if (cron_parse(cron, &c, msg, msgsize))
 		return LQ_EINVAL;
-	if ((st = zone_load(tz, &z, NULL, 0)) != LQ_OK)
+	if ((st = zone_load(tz, &z, msg, msgsize)) != LQ_OK)
 		return st;
 	st = cron_search(&c, &z, after_ms, next_ms);
 	zone_free(&z);

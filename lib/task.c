@@ -18,9 +18,9 @@
 #define LQ_BACKOFF_CAP_MS (3600 * 1000)
 #define LQ_DEFAULT_CLAIM_TTL_MS 30000
 
-LQ_EXTERN(void) lq_task_clear(lq_task *t)
+LQ_EXTERN(void) lq_task_clear_abi(lq_task *t, int abi)
 {
-	if (!t)
+	if (!t || !lq__abi_ok(abi))
 		return;
 	free(t->payload);
 	free(t->last_error);
@@ -150,7 +150,7 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	if (!opts)
 		opts = &defaults;
 	lq_status st;
-	if (opts->version != 1 && opts->version != LQ_TASK_OPTS_VERSION)
+	if (opts->version != LQ_TASK_OPTS_VERSION)
 		return lq__fail(db, LQ_EINVAL, "task add: unknown lq_task_opts version %u", opts->version);
 	if ((st = lq__check_name(db, "task name", name)) != LQ_OK)
 		return st;
@@ -190,8 +190,8 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 		if (lq_check_schedule(opts->cron, opts->tz, msg, sizeof(msg)) != LQ_OK)
 			return lq__fail(db, LQ_EINVAL, "task \"%s\": %s", name, msg);
 	}
-	int priority = opts->version >= 2 ? opts->priority : 0;
-	int64_t timeout_ms = opts->version >= 2 ? opts->timeout_ms : 0;
+	int priority = opts->priority;
+	int64_t timeout_ms = opts->timeout_ms;
 	if (timeout_ms < 0 || timeout_ms > LQ_TTL_MAX_MS)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": timeout must be between 0 and a year", name);
 
@@ -201,7 +201,7 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 		if (!*now && ((st = lq__ready(db)) != LQ_OK || (st = lq_now(db, now)) != LQ_OK))
 			return st;
 		if (opts->cron) {
-			st = lq_cron_next(opts->cron, opts->tz, *now, &run_at);
+			st = lq_cron_next(opts->cron, opts->tz, *now, &run_at, NULL, 0);
 			if (st != LQ_OK)
 				return lq__fail(db, st, "task \"%s\": no next occurrence of \"%s\" (%s)", name,
 						opts->cron, lq_status_str(st));
@@ -526,7 +526,7 @@ static lq_status next_occurrence(const lq_task *t, int64_t seen, int64_t now, in
 		return LQ_OK;
 	}
 	int64_t after_seen;
-	lq_status st = lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, seen, &after_seen);
+	lq_status st = lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, seen, &after_seen, NULL, 0);
 	if (st != LQ_OK)
 		return st;
 	*stale = after_seen <= now;
@@ -534,7 +534,7 @@ static lq_status next_occurrence(const lq_task *t, int64_t seen, int64_t now, in
 		*next = after_seen;
 		return LQ_OK;
 	}
-	return lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, now, next);
+	return lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, now, next, NULL, 0);
 }
 
 /* The at-least-once claim of a task or an occurrence: our owner, a lease of

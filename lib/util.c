@@ -14,6 +14,11 @@
 
 #include "internal.h"
 
+LQ_EXTERN(int) lq_status_is_error(lq_status st)
+{
+	return !(st == LQ_OK || st == LQ_BUSY || st == LQ_LOST || st == LQ_EMPTY || st == LQ_NOTFOUND);
+}
+
 LQ_EXTERN(const char *) lq_status_str(lq_status st)
 {
 	switch (st) {
@@ -69,18 +74,29 @@ void lq__err_set(lq_err *err, const char *fmt, ...)
 
 /* ------------------------------------------------------------- durations */
 
-LQ_EXTERN(lq_status) lq_parse_duration(const char *text, int64_t *ms)
+/* A duration that is not one: its reason into msg, LQ_EINVAL. */
+static lq_status bad_duration(const char *text, char *msg, size_t msgsize, const char *why)
 {
+	if (msg && msgsize)
+		snprintf(msg, msgsize, "\"%.64s\" is not a duration: %s", text ? text : "", why);
+	return LQ_EINVAL;
+}
+
+LQ_EXTERN(lq_status) lq_parse_duration(const char *text, int64_t *ms, char *msg, size_t msgsize)
+{
+	static const char *const units = "a number with a unit: 250ms, 3s, 5m, 2h, 1d";
+	if (msg && msgsize)
+		msg[0] = '\0';
 	if (!text || !*text)
-		return LQ_EINVAL;
+		return bad_duration(text, msg, msgsize, "it is empty");
 	const char *p = text;
 	if (*p < '0' || *p > '9')
-		return LQ_EINVAL; /* no sign, no space */
+		return bad_duration(text, msg, msgsize, units); /* no sign, no space */
 	errno = 0;
 	char *end;
 	unsigned long long n = strtoull(p, &end, 10);
 	if (errno || end == p)
-		return LQ_EINVAL;
+		return bad_duration(text, msg, msgsize, "too large");
 	int64_t unit;
 	if (strcmp(end, "ms") == 0)
 		unit = 1;
@@ -93,9 +109,9 @@ LQ_EXTERN(lq_status) lq_parse_duration(const char *text, int64_t *ms)
 	else if (strcmp(end, "d") == 0)
 		unit = 24LL * 3600 * 1000;
 	else
-		return LQ_EINVAL;
+		return bad_duration(text, msg, msgsize, units);
 	if (n > (unsigned long long)(INT64_MAX / unit))
-		return LQ_EINVAL;
+		return bad_duration(text, msg, msgsize, "too large");
 	*ms = (int64_t)n * unit;
 	return LQ_OK;
 }

@@ -100,7 +100,7 @@ static void err_lease_handle(void **state)
 		"lq1:1:a:", "lq1:1:%zz:b", "lq1:1:%ff:b", "lq1:0:a:b", "lq1:-1:a:b",
 	};
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-		if (lq_lease_decode(texts[i], &bad) != LQ_EINVAL)
+		if (lq_lease_decode(texts[i], &bad, NULL, 0) != LQ_EINVAL)
 			fail_msg("lq_lease_decode(\"%s\") is not LQ_EINVAL", texts[i]);
 	}
 }
@@ -261,6 +261,31 @@ static int count_queue(const lq_queue_info *q, void *ctx)
 	(void)q;
 	(*(int *)ctx)++;
 	return 0;
+}
+
+/* A program built against a newer header (a higher LQ_ABI_VERSION) than
+ * the library is refused at open, before anything is sent; so is a
+ * layout that never existed.  The handle still carries the reason. */
+static void err_abi_newer(void **state)
+{
+	lq_db *db = NULL;
+	assert_int_equal(lq_open_ex_abi(CONF(state)->dsn, 0, &db, LQ_ABI_VERSION + 1), LQ_EINVAL);
+	assert_non_null(db);
+	assert_non_null(strstr(lq_errmsg(db), "newer libleaseq"));
+	lq_close(db);
+	assert_int_equal(lq_open_ex_abi(CONF(state)->dsn, 0, &db, 0), LQ_EINVAL);
+	lq_close(db);
+	/* The calls without a handle refuse it too. */
+	lq_lease l;
+	char msg[200];
+	assert_int_equal(lq_lease_decode_abi("lq1:1:a:b", &l, msg, sizeof(msg), LQ_ABI_VERSION + 1), LQ_EINVAL);
+	assert_non_null(strstr(msg, "newer"));
+	assert_int_equal(lq_lease_decode("lq1:1:a:b", &l, msg, sizeof(msg)), LQ_OK);
+	assert_int_equal(lq_lease_decode("lq9:1:a:b", &l, msg, sizeof(msg)), LQ_EINVAL);
+	assert_non_null(strstr(msg, "lq1"));
+	int64_t ms;
+	assert_int_equal(lq_parse_duration("5 parsecs", &ms, msg, sizeof(msg)), LQ_EINVAL);
+	assert_non_null(strstr(msg, "5 parsecs"));
 }
 
 static void err_no_schema(void **state)
@@ -501,6 +526,7 @@ int lqt_conf_errors(void)
 		cmocka_unit_test_setup(err_newer_schema, lqt_conf_test_setup),
 		cmocka_unit_test_setup(err_sqlite_file, lqt_conf_test_setup),
 		cmocka_unit_test_setup(err_open_flags, lqt_conf_test_setup),
+		cmocka_unit_test_setup(err_abi_newer, lqt_conf_test_setup),
 		/* Last: it drops the schema (and migrates it back). */
 		cmocka_unit_test_setup(err_no_schema, lqt_conf_test_setup),
 	};

@@ -2,7 +2,9 @@
  * conf_lease.c - conformance: leases (acquire, renew, release, break, check,
  * get, list, wait, encode/decode, fencing tokens, byte-exact names).
  */
+#include <signal.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -326,7 +328,7 @@ static int release_later(int idx, void *ctx)
 	lq_lease l;
 
 	LQT_CHECK(db != NULL, "open");
-	LQT_CHECK_ST(db, LQ_OK, lq_lease_decode(args[1], &l));
+	LQT_CHECK_ST(db, LQ_OK, lq_lease_decode(args[1], &l, NULL, 0));
 	lqt_sleep_ms(300);
 	LQT_CHECK_ST(db, LQ_OK, lq_lease_release(db, &l));
 	lq_close(db);
@@ -409,7 +411,7 @@ static void lease_encode_decode(void **state)
 		assert_memory_equal(enc, "lq1:", 4);
 		if (!shell_safe(enc))
 			fail_msg("handle is not one shell-safe word: %s", enc);
-		assert_lq_ok(db2, lq_lease_decode(enc, &d));
+		assert_lq_ok(db2, lq_lease_decode(enc, &d, NULL, 0));
 		assert_string_equal(d.name, a.name);
 		assert_string_equal(d.owner, a.owner);
 		assert_int_equal(d.token, a.token);
@@ -505,10 +507,75 @@ static void lease_long_names(void **state)
 	assert_string_equal(g.owner, a.owner);
 	/* The longest realistic handle fits in LQ_HANDLE_MAX. */
 	assert_lq_ok(db, lq_lease_encode(&a, enc, sizeof(enc)));
-	assert_lq_ok(db, lq_lease_decode(enc, &d));
+	assert_lq_ok(db, lq_lease_decode(enc, &d, NULL, 0));
 	assert_string_equal(d.name, utf8);
 	assert_lq_ok(db, lq_lease_release(db, &d));
 	assert_int_equal(lqt_count_leases(db), 2);
+}
+
+/* lq_cancel from a signal handler (async-signal-safe) ends a wait for a
+ * lease held elsewhere: LQ_ECANCELED and nothing held; the request stays
+ * until lq_cancel_clear, so the next wait ends at once too. */
+static lq_db *volatile cancel_target;
+
+static void cancel_on_alarm(int sig)
+{
+	(void)sig;
+	lq_cancel(cancel_target);
+}
+
+static void lease_wait_cancelled(void **state)
+{
+	lq_db *db = DB(state), *db2 = other(state);
+	lq_lease a, b;
+	struct sigaction sa, old;
+	struct itimerval it = {{0, 0}, {0, 300000}};
+
+	assert_lq_ok(db, lq_lease_acquire(db, "cancel me", 60000, "holder", 0, &a));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cancel_on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old);
+	cancel_target = db2;
+	setitimer(ITIMER_REAL, &it, NULL);
+	assert_lq(db2, LQ_ECANCELED, lq_lease_acquire(db2, "cancel me", 60000, "waiter", 30000, &b));
+	assert_non_null(strstr(lq_errmsg(db2), "cancel me"));
+	assert_int_equal(lq_status_is_error(LQ_ECANCELED), 1);
+	/* Still pending: the next wait ends at once, without the lease. */
+	assert_lq(db2, LQ_ECANCELED, lq_lease_acquire(db2, "cancel me", 60000, "waiter", 30000, &b));
+	lq_cancel_clear(db2);
+	assert_lq(db2, LQ_BUSY, lq_lease_acquire(db2, "cancel me", 60000, "waiter", 0, &b));
+	sigaction(SIGALRM, &old, NULL);
+	/* The holder was never disturbed; nobody else holds it. */
+	assert_lq_ok(db, lq_lease_get(db, "cancel me", &b));
+	assert_string_equal(b.owner, a.owner);
+	assert_lq_ok(db, lq_lease_release(db, &a));
+	lq_close(db2);
+}
+
+/* lq_lease_take covers the three kinds through one options struct. */
+static void lease_take_options(void **state)
+{
+	lq_db *db = DB(state);
+	lq_lease x, s1, s2, s3, r1, r2;
+	lq_lease_opts sem = {.version = LQ_LEASE_OPTS_VERSION, .kind = LQ_LEASE_SLOT, .slots = 2};
+	lq_lease_opts rd = {.version = LQ_LEASE_OPTS_VERSION, .kind = LQ_LEASE_READ};
+	lq_lease_opts bad = {.version = LQ_LEASE_OPTS_VERSION + 1};
+
+	assert_lq_ok(db, lq_lease_take(db, "take x", 5000, NULL, &x));
+	assert_int_equal(x.kind, LQ_LEASE_EXCLUSIVE);
+	assert_lq_ok(db, lq_lease_take(db, "take s", 5000, &sem, &s1));
+	assert_lq_ok(db, lq_lease_take(db, "take s", 5000, &sem, &s2));
+	assert_lq(db, LQ_BUSY, lq_lease_take(db, "take s", 5000, &sem, &s3));
+	assert_int_equal(s1.kind, LQ_LEASE_SLOT);
+	assert_int_equal(s1.slots, 2);
+	assert_lq_ok(db, lq_lease_take(db, "take r", 5000, &rd, &r1));
+	assert_lq_ok(db, lq_lease_take(db, "take r", 5000, &rd, &r2));
+	assert_int_equal(r1.kind, LQ_LEASE_READ);
+	assert_lq(db, LQ_EINVAL, lq_lease_take(db, "take y", 5000, &bad, &x));
+	assert_non_null(strstr(lq_errmsg(db), "version"));
+	assert_int_equal(lq_status_is_error(LQ_BUSY), 0);
+	assert_int_equal(lq_status_is_error(LQ_EINVAL), 1);
 }
 
 int lqt_conf_lease(void)
@@ -532,6 +599,8 @@ int lqt_conf_lease(void)
 		cmocka_unit_test_setup(lease_names_byte_exact, lqt_conf_test_setup),
 		cmocka_unit_test_setup(lease_names_are_data, lqt_conf_test_setup),
 		cmocka_unit_test_setup(lease_long_names, lqt_conf_test_setup),
+		cmocka_unit_test_setup(lease_wait_cancelled, lqt_conf_test_setup),
+		cmocka_unit_test_setup(lease_take_options, lqt_conf_test_setup),
 	};
 	char name[64];
 

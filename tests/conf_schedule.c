@@ -152,7 +152,7 @@ static void sched_cron_first_run(void **state)
 	assert_true(hour == 1 || hour == 2);
 	assert_true(g.run_at > g.created_at);
 	assert_true(g.run_at <= g.created_at + 25 * 3600 * 1000);
-	assert_lq_ok(db, lq_cron_next("0 3 * * *", "Europe/Berlin", g.created_at, &next));
+	assert_lq_ok(db, lq_cron_next("0 3 * * *", "Europe/Berlin", g.created_at, &next, NULL, 0));
 	assert_int_equal(g.run_at, next);
 	lq_task_clear(&g);
 	claim_none(db);

@@ -32,7 +32,7 @@ static void sem_n_plus_one_busy(void **state)
 	int seen = 0;
 
 	for (int i = 0; i < 3; i++) {
-		assert_lq_ok(db, lq_lease_acquire_slot(db, "import", 3, 5000, "w", 0, &s[i]));
+		assert_lq_ok(db, lqt_acquire_slot(db, "import", 3, 5000, "w", 0, &s[i]));
 		assert_int_equal(s[i].kind, LQ_LEASE_SLOT);
 		assert_int_equal(s[i].slots, 3);
 		assert_true(s[i].slot >= 0 && s[i].slot < 3);
@@ -41,7 +41,7 @@ static void sem_n_plus_one_busy(void **state)
 		seen |= 1 << s[i].slot;
 	}
 	assert_int_equal(seen, 7); /* three different slots */
-	assert_lq(db, LQ_BUSY, lq_lease_acquire_slot(db, "import", 3, 5000, "w", 0, &s[3]));
+	assert_lq(db, LQ_BUSY, lqt_acquire_slot(db, "import", 3, 5000, "w", 0, &s[3]));
 	assert_non_null(strstr(lq_errmsg(db), "import"));
 	assert_int_equal(count_holders(db, "import"), 3);
 
@@ -49,14 +49,14 @@ static void sem_n_plus_one_busy(void **state)
 	assert_lq_ok(db, lq_lease_release(db, &s[1]));
 	assert_lq_ok(db, lq_lease_release(db, &s[1])); /* twice by its holder: fine */
 	assert_int_equal(count_holders(db, "import"), 2);
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "import", 3, 5000, "w", 0, &s[3]));
+	assert_lq_ok(db, lqt_acquire_slot(db, "import", 3, 5000, "w", 0, &s[3]));
 	assert_int_equal(s[3].slot, s[1].slot);
 	assert_int_equal(s[3].token, s[1].token + 1);
 	assert_lq(db, LQ_LOST, lq_lease_release(db, &s[1])); /* a late release frees nobody */
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &s[1], 5000));
 	assert_lq(db, LQ_LOST, lq_lease_check(db, &s[1]));
 	assert_lq_ok(db, lq_lease_check(db, &s[3]));
-	assert_lq(db, LQ_BUSY, lq_lease_acquire_slot(db, "import", 3, 5000, "w", 0, &s[1]));
+	assert_lq(db, LQ_BUSY, lqt_acquire_slot(db, "import", 3, 5000, "w", 0, &s[1]));
 }
 
 static void sem_expiry_and_tokens(void **state)
@@ -65,25 +65,25 @@ static void sem_expiry_and_tokens(void **state)
 	lq_lease a, b, c;
 	int64_t old;
 
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "sem", 2, 150, NULL, 0, &a));
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "sem", 2, 150, NULL, 0, &b));
-	assert_lq(db, LQ_BUSY, lq_lease_acquire_slot(db, "sem", 2, 150, NULL, 0, &c));
+	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 2, 150, NULL, 0, &a));
+	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 2, 150, NULL, 0, &b));
+	assert_lq(db, LQ_BUSY, lqt_acquire_slot(db, "sem", 2, 150, NULL, 0, &c));
 	/* Renew extends only its own slot. */
 	old = a.expires_at;
 	assert_lq_ok(db, lq_lease_renew(db, &a, 5000));
 	assert_true(a.expires_at > old);
 	lqt_sleep_ms(300);
 	/* b expired: its slot is free again, with a larger token. */
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "sem", 2, 5000, NULL, 0, &c));
+	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 2, 5000, NULL, 0, &c));
 	assert_int_equal(c.slot, b.slot);
 	assert_true(c.token > b.token);
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &b, 5000));
-	assert_lq(db, LQ_BUSY, lq_lease_acquire_slot(db, "sem", 2, 100, NULL, 0, &b));
+	assert_lq(db, LQ_BUSY, lqt_acquire_slot(db, "sem", 2, 100, NULL, 0, &b));
 
 	/* Tokens strictly increase per slot, for the life of the name. */
 	int64_t last = 0;
 	for (int i = 0; i < 5; i++) {
-		assert_lq_ok(db, lq_lease_acquire_slot(db, "one", 1, 5000, NULL, 0, &a));
+		assert_lq_ok(db, lqt_acquire_slot(db, "one", 1, 5000, NULL, 0, &a));
 		assert_int_equal(a.slot, 0);
 		assert_true(a.token > last);
 		last = a.token;
@@ -99,11 +99,11 @@ static void sem_wait_for_slot(void **state)
 
 	/* Within the wait (LQ_OK, not LQ_BUSY), once the holder's slot expired
 	 * on the database clock. */
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "w", 1, 300, NULL, 0, &a));
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "w", 1, 5000, NULL, 10000, &b));
+	assert_lq_ok(db, lqt_acquire_slot(db, "w", 1, 300, NULL, 0, &a));
+	assert_lq_ok(db, lqt_acquire_slot(db, "w", 1, 5000, NULL, 10000, &b));
 	assert_true(b.acquired_at >= a.expires_at);
 	assert_int_equal(b.token, a.token + 1);
-	assert_lq(db, LQ_BUSY, lq_lease_acquire_slot(db, "w", 1, 5000, NULL, 200, &a));
+	assert_lq(db, LQ_BUSY, lqt_acquire_slot(db, "w", 1, 5000, NULL, 200, &a));
 }
 
 /* A name keeps its kind; the wrong kind changes nothing. */
@@ -112,25 +112,25 @@ static void kinds_do_not_mix(void **state)
 	lq_db *db = DB(state);
 	lq_lease s, x, r;
 
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "sem", 3, 5000, NULL, 0, &s));
-	assert_lq(db, LQ_EINVAL, lq_lease_acquire_slot(db, "sem", 4, 5000, NULL, 0, &x));
+	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 3, 5000, NULL, 0, &s));
+	assert_lq(db, LQ_EINVAL, lqt_acquire_slot(db, "sem", 4, 5000, NULL, 0, &x));
 	assert_non_null(strstr(lq_errmsg(db), "3 slots"));
 	assert_lq(db, LQ_EINVAL, lq_lease_acquire(db, "sem", 5000, NULL, 0, &x));
 	assert_non_null(strstr(lq_errmsg(db), "semaphore"));
 	assert_lq(db, LQ_EINVAL, lq_lease_acquire(db, "sem", 5000, NULL, 1000, &x)); /* at once, no wait */
-	assert_lq(db, LQ_EINVAL, lq_lease_acquire_read(db, "sem", 5000, NULL, 0, &x));
+	assert_lq(db, LQ_EINVAL, lqt_acquire_read(db, "sem", 5000, NULL, 0, &x));
 	assert_int_equal(count_holders(db, "sem"), 1);
 
 	assert_lq_ok(db, lq_lease_acquire(db, "excl", 5000, NULL, 0, &x));
-	assert_lq(db, LQ_EINVAL, lq_lease_acquire_slot(db, "excl", 2, 5000, NULL, 0, &s));
+	assert_lq(db, LQ_EINVAL, lqt_acquire_slot(db, "excl", 2, 5000, NULL, 0, &s));
 	assert_non_null(strstr(lq_errmsg(db), "not a semaphore"));
 	assert_lq_ok(db, lq_lease_release(db, &x));
-	assert_lq(db, LQ_EINVAL, lq_lease_acquire_slot(db, "excl", 2, 5000, NULL, 0, &s)); /* free: still */
-	assert_lq_ok(db, lq_lease_acquire_read(db, "excl", 5000, NULL, 0, &r)); /* same name, read side */
-	assert_lq(db, LQ_EINVAL, lq_lease_acquire_slot(db, "fresh", 0, 5000, NULL, 0, &s));
-	assert_lq(db, LQ_EINVAL, lq_lease_acquire_slot(db, "fresh", LQ_SLOTS_MAX + 1, 5000, NULL, 0, &s));
-	assert_lq(db, LQ_EINVAL, lq_lease_acquire_read(db, "", 5000, NULL, 0, &s));
-	assert_lq(db, LQ_EINVAL, lq_lease_acquire_read(db, "r", 0, NULL, 0, &s));
+	assert_lq(db, LQ_EINVAL, lqt_acquire_slot(db, "excl", 2, 5000, NULL, 0, &s)); /* free: still */
+	assert_lq_ok(db, lqt_acquire_read(db, "excl", 5000, NULL, 0, &r)); /* same name, read side */
+	assert_lq(db, LQ_EINVAL, lqt_acquire_slot(db, "fresh", 0, 5000, NULL, 0, &s));
+	assert_lq(db, LQ_EINVAL, lqt_acquire_slot(db, "fresh", LQ_SLOTS_MAX + 1, 5000, NULL, 0, &s));
+	assert_lq(db, LQ_EINVAL, lqt_acquire_read(db, "", 5000, NULL, 0, &s));
+	assert_lq(db, LQ_EINVAL, lqt_acquire_read(db, "r", 0, NULL, 0, &s));
 	assert_lq(db, LQ_NOTFOUND, lq_lease_get(db, "fresh", &x));
 	/* A read lease cannot be demoted, nor a write lease promoted. */
 	assert_lq(db, LQ_EINVAL, lq_lease_demote(db, &r));
@@ -145,7 +145,7 @@ static void readers_and_writer(void **state)
 	lq_lease r[3], w, g;
 
 	for (int i = 0; i < 3; i++) {
-		assert_lq_ok(db, lq_lease_acquire_read(db, "doc", 5000, NULL, 0, &r[i]));
+		assert_lq_ok(db, lqt_acquire_read(db, "doc", 5000, NULL, 0, &r[i]));
 		assert_int_equal(r[i].kind, LQ_LEASE_READ);
 		assert_true(r[i].slot >= 1);
 		assert_int_equal(r[i].token, r[0].token); /* readers share their group's token */
@@ -164,10 +164,10 @@ static void readers_and_writer(void **state)
 	assert_lq_ok(db, lq_lease_acquire(db, "doc", 5000, NULL, 0, &w));
 	assert_true(w.token > r[0].token);
 	/* A writer keeps readers out. */
-	assert_lq(db, LQ_BUSY, lq_lease_acquire_read(db, "doc", 5000, NULL, 0, &r[0]));
+	assert_lq(db, LQ_BUSY, lqt_acquire_read(db, "doc", 5000, NULL, 0, &r[0]));
 	assert_non_null(strstr(lq_errmsg(db), "writer"));
 	assert_lq_ok(db, lq_lease_release(db, &w));
-	assert_lq_ok(db, lq_lease_acquire_read(db, "doc", 5000, NULL, 0, &r[0]));
+	assert_lq_ok(db, lqt_acquire_read(db, "doc", 5000, NULL, 0, &r[0]));
 	assert_true(r[0].token > w.token);
 }
 
@@ -176,8 +176,8 @@ static void readers_expire(void **state)
 	lq_db *db = DB(state);
 	lq_lease r1, r2, w;
 
-	assert_lq_ok(db, lq_lease_acquire_read(db, "exp", 150, NULL, 0, &r1));
-	assert_lq_ok(db, lq_lease_acquire_read(db, "exp", 400, NULL, 0, &r2));
+	assert_lq_ok(db, lqt_acquire_read(db, "exp", 150, NULL, 0, &r1));
+	assert_lq_ok(db, lqt_acquire_read(db, "exp", 400, NULL, 0, &r2));
 	lqt_sleep_ms(250);
 	/* r1 is gone, r2 still reads: no writer yet. */
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &r1, 5000));
@@ -211,12 +211,12 @@ static void waiting_writer_blocks_readers(void **state)
 	pid_t pid;
 	int blocked = 0;
 
-	assert_lq_ok(c->db, lq_lease_acquire_read(c->db, "queue", 60000, NULL, 0, &r0));
+	assert_lq_ok(c->db, lqt_acquire_read(c->db, "queue", 60000, NULL, 0, &r0));
 	lqt_conf_close(c);
 	pid = lqt_spawn(0, waiting_writer, (void *)c->dsn);
 	lqt_conf_reopen(c);
 	for (int64_t t0 = lqt_mono_ms(); lqt_mono_ms() - t0 < 10000 && !blocked;) {
-		lq_status st = lq_lease_acquire_read(c->db, "queue", 60000, NULL, 0, &r);
+		lq_status st = lqt_acquire_read(c->db, "queue", 60000, NULL, 0, &r);
 		if (st == LQ_OK) {
 			assert_lq_ok(c->db, lq_lease_release(c->db, &r));
 			lqt_sleep_ms(20);
@@ -232,7 +232,7 @@ static void waiting_writer_blocks_readers(void **state)
 	assert_lq_ok(c->db, lq_lease_release(c->db, &r0));
 	assert_int_equal(lqt_wait_children(&pid, 1, NULL, 30), 0);
 	/* Its intent went with it: readers come back at once. */
-	assert_lq_ok(c->db, lq_lease_acquire_read(c->db, "queue", 5000, NULL, 0, &r));
+	assert_lq_ok(c->db, lqt_acquire_read(c->db, "queue", 5000, NULL, 0, &r));
 }
 
 static void promote_and_demote(void **state)
@@ -240,8 +240,8 @@ static void promote_and_demote(void **state)
 	lq_db *db = DB(state);
 	lq_lease r1, r2, w, old, x, g;
 
-	assert_lq_ok(db, lq_lease_acquire_read(db, "pd", 5000, "a", 0, &r1));
-	assert_lq_ok(db, lq_lease_acquire_read(db, "pd", 5000, "b", 0, &r2));
+	assert_lq_ok(db, lqt_acquire_read(db, "pd", 5000, "a", 0, &r1));
+	assert_lq_ok(db, lqt_acquire_read(db, "pd", 5000, "b", 0, &r2));
 	old = r1;
 	/* Not the only reader: refused, nothing changed. */
 	assert_lq(db, LQ_BUSY, lq_lease_promote(db, &r1));
@@ -256,7 +256,7 @@ static void promote_and_demote(void **state)
 	assert_string_equal(r1.owner, old.owner);
 	assert_true(r1.token > old.token);
 	assert_int_equal(r1.expires_at, old.expires_at);
-	assert_lq(db, LQ_BUSY, lq_lease_acquire_read(db, "pd", 5000, NULL, 0, &x));
+	assert_lq(db, LQ_BUSY, lqt_acquire_read(db, "pd", 5000, NULL, 0, &x));
 	assert_lq(db, LQ_BUSY, lq_lease_acquire(db, "pd", 5000, NULL, 0, &x));
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &old, 5000)); /* the read handle is spent */
 	assert_lq_ok(db, lq_lease_renew(db, &r1, 5000));
@@ -271,7 +271,7 @@ static void promote_and_demote(void **state)
 	assert_true(r1.token > w.token);
 	assert_int_equal(r1.expires_at, w.expires_at);
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &w, 5000));
-	assert_lq_ok(db, lq_lease_acquire_read(db, "pd", 5000, NULL, 0, &r2));
+	assert_lq_ok(db, lqt_acquire_read(db, "pd", 5000, NULL, 0, &r2));
 	assert_int_equal(r2.token, r1.token);
 	assert_lq(db, LQ_BUSY, lq_lease_acquire(db, "pd", 5000, NULL, 0, &x));
 	assert_int_equal(count_holders(db, "pd"), 2);
@@ -291,34 +291,34 @@ static void handles_list_break(void **state)
 	lq_lease s, r, d, prev;
 	char enc[LQ_HANDLE_MAX];
 
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "a sem", 2, 5000, NULL, 0, &s));
-	assert_lq_ok(db, lq_lease_acquire_read(db, "a rw", 5000, NULL, 0, &r));
+	assert_lq_ok(db, lqt_acquire_slot(db, "a sem", 2, 5000, NULL, 0, &s));
+	assert_lq_ok(db, lqt_acquire_read(db, "a rw", 5000, NULL, 0, &r));
 	assert_lq_ok(db, lq_lease_acquire(db, "an excl", 5000, NULL, 0, &d));
 
 	/* Another process takes a handle up by its encoding. */
 	assert_lq_ok(db, lq_lease_encode(&s, enc, sizeof(enc)));
 	assert_memory_equal(enc, "lq2:s:", 6);
 	memset(&d, 0, sizeof(d));
-	assert_lq_ok(db, lq_lease_decode(enc, &d));
+	assert_lq_ok(db, lq_lease_decode(enc, &d, NULL, 0));
 	assert_int_equal(d.kind, LQ_LEASE_SLOT);
 	assert_int_equal(d.slot, s.slot);
 	assert_int_equal(d.token, s.token);
 	assert_lq_ok(db, lq_lease_renew(db, &d, 5000));
 	assert_lq_ok(db, lq_lease_encode(&r, enc, sizeof(enc)));
 	assert_memory_equal(enc, "lq2:r:", 6);
-	assert_lq_ok(db, lq_lease_decode(enc, &d));
+	assert_lq_ok(db, lq_lease_decode(enc, &d, NULL, 0));
 	assert_int_equal(d.kind, LQ_LEASE_READ);
 	assert_lq_ok(db, lq_lease_check(db, &d));
-	assert_lq(db, LQ_EINVAL, lq_lease_decode("lq2:r:0:1:x:o", &d)); /* readers are slot >= 1 */
-	assert_lq(db, LQ_EINVAL, lq_lease_decode("lq2:q:1:1:x:o", &d));
-	assert_lq(db, LQ_EINVAL, lq_lease_decode("lq2:s:-1:1:x:o", &d));
+	assert_lq(db, LQ_EINVAL, lq_lease_decode("lq2:r:0:1:x:o", &d, NULL, 0)); /* readers are slot >= 1 */
+	assert_lq(db, LQ_EINVAL, lq_lease_decode("lq2:q:1:1:x:o", &d, NULL, 0));
+	assert_lq(db, LQ_EINVAL, lq_lease_decode("lq2:s:-1:1:x:o", &d, NULL, 0));
 	/* The reserved owners of shared rows are no handle. */
-	assert_lq_ok(db, lq_lease_decode("lq1:1:a%20rw:lq%3Areaders", &d));
+	assert_lq_ok(db, lq_lease_decode("lq1:1:a%20rw:lq%3Areaders", &d, NULL, 0));
 	assert_lq(db, LQ_EINVAL, lq_lease_release(db, &d));
 
 	/* list: every holder, one line each; a semaphore without holders once. */
 	assert_int_equal(lqt_count_leases(db), 3);
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "a sem", 2, 5000, NULL, 0, &d));
+	assert_lq_ok(db, lqt_acquire_slot(db, "a sem", 2, 5000, NULL, 0, &d));
 	assert_int_equal(lqt_count_leases(db), 4);
 
 	/* break frees every slot and reader; their renewals are lost. */
@@ -327,7 +327,7 @@ static void handles_list_break(void **state)
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &s, 5000));
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &d, 5000));
 	assert_int_equal(count_holders(db, "a sem"), 0);
-	assert_lq_ok(db, lq_lease_acquire_slot(db, "a sem", 2, 5000, NULL, 0, &d));
+	assert_lq_ok(db, lqt_acquire_slot(db, "a sem", 2, 5000, NULL, 0, &d));
 	assert_true(d.token > s.token);
 	assert_lq_ok(db, lq_lease_break(db, "a rw", &prev));
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &r, 5000));

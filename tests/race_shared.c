@@ -115,7 +115,7 @@ static void semaphore_round(lq_db *db, struct shared *sh, int idx, const char *o
 {
 	lq_lease l;
 	int64_t wait = idx % 2 ? 200 : 0, call = lqt_mono_us();
-	lq_status st = lq_lease_acquire_slot(db, SEM_NAME, SLOTS, TTL_MS, owner, wait, &l);
+	lq_status st = lqt_acquire_slot(db, SEM_NAME, SLOTS, TTL_MS, owner, wait, &l);
 	if (st == LQ_BUSY) {
 		lqt_sleep_ms(1 + lqt_rand() % 20);
 		return;
@@ -135,7 +135,7 @@ static void rw_round(lq_db *db, struct shared *sh, int idx, const char *owner)
 	int write = lqt_rand() % 3 == 0;
 	int64_t wait = lqt_rand() % 2 ? 300 : 0, call = lqt_mono_us();
 	lq_status st = write ? lq_lease_acquire(db, RW_NAME, TTL_MS, owner, wait, &l)
-			     : lq_lease_acquire_read(db, RW_NAME, TTL_MS, owner, wait, &l);
+			     : lqt_acquire_read(db, RW_NAME, TTL_MS, owner, wait, &l);
 	if (st == LQ_BUSY) {
 		lqt_sleep_ms(1 + lqt_rand() % 20);
 		return;

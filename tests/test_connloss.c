@@ -1559,7 +1559,7 @@ static void t_wait_rides_out(void **state)
 		const int exec = round == 0, slots = round == 3;
 		snprintf(log, sizeof(log), "%s/wait-%d-%s.log", g.tmpdir, round, g.name);
 		if (slots)
-			assert_lq_ok(g.db, lq_lease_acquire_slot(g.db, slot_name, 1, 60000, "lqt-holder", 0, &mine));
+			assert_lq_ok(g.db, lqt_acquire_slot(g.db, slot_name, 1, 60000, "lqt-holder", 0, &mine));
 		else
 			assert_lq_ok(g.db, lq_lease_acquire(g.db, name, 60000, "lqt-holder", 0, &mine));
 		victim_new(&v);

@@ -34,7 +34,7 @@ static void redact_cases(void **state)
 	char buf[256];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		lq__dsn_redact(cases[i].dsn, buf, sizeof buf);
+		lq_dsn_redact(cases[i].dsn, buf, sizeof buf);
 		if (strcmp(buf, cases[i].want) != 0)
 			fail_msg("redact(\"%s\") = \"%s\", expected \"%s\"", cases[i].dsn, buf, cases[i].want);
 	}
@@ -49,7 +49,7 @@ static void redact_small_buffer(void **state)
 
 	for (size_t size = 1; size <= sizeof buf; size++) {
 		memset(buf, 'x', sizeof buf);
-		lq__dsn_redact(dsn, buf, size);
+		lq_dsn_redact(dsn, buf, size);
 		assert_non_null(memchr(buf, '\0', size));
 		assert_null(strstr(buf, "secr"));
 	}

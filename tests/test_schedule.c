@@ -140,7 +140,7 @@ static void check_next(const struct next_case *c, size_t n)
 
 	for (i = 0; i < n; i++) {
 		got = -1;
-		st = lq_cron_next(c[i].cron, c[i].tz, c[i].after, &got);
+		st = lq_cron_next(c[i].cron, c[i].tz, c[i].after, &got, NULL, 0);
 		if (st != LQ_OK || got != c[i].want) {
 			lq_check_schedule(c[i].cron, c[i].tz, msg, sizeof msg);
 			print_error("case %zu: \"%s\" in %s after %lld: status %d, got %lld, want %lld (%s)\n", i,
@@ -174,7 +174,7 @@ static void test_chain(void **state)
 
 	(void)state;
 	for (i = 1; i <= 100; i++) {
-		assert_int_equal(lq_cron_next("*/15 * * * *", NULL, t, &next), LQ_OK);
+		assert_int_equal(lq_cron_next("*/15 * * * *", NULL, t, &next, NULL, 0), LQ_OK);
 		assert_int_equal(next, 1768471200000LL + i * 900000LL); /* 10:00 + i * 15 min */
 		t = next;
 	}
@@ -182,15 +182,15 @@ static void test_chain(void **state)
 	 * UTC (2026-11-01 04:00 to 09:00) are 20 runs, 15 minutes apart. */
 	t = 1793505600000LL;
 	for (i = 1; i <= 20; i++) {
-		assert_int_equal(lq_cron_next("*/15 * * * *", "America/New_York", t, &next), LQ_OK);
+		assert_int_equal(lq_cron_next("*/15 * * * *", "America/New_York", t, &next, NULL, 0), LQ_OK);
 		assert_int_equal(next - t, 900000LL);
 		t = next;
 	}
 	assert_int_equal(t, 1793523600000LL);
 	/* Daily at 01:30 in New York, across the spring gap: once a day. */
-	assert_int_equal(lq_cron_next("30 1 * * *", "America/New_York", 1772884800000LL, &next), LQ_OK);
+	assert_int_equal(lq_cron_next("30 1 * * *", "America/New_York", 1772884800000LL, &next, NULL, 0), LQ_OK);
 	assert_int_equal(next, 1772951400000LL); /* 2026-03-08 06:30 UTC = 01:30 EST */
-	assert_int_equal(lq_cron_next("30 1 * * *", "America/New_York", next, &next), LQ_OK);
+	assert_int_equal(lq_cron_next("30 1 * * *", "America/New_York", next, &next, NULL, 0), LQ_OK);
 	assert_int_equal(next, 1773034200000LL); /* 2026-03-09 05:30 UTC = 01:30 EDT */
 }
 
@@ -283,7 +283,7 @@ static void test_errors(void **state)
 		assert_null(strchr(msg, '\n'));
 		next = 42;
 		if (c->cron) {
-			assert_int_equal(lq_cron_next(c->cron, c->tz, 0, &next), LQ_EINVAL);
+			assert_int_equal(lq_cron_next(c->cron, c->tz, 0, &next, NULL, 0), LQ_EINVAL);
 			assert_int_equal(next, 42); /* untouched on failure */
 		}
 	}
@@ -329,14 +329,14 @@ static void test_length(void **state)
 	memcpy(cron, "0 0 * * *", 9);
 	cron[LQ_CRON_MAX] = '\0';
 	assert_int_equal(lq_check_schedule(cron, NULL, msg, sizeof msg), LQ_OK);
-	assert_int_equal(lq_cron_next(cron, NULL, 0, &next), LQ_OK);
+	assert_int_equal(lq_cron_next(cron, NULL, 0, &next, NULL, 0), LQ_OK);
 	assert_int_equal(next, 86400000LL);
 	/* One more: refused, without echoing the text. */
 	cron[LQ_CRON_MAX] = ' ';
 	cron[LQ_CRON_MAX + 1] = '\0';
 	assert_int_equal(lq_check_schedule(cron, NULL, msg, sizeof msg), LQ_EINVAL);
 	assert_string_equal(msg, "cron expression too long (128 bytes, at most 127)");
-	assert_int_equal(lq_cron_next(cron, NULL, 0, &next), LQ_EINVAL);
+	assert_int_equal(lq_cron_next(cron, NULL, 0, &next, NULL, 0), LQ_EINVAL);
 }
 
 static void test_args(void **state)
@@ -345,17 +345,17 @@ static void test_args(void **state)
 	int64_t next = 7;
 
 	(void)state;
-	assert_int_equal(lq_cron_next(NULL, NULL, 0, &next), LQ_EINVAL);
-	assert_int_equal(lq_cron_next("* * * * *", NULL, 0, NULL), LQ_EINVAL);
+	assert_int_equal(lq_cron_next(NULL, NULL, 0, &next, NULL, 0), LQ_EINVAL);
+	assert_int_equal(lq_cron_next("* * * * *", NULL, 0, NULL, NULL, 0), LQ_EINVAL);
 	/* Years 1 to 9999 only. */
-	assert_int_equal(lq_cron_next("* * * * *", NULL, INT64_MAX, &next), LQ_EINVAL);
-	assert_int_equal(lq_cron_next("* * * * *", NULL, INT64_MIN, &next), LQ_EINVAL);
+	assert_int_equal(lq_cron_next("* * * * *", NULL, INT64_MAX, &next, NULL, 0), LQ_EINVAL);
+	assert_int_equal(lq_cron_next("* * * * *", NULL, INT64_MIN, &next, NULL, 0), LQ_EINVAL);
 	assert_int_equal(next, 7);
 	/* 9999-12-31 23:59:59.999 -> 10000-01-01 00:00 UTC. */
-	assert_int_equal(lq_cron_next("* * * * *", NULL, 253402300799999LL, &next), LQ_OK);
+	assert_int_equal(lq_cron_next("* * * * *", NULL, 253402300799999LL, &next, NULL, 0), LQ_OK);
 	assert_int_equal(next, 253402300800000LL);
 	/* 0001-01-01 00:00 -> 00:01 UTC. */
-	assert_int_equal(lq_cron_next("* * * * *", NULL, -62135596800000LL, &next), LQ_OK);
+	assert_int_equal(lq_cron_next("* * * * *", NULL, -62135596800000LL, &next, NULL, 0), LQ_OK);
 	assert_int_equal(next, -62135596740000LL);
 	/* A short buffer truncates and stays terminated. */
 	assert_int_equal(lq_check_schedule("* * *", NULL, msg, sizeof msg), LQ_EINVAL);
@@ -631,7 +631,7 @@ static void test_utc_bruteforce(void **state)
 				}
 			}
 		}
-		st = lq_cron_next(cron, NULL, after, &got);
+		st = lq_cron_next(cron, NULL, after, &got, NULL, 0);
 		if (want < 0 && st == LQ_OK) {
 			assert_true(got > t * 1000 + 3 * 365 * 86400000LL); /* beyond the horizon */
 			continue;

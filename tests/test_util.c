@@ -21,7 +21,7 @@ static void duration_valid(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int64_t ms = -12345;
-		lq_status st = lq_parse_duration(cases[i].text, &ms);
+		lq_status st = lq_parse_duration(cases[i].text, &ms, NULL, 0);
 		if (st != LQ_OK)
 			fail_msg("lq_parse_duration(\"%s\") = %s", cases[i].text, lq_status_str(st));
 		if (ms != cases[i].ms)
@@ -39,7 +39,7 @@ static void duration_invalid(void **state)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int64_t ms = 0;
-		if (lq_parse_duration(bad[i], &ms) != LQ_EINVAL)
+		if (lq_parse_duration(bad[i], &ms, NULL, 0) != LQ_EINVAL)
 			fail_msg("lq_parse_duration(\"%s\") accepted (%lld ms)", bad[i], (long long)ms);
 	}
 }
@@ -135,7 +135,7 @@ static void handle_round_trip(void **state)
 			assert_memory_equal(buf, "lq1:", 4);
 			if (!shell_safe(buf))
 				fail_msg("not one shell-safe word: %s", buf);
-			assert_int_equal(lq_lease_decode(buf, &d), LQ_OK);
+			assert_int_equal(lq_lease_decode(buf, &d, NULL, 0), LQ_OK);
 			assert_string_equal(d.name, l.name);
 			assert_string_equal(d.owner, l.owner);
 			assert_int_equal(d.token, l.token);
@@ -152,7 +152,7 @@ static void handle_owner_odd(void **state)
 
 	assert_int_equal(lq_lease_encode(&l, buf, sizeof(buf)), LQ_OK);
 	assert_true(shell_safe(buf));
-	assert_int_equal(lq_lease_decode(buf, &d), LQ_OK);
+	assert_int_equal(lq_lease_decode(buf, &d, NULL, 0), LQ_OK);
 	assert_string_equal(d.owner, l.owner);
 }
 
@@ -169,7 +169,7 @@ static void handle_max_size(void **state)
 	l = make_lease(name, "some-host.example.com:4194304/0123456789abcdef", INT64_MAX);
 	assert_int_equal(lq_lease_encode(&l, buf, sizeof(buf)), LQ_OK);
 	assert_true(strlen(buf) < LQ_HANDLE_MAX);
-	assert_int_equal(lq_lease_decode(buf, &d), LQ_OK);
+	assert_int_equal(lq_lease_decode(buf, &d, NULL, 0), LQ_OK);
 	assert_string_equal(d.name, name);
 
 	/* The worst case lq_lease_acquire can hand out: a 255-byte name and
@@ -182,7 +182,7 @@ static void handle_max_size(void **state)
 	strcpy(owner + LQ_OWNER_MAX - 20, "/0123456789abcdef");
 	l = make_lease(name, owner, INT64_MAX);
 	assert_int_equal(lq_lease_encode(&l, buf, sizeof(buf)), LQ_OK);
-	assert_int_equal(lq_lease_decode(buf, &d), LQ_OK);
+	assert_int_equal(lq_lease_decode(buf, &d, NULL, 0), LQ_OK);
 	assert_string_equal(d.name, name);
 	assert_string_equal(d.owner, owner);
 }
@@ -216,7 +216,7 @@ static void handle_invalid(void **state)
 	lq_lease d;
 
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-		if (lq_lease_decode(texts[i], &d) != LQ_EINVAL)
+		if (lq_lease_decode(texts[i], &d, NULL, 0) != LQ_EINVAL)
 			fail_msg("lq_lease_decode(\"%s\") accepted", texts[i]);
 	}
 	/* An empty lease has nothing to encode. */

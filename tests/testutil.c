@@ -302,6 +302,21 @@ void lqt_sleep_ms(int64_t ms)
 		;
 }
 
+lq_status lqt_acquire_slot(lq_db *db, const char *name, int slots, int64_t ttl_ms, const char *owner,
+			   int64_t wait_ms, lq_lease *out)
+{
+	lq_lease_opts o = {.version = LQ_LEASE_OPTS_VERSION, .kind = LQ_LEASE_SLOT, .slots = slots, .owner = owner,
+			   .wait_ms = wait_ms};
+	return lq_lease_take(db, name, ttl_ms, &o, out);
+}
+
+lq_status lqt_acquire_read(lq_db *db, const char *name, int64_t ttl_ms, const char *owner, int64_t wait_ms,
+			   lq_lease *out)
+{
+	lq_lease_opts o = {.version = LQ_LEASE_OPTS_VERSION, .kind = LQ_LEASE_READ, .owner = owner, .wait_ms = wait_ms};
+	return lq_lease_take(db, name, ttl_ms, &o, out);
+}
+
 int64_t lqt_db_now(lq_db *db)
 {
 	int64_t now = 0;

@@ -57,6 +57,11 @@ int64_t lqt_mono_us(void);
 void lqt_sleep_ms(int64_t ms);
 /* The database clock; fails the test (or exits) when it cannot be read. */
 int64_t lqt_db_now(lq_db *db);
+/* lq_lease_take of one of a semaphore's slots, and of a read lease. */
+lq_status lqt_acquire_slot(lq_db *db, const char *name, int slots, int64_t ttl_ms, const char *owner,
+			   int64_t wait_ms, lq_lease *out);
+lq_status lqt_acquire_read(lq_db *db, const char *name, int64_t ttl_ms, const char *owner, int64_t wait_ms,
+			   lq_lease *out);
 /* A per-process pseudo-random number (seeded from pid and time). */
 uint32_t lqt_rand(void);
 

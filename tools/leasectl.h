@@ -231,8 +231,6 @@ int lc_open_read(struct lc_ctx *ctx, lq_db **db);
  * for a missing file) and returns the exit status, *db NULL. */
 int lc_open_dsn(const char *dsn, unsigned flags, lq_db **db);
 const char *lc_dsn(const struct lc_ctx *ctx);
-/* Copy dsn into buf with any password replaced by "***". */
-void lc_redact_dsn(const char *dsn, char *buf, size_t size);
 /* The password in dsn (URL userinfo or a password-like query option), not
  * NUL-terminated: *len bytes; NULL if none. */
 const char *lc_dsn_password(const char *dsn, size_t *len);

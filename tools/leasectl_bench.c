@@ -126,7 +126,7 @@ static void print_json(const struct lc_ctx *ctx, const char *backend, const stru
 {
 	struct lc_json j;
 	char dsn[512];
-	lc_redact_dsn(lc_dsn(ctx), dsn, sizeof(dsn));
+	lq_dsn_redact(lc_dsn(ctx), dsn, sizeof(dsn));
 	lc_json_init(&j, stdout);
 	lc_json_obj(&j);
 	lc_json_kstr(&j, "backend", backend);
@@ -304,7 +304,7 @@ static int bench_main(struct lc_ctx *ctx, struct bench_args *ap)
 			print_json(ctx, backend, &o, &res);
 		} else {
 			char dsn[512];
-			lc_redact_dsn(lc_dsn(ctx), dsn, sizeof(dsn));
+			lq_dsn_redact(lc_dsn(ctx), dsn, sizeof(dsn));
 			printf("%s on %s, %lld ms per side, clients", backend, dsn, (long long)o.duration_ms);
 			for (int i = 0; i < o.nclients; i++)
 				printf("%c%d", i ? ',' : ' ', o.clients[i]);

@@ -51,17 +51,6 @@ int lc_open_read(struct lc_ctx *ctx, lq_db **db)
 	return lc_open_dsn(lc_dsn(ctx), LQ_OPEN_READONLY, db);
 }
 
-static void append(char *buf, size_t size, size_t *len, const char *s, size_t n)
-{
-	if (*len + 1 >= size)
-		return;
-	if (n > size - 1 - *len)
-		n = size - 1 - *len;
-	memcpy(buf + *len, s, n);
-	*len += n;
-	buf[*len] = '\0';
-}
-
 static int is_secret_param(const char *k, size_t n)
 {
 	static const char *const names[] = {"password", "pass", "passwd", "pwd", "sslpassword", NULL};
@@ -70,49 +59,6 @@ static int is_secret_param(const char *k, size_t n)
 		if (strlen(names[i]) == n && !strncasecmp(k, names[i], n))
 			return 1;
 	return 0;
-}
-
-void lc_redact_dsn(const char *dsn, char *buf, size_t size)
-{
-	const char *p = dsn, *auth, *end, *at = NULL, *colon = NULL, *q;
-	size_t len = 0;
-
-	if (!size)
-		return;
-	buf[0] = '\0';
-	auth = strstr(dsn, "://");
-	if (auth) {
-		auth += 3;
-		end = auth + strcspn(auth, "/?#");
-		for (q = auth; q < end; q++)
-			if (*q == '@')
-				at = q;
-		if (at)
-			colon = memchr(auth, ':', (size_t)(at - auth));
-		if (colon) {
-			append(buf, size, &len, dsn, (size_t)(colon + 1 - dsn));
-			append(buf, size, &len, "***", 3);
-			p = at;
-		}
-	}
-	q = strchr(p, '?');
-	if (!q) {
-		append(buf, size, &len, p, strlen(p));
-		return;
-	}
-	append(buf, size, &len, p, (size_t)(q + 1 - p));
-	for (p = q + 1; *p;) {
-		size_t plen = strcspn(p, "&"), klen = strcspn(p, "=&");
-		if (klen < plen && is_secret_param(p, klen)) {
-			append(buf, size, &len, p, klen + 1);
-			append(buf, size, &len, "***", 3);
-		} else {
-			append(buf, size, &len, p, plen);
-		}
-		p += plen;
-		if (*p == '&')
-			append(buf, size, &len, p++, 1);
-	}
 }
 
 /* The password of a DSN (user:PASS@ or ?password=PASS), or NULL. */

@@ -116,6 +116,18 @@ struct run {
 
 static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 
+/* The handle whose lease wait a stop signal cancels (lq_cancel is
+ * async-signal-safe), while exec waits for its lease; else NULL. */
+static lq_db *volatile g_wait_db;
+
+static void cancel_wait(int sig)
+{
+	lq_db *db = g_wait_db;
+	(void)sig;
+	if (db)
+		lq_cancel(db);
+}
+
 
 struct exec_child {
 	char **argv;
@@ -386,47 +398,35 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	/* The stop signals are ours from here on, before the lease is: a
 	 * SIGTERM that lands between the acquisition and the command's start
 	 * must release the lease, not leave it held with nothing running until
-	 * its TTL (issue 8, defect 7). */
+	 * its TTL.  While exec waits for the lease, they also cancel the wait. */
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		lc_sig_catch(forwarded[i], NULL);
+		lc_sig_catch(forwarded[i], cancel_wait);
 	lc_sig_catch(SIGCHLD, NULL);
 	lc_child_subreaper();
 	if ((rc = lc_open(ctx, &r.db)))
 		return rc;
-	/* --wait in slices, so that a stop signal ends the wait too. */
+	/* One acquire for the whole --wait: the library rides out lost
+	 * connections meanwhile (re-reading an attempt whose answer was lost),
+	 * and a stop signal cancels the wait.  (Cutting the wait into short
+	 * acquires instead made each one a new owner, and one whose answer was
+	 * lost held the lease for a whole TTL with nobody to release it.) */
 	{
-		int64_t wait_end = lc_mono_ms() + wait;
-		for (;;) {
-			int64_t left = wait_end - lc_mono_ms();
-			before = lc_mono_ms(); /* before the acquisition: a conservative expiry */
-			int64_t slice = left > 250 ? 250 : left > 0 ? left : 0;
-			st = slots ? lq_lease_acquire_slot(r.db, a.name, (int)slots, ttl, NULL, slice, &r.lease)
-				   : lq_lease_acquire(r.db, a.name, ttl, NULL, slice, &r.lease);
-			if ((stop_sig = stop_requested()) != 0) {
-				if (st == LQ_OK)
-					lq_lease_release(r.db, &r.lease);
-				lc_errorf("exec: %s arrived before %s started; lease \"%s\" %s", strsignal(stop_sig),
-					  lc_pr(cb, sizeof(cb), a.cmd.argv[0]), r.name,
-					  st == LQ_OK ? "released" : "not taken");
-				rc = 128 + stop_sig;
-				goto out;
-			}
-			if (lc_mono_ms() >= wait_end)
-				break;
-			/* A lost connection (a restart, a failover) does not
-			 * end the wait: the next slice reconnects.  (A slice
-			 * whose answer was lost may have taken the lease for
-			 * an owner we never learn: it expires after its TTL,
-			 * and a long enough wait takes it then.)  The pause
-			 * ends early on a stop signal. */
-			if (st == LQ_ECONN || st == LQ_EUNKNOWN) {
-				struct pollfd pfd = {.fd = lc_sig_fd(), .events = POLLIN};
-				int64_t pause = wait_end - lc_mono_ms();
-				poll(&pfd, 1, pause > 500 ? 500 : (int)pause);
-				continue;
-			}
-			if (st != LQ_BUSY && st != LQ_ETIMEDOUT)
-				break;
+		lq_lease_opts lo = LQ_LEASE_OPTS_INIT;
+		lo.kind = slots ? LQ_LEASE_SLOT : LQ_LEASE_EXCLUSIVE;
+		lo.slots = (int)slots;
+		lo.wait_ms = wait;
+		before = lc_mono_ms(); /* before the acquisition: a conservative expiry */
+		g_wait_db = r.db;
+		st = lq_lease_take(r.db, a.name, ttl, &lo, &r.lease);
+		g_wait_db = NULL;
+		lq_cancel_clear(r.db);
+		if ((stop_sig = stop_requested()) != 0) {
+			if (st == LQ_OK)
+				lq_lease_release(r.db, &r.lease);
+			lc_errorf("exec: %s arrived before %s started; lease \"%s\" %s", strsignal(stop_sig),
+				  lc_pr(cb, sizeof(cb), a.cmd.argv[0]), r.name, st == LQ_OK ? "released" : "not taken");
+			rc = 128 + stop_sig;
+			goto out;
 		}
 	}
 	acquired = lc_mono_ms();

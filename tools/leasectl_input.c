@@ -20,7 +20,7 @@
 
 int lc_duration(const struct lc_ctx *ctx, const char *flag, const char *text, unsigned flags, int64_t *ms)
 {
-	if (lq_parse_duration(text, ms) != LQ_OK || *ms < 0)
+	if (lq_parse_duration(text, ms, NULL, 0) != LQ_OK || *ms < 0)
 		return lc_usage_error(ctx, "%s: invalid duration \"%s\" (use e.g. 250ms, 3s, 5m, 2h, 1d)", flag, text);
 	if (*ms == 0 && !(flags & LC_DUR_ZERO_OK))
 		return lc_usage_error(ctx, "%s: the duration must be positive, not \"%s\"", flag, text);

@@ -349,13 +349,12 @@ static int cmd_lease_acquire(struct lc_ctx *ctx, int argc, char **argv)
 		return lc_usage_error(ctx, "--slots and --read do not go together: a name is a semaphore or a read/write lease");
 	if ((rc = lc_open(ctx, &db)))
 		return rc;
-	memset(&l, 0, sizeof(l));
-	if (a.slots)
-		st = lq_lease_acquire_slot(db, a.name, (int)slots, ttl, a.owner, wait, &l);
-	else if (a.read)
-		st = lq_lease_acquire_read(db, a.name, ttl, a.owner, wait, &l);
-	else
-		st = lq_lease_acquire(db, a.name, ttl, a.owner, wait, &l);
+	lq_lease_opts lo = LQ_LEASE_OPTS_INIT;
+	lo.kind = a.slots ? LQ_LEASE_SLOT : a.read ? LQ_LEASE_READ : LQ_LEASE_EXCLUSIVE;
+	lo.slots = (int)slots;
+	lo.owner = a.owner;
+	lo.wait_ms = wait;
+	st = lq_lease_take(db, a.name, ttl, &lo, &l);
 	if (st == LQ_BUSY || st == LQ_ETIMEDOUT) {
 		rc = (a.slots || a.read) ? lc_shared_held_error(db, LC_EXIT_HELD)
 					 : lc_held_error(a.name, &l, LC_EXIT_HELD);
@@ -410,9 +409,9 @@ static const struct lc_usage renew_usage = {
 
 static int decode_handle(struct lc_ctx *ctx, const char *text, lq_lease *l)
 {
-	memset(l, 0, sizeof(*l));
-	if (lq_lease_decode(text, l) != LQ_OK)
-		return lc_usage_error(ctx, "invalid lease handle (expected what 'leasectl lease acquire' prints)");
+	char why[160];
+	if (lq_lease_decode(text, l, why, sizeof(why)) != LQ_OK)
+		return lc_usage_error(ctx, "invalid lease handle: %s (expected what 'leasectl lease acquire' prints)", why);
 	return 0;
 }
 

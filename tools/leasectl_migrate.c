@@ -43,7 +43,7 @@ static int show_status(struct lc_ctx *ctx, lq_db *db)
 
 	if (st != LQ_OK)
 		return lc_db_error(db, st);
-	lc_redact_dsn(lc_dsn(ctx), dsn, sizeof(dsn));
+	lq_dsn_redact(lc_dsn(ctx), dsn, sizeof(dsn));
 	if (ctx->json) {
 		struct lc_json j;
 		lc_json_init(&j, stdout);

@@ -99,7 +99,7 @@ int lc_run_per_db(struct lc_ctx *ctx, int max_tries, int (*fn)(struct lc_ctx *ct
 			ctx->dsn = ctx->dsns[n];
 			ctx->dsns[0] = ctx->dsn;
 			ctx->ndsn = 1;
-			lc_redact_dsn(ctx->dsn, ctx->db_label, sizeof(ctx->db_label));
+			lq_dsn_redact(ctx->dsn, ctx->db_label, sizeof(ctx->db_label));
 			int rc = serve_one(ctx, max_tries, fn, arg);
 			fflush(NULL);
 			_exit(rc);
@@ -159,7 +159,7 @@ int lc_each_db(struct lc_ctx *ctx, int (*fn)(lq_db *db, const char *label, void 
 		/* Its callers only list: read-only, never creating a database. */
 		int r = lc_open_dsn(dsns[i], LQ_OPEN_READONLY, &db);
 
-		lc_redact_dsn(dsns[i], label, sizeof(label));
+		lq_dsn_redact(dsns[i], label, sizeof(label));
 		if (!r) {
 			r = fn(db, n > 1 ? label : NULL, arg);
 			/* The library's message may not say which database. */

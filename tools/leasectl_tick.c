@@ -184,7 +184,7 @@ static int detached_tick_lock(const struct lc_ctx *ctx, const char *queue)
 	struct stat sb;
 	int fd = -1;
 
-	lc_redact_dsn(lc_dsn(ctx), dsn, sizeof(dsn));
+	lq_dsn_redact(lc_dsn(ctx), dsn, sizeof(dsn));
 	if (!getcwd(cwd, sizeof(cwd)))
 		cwd[0] = '\0';
 	snprintf(uid, sizeof(uid), "%ld", (long)geteuid());

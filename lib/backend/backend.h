@@ -189,10 +189,9 @@ int lq__dsn_query_get(const char *query, const char *key, char *val, size_t size
 /* Percent-decode src[0..n) into dst (NUL-terminated); 0 on success, -1 if
  * it does not fit, has a bad escape or decodes to a NUL byte. */
 int lq__pct_decode(const char *src, size_t n, char *dst, size_t size);
-/* Copy dsn to buf (truncated to size) with the URL password and every
- * password-like query option (password, sslpassword, ...) shown as "***";
- * not a URL: nothing from the first "password=" on. */
-void lq__dsn_redact(const char *dsn, char *buf, size_t size);
+/* lq_dsn_redact (leaseq.h): with the URL password and every password-like
+ * query option (password, sslpassword, ...) shown as "***"; not a URL:
+ * nothing from the first "password=" on. */
 
 /* Portable snprintf into err. */
 void lq__err_set(lq_err *err, const char *fmt, ...)

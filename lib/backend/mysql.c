@@ -978,7 +978,7 @@ static lq_status my_connect(const char *dsn, unsigned flags, struct lq_conn **ou
 	int64_t deadline = LQ_STATEMENT_TIMEOUT_MS;
 	char tmo[32];
 	if (lq__dsn_query_get(u.query, "statement_timeout", tmo, sizeof tmo) &&
-	    (lq_parse_duration(tmo, &deadline) != LQ_OK || deadline <= 0 || deadline > 86400000)) {
+	    (lq_parse_duration(tmo, &deadline, NULL, 0) != LQ_OK || deadline <= 0 || deadline > 86400000)) {
 		lq__err_set(err, "invalid statement_timeout \"%.32s\" in the DSN: want a duration such as 10s or 500ms", tmo);
 		return LQ_EINVAL;
 	}

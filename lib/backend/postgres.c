@@ -592,7 +592,7 @@ static void hide_passwords(char *msg, size_t size, const char *dsn, const char *
 	const char *p = strstr(dsn, "://");
 
 	/* libpq may quote the whole URI back (a syntax error). */
-	lq__dsn_redact(uri, red, sizeof(red));
+	lq_dsn_redact(uri, red, sizeof(red));
 	replace(msg, size, uri, red);
 
 	/* URI user info: scheme://user:password@host */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/deb/check.sh BUILD_DIR - the Debian packages (issue 10, Deliver 1):
-# cpack builds libleaseq0, libleaseq-dev and leasectl from BUILD_DIR (a tree
+# tests/deb/check.sh BUILD_DIR - the Debian packages:
+# cpack builds libleaseqN (N: the SONAME's version), libleaseq-dev and
+# leasectl from BUILD_DIR (a tree
 # configured with -DCMAKE_INSTALL_PREFIX=/usr), apt-get installs them on this
 # machine, then from the installed files only: leasectl migrates a SQLite
 # database and a worker runs a task; a program builds against the library
@@ -22,7 +23,9 @@ fi
 command -v apt-get >/dev/null && command -v dpkg >/dev/null || { echo "# not a Debian system"; exit 77; }
 [[ "$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$B/CMakeCache.txt")" == /usr ]] ||
     { echo "# $B is not configured with CMAKE_INSTALL_PREFIX=/usr"; exit 1; }
-for p in leasectl libleaseq0 libleaseq-dev; do
+# The library package is named after the SONAME, as Debian's policy asks.
+lib_pkg=libleaseq$(sed -n -E 's/^set\(LEASEQ_SOVERSION ([0-9]+)\)$/\1/p' "$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$B/CMakeCache.txt")/CMakeLists.txt")
+for p in leasectl "$lib_pkg" libleaseq-dev; do
     if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
         echo "# $p is installed already: not touching this machine's packages"
         exit 1
@@ -30,13 +33,13 @@ for p in leasectl libleaseq0 libleaseq-dev; do
 done
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-deb.XXXXXX")
-purge() { "${SUDO[@]}" apt-get purge -y -q leasectl libleaseq-dev libleaseq0 >"$T/purge.log" 2>&1; }
+purge() { "${SUDO[@]}" apt-get purge -y -q leasectl libleaseq-dev "$lib_pkg" >"$T/purge.log" 2>&1; }
 trap 'purge || true; rm -rf "$T"' EXIT
 
 # ------------------------------------------------------------------ build
 rm -f "$B"/*.deb
 if (cd "$B" && cpack -G DEB) >"$T/cpack.log" 2>&1; then
-    debs=("$B"/leasectl_*.deb "$B"/libleaseq0_*.deb "$B"/libleaseq-dev_*.deb)
+    debs=("$B"/leasectl_*.deb "$B"/"$lib_pkg"_*.deb "$B"/libleaseq-dev_*.deb)
     ok "cpack built ${debs[*]##*/}"
 else
     bad "cpack failed: $(tail -5 "$T/cpack.log" | tr '\n' '|')"

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tz = NULL;
 	msg[0] = '\0';
 	if (lq_check_schedule(s, tz, msg, sizeof(msg)) == LQ_OK) {
-		lq_status st = lq_cron_next(s, tz, after, &next);
+		lq_status st = lq_cron_next(s, tz, after, &next, NULL, 0);
 		if (st == LQ_OK)
 			LQF_ASSERT(next > after, "cron \"%s\" tz %s after %lld gave %lld", s, tz ? tz : "UTC",
 				   (long long)after, (long long)next);

@@ -49,10 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char red[512], small[24], val[256];
 
 	memset(&err, 0, sizeof(err));
-	lq__dsn_redact(dsn, red, sizeof(red));
+	lq_dsn_redact(dsn, red, sizeof(red));
 	LQF_ASSERT(memchr(red, '\0', sizeof(red)) != NULL, "redacted DSN not terminated");
 	/* A buffer too small for it: cut short, still a string. */
-	lq__dsn_redact(dsn, small, sizeof(small));
+	lq_dsn_redact(dsn, small, sizeof(small));
 	LQF_ASSERT(memchr(small, '\0', sizeof(small)) != NULL, "short redacted DSN not terminated");
 	if (lq__dsn_parse_url(dsn, &url, &err) == LQ_OK) {
 		LQF_ASSERT(memchr(url.host, '\0', sizeof(url.host)) && memchr(url.user, '\0', sizeof(url.user)) &&

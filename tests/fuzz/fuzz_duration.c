@@ -7,7 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s = lqf_cstr(data, size);
 	int64_t ms = -1;
 
-	if (lq_parse_duration(s, &ms) == LQ_OK)
+	if (lq_parse_duration(s, &ms, NULL, 0) == LQ_OK)
 		LQF_ASSERT(ms >= 0, "\"%s\" parsed to %lld ms", s, (long long)ms);
 	free(s);
 	return 0;
