@@ -274,6 +274,14 @@ static void run_filter(env *e, int which, lq_run_filter *f)
 	}
 }
 
+/* How far a server's clock reading in a statement may stray from the
+ * span of lq_now readings around it: the clock expressions round to the
+ * millisecond (PostgreSQL's ::bigint, MySQL's CAST of NOW(3)), and a
+ * kept-back history row's ended_at is the clock at its write less an age
+ * the worker measured in whole milliseconds.  Seen: one and two
+ * milliseconds past (claim_until on PostgreSQL, ended_at on MariaDB). */
+#define SERVER_CLOCK_SLACK_MS 3
+
 static int take_snapshot(env *e, const model *m, snap *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -340,8 +348,8 @@ static int take_snapshot(env *e, const model *m, snap *s)
 						      &s->since_counts[w][q]));
 	s->now.hi = db_now(e);
 	if (!e->sqlite) { /* (rounding, as in step) */
-		s->now.lo--;
-		s->now.hi++;
+		s->now.lo -= SERVER_CLOCK_SLACK_MS;
+		s->now.hi += SERVER_CLOCK_SLACK_MS;
 	}
 	s->ok = 1;
 	return 0;
@@ -1171,11 +1179,8 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	if (fired && !e->sqlite)
 		t1 = db_now(e);
 	if (!e->sqlite) {
-		/* The servers' clock expressions round to the millisecond
-		 * (PostgreSQL's ::bigint): a statement's instant may read one
-		 * millisecond past a later lq_now. */
-		t0--;
-		t1++;
+		t0 -= SERVER_CLOCK_SLACK_MS;
+		t1 += SERVER_CLOCK_SLACK_MS;
 	}
 
 	/* Candidates: each stretch of the clock between decision boundaries,
