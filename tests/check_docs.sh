@@ -9,7 +9,10 @@
 #      SQLite in a scratch directory (a block marked ```sh no-run: REASON
 #      is skipped and counted; see docs/testing.md);
 #   4. the README's layout block lists a directory that does not exist, or
-#      leaves out a top-level directory of the repository.
+#      leaves out a top-level directory of the repository;
+#   5. leasectl.1, as man renders it 80 columns wide, has a line wider than
+#      80, more or fewer than one global options section, or an environment
+#      variable that tools/ or lib/ read (getenv) missing from ENVIRONMENT.
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 fail=0
@@ -42,6 +45,26 @@ for cmd in $("$LEASECTL" --help | sed -n -E 's/^  ([a-z]+) .*/\1/p'); do
     grep -q -F ".SS \"leasectl $cmd" "$MANDIR/leasectl.1" || missing+="$cmd "
 done
 [[ -z "$missing" ]] && echo "ok - leasectl.1 has a section for every command" || bad "leasectl.1 lacks: $missing"
+
+# 5. leasectl.1 reads as a man page.
+if command -v man >/dev/null 2>&1; then
+    MANWIDTH=80 MAN_KEEP_FORMATTING='' man -l "$MANDIR/leasectl.1" 2>/dev/null | col -bx >"$T/man.txt"
+    wide=$(awk 'length > 80' "$T/man.txt")
+    [[ -z "$wide" ]] && echo "ok - leasectl.1 fits 80 columns" ||
+        bad "leasectl.1 has $(wc -l <<<"$wide") lines wider than 80 columns, e.g. $(head -1 <<<"$wide")"
+    n=$(grep -c -i -E '^ *global options' "$T/man.txt" || true)
+    [[ "$n" == 1 ]] && echo "ok - leasectl.1 has one global options section" ||
+        bad "leasectl.1 has $n global options sections, not 1"
+    sed -n '/^ENVIRONMENT$/,/^[A-Z][A-Z ]*$/p' "$T/man.txt" | sed '1d;$d' >"$T/man-env"
+    unlisted=""
+    for v in $(grep -rhoE 'getenv\("[A-Za-z_0-9]+"\)' "$src/tools" "$src/lib" | sed -E 's/getenv\("(.*)"\)/\1/' | sort -u); do
+        grep -q -w -- "$v" "$T/man-env" || unlisted+="$v "
+    done
+    [[ -z "$unlisted" ]] && echo "ok - leasectl.1's ENVIRONMENT names every variable leasectl reads" ||
+        bad "leasectl.1's ENVIRONMENT lacks: $unlisted"
+else
+    echo "# man is not installed: leasectl.1's layout is not checked"
+fi
 
 # 3. Every sh block of the pages runs, each on its own, in an empty scratch
 # directory with a migrated sqlite:leaseq.db (the default DSN) and the built
