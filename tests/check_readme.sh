@@ -6,12 +6,14 @@
 #   2. a flag a command's --help lists is missing from the README's
 #      "leasectl in brief" synopsis (a command written "CMD …" there defers
 #      to its --help);
-#   3. a default the README states differs from the --help's (exec's TTL);
-#   4. the doctor sample shows another schema version than a new SQLite
-#      database has.
+#   3. a default the README or docs/*.md state differs from the --help's
+#      (exec's TTL, wherever a page says "default TTL N");
+#   4. a doctor sample (README.md, docs/*.md) shows another schema version
+#      than a new SQLite database has.
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readme="$src/README.md"
+pages=("$readme" "$src"/docs/*.md)
 fail=0
 ok() { echo "ok - $*"; }
 bad() { echo "not ok - $*"; fail=1; }
@@ -63,14 +65,24 @@ done <<<"$commands"
 
 # 3. exec's default TTL.
 help_ttl=$("$LEASECTL" exec --help | tr '\n' ' ' | grep -oE -- '--ttl DUR [^-]*\(default [0-9a-z]+\)' | grep -oE 'default [0-9a-z]+' | head -n 1 || true)
-readme_ttl=$(grep -oE 'default TTL [0-9]+ ?[a-z]+' "$readme" | head -n 1 | sed 's/default TTL //; s/ //')
-[[ -n "$help_ttl" && "default $readme_ttl" == "$help_ttl" ]] && ok "exec's default TTL: $readme_ttl in both" ||
-    bad "exec's default TTL: README '$readme_ttl', --help '$help_ttl'"
+stated=$(grep -oE 'default TTL [0-9]+ ?[a-z]+' "${pages[@]}" | sed 's/default TTL //; s/ //' || true)
+[[ -n "$stated" ]] || bad "no page states exec's default TTL"
+while IFS= read -r line; do
+    [[ -z "$line" ]] && continue
+    page=${line%%:*} ttl=${line#*:}
+    [[ -n "$help_ttl" && "default $ttl" == "$help_ttl" ]] && ok "exec's default TTL: $ttl in ${page#"$src"/} and --help" ||
+        bad "exec's default TTL: ${page#"$src"/} says '$ttl', --help '$help_ttl'"
+done <<<"$stated"
 
 # 4. The doctor sample's schema version.
 (cd "$T" && "$LEASECTL" --db sqlite:v.db migrate >/dev/null)
 have=$(cd "$T" && "$LEASECTL" --db sqlite:v.db doctor 2>/dev/null | sed -n -E 's/^ok +schema +version ([0-9]+).*/\1/p' || true)
-shown=$(sed -n -E 's/^ok +schema +version ([0-9]+).*/\1/p' "$readme" | head -n 1)
-[[ -n "$have" && "$have" == "$shown" ]] && ok "doctor sample: schema version $shown" ||
-    bad "doctor sample says schema version '$shown', a new SQLite database has '$have'"
+shown=$(grep -H -E '^ok +schema +version [0-9]+' "${pages[@]}" | sed -E 's/^([^:]*):ok +schema +version ([0-9]+).*/\1:\2/' || true)
+[[ -n "$shown" ]] || bad "no page shows a doctor sample"
+while IFS= read -r line; do
+    [[ -z "$line" ]] && continue
+    page=${line%%:*} v=${line#*:}
+    [[ -n "$have" && "$have" == "$v" ]] && ok "doctor sample in ${page#"$src"/}: schema version $v" ||
+        bad "doctor sample in ${page#"$src"/} says schema version '$v', a new SQLite database has '$have'"
+done <<<"$shown"
 exit $fail

@@ -11,7 +11,7 @@
  * own, and without wsrep_sync_wait a statement does not wait for that).
  * Exit 0 when it ran, 1 when a DSN could not be opened, an acquisition
  * failed or more than MAX_LOST renewals (when given) answered LQ_LOST.
- * README "Galera" quotes its figures; ctest hop_galera runs it with
+ * docs/scaling.md "Galera" quotes its figures; ctest hop_galera runs it with
  * ?wsrep_sync_wait=3 on DSN_B and MAX_LOST 0.
  */
 #include <stdio.h>

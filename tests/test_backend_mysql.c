@@ -1036,7 +1036,7 @@ static void test_task_semantics(void **state)
 	rows_del(r);
 }
 
-/* The README's plain INSERT from any application enqueues a due task, in
+/* The plain INSERT from any application (docs/tasks.md) enqueues a due task, in
  * whatever time zone its session runs. */
 static void test_plain_insert(void **state)
 {

@@ -101,7 +101,19 @@ static const char exit_help[] =
 
 static const char env_help[] =
 	"Environment:\n"
-	"  LEASEQ_DSN    the database when --db is not given\n";
+	"  LEASEQ_DSN    the database when --db is not given\n"
+	"  PATH          exec: where a COMMAND without a slash is found; bench --plot:\n"
+	"                where gnuplot is found\n"
+	"  GATEWAY_INTERFACE\n"
+	"                tick: set by a web server, it makes tick answer as a CGI\n"
+	"                program (not with --spawn or --no-cgi)\n"
+	"  XDG_RUNTIME_DIR, TMPDIR\n"
+	"                tick: the directory of a detached tick's host-local lock\n"
+	"                file (the first one set, else /tmp)\n"
+	"  TZDIR         the time zone database for --tz (default /usr/share/zoneinfo)\n"
+	"  PGCONNECT_TIMEOUT\n"
+	"                PostgreSQL: the connect timeout when the DSN sets none (else\n"
+	"                10 s)\n";
 
 /* ------------------------------------------------------------ help */
 
@@ -609,7 +621,7 @@ static int cmd_help(struct lc_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return LC_PARSE_EXIT(rc);
 	if (a.man || a.markdown) {
-		static const struct lc_doc_parts parts = {main_help_doc, group_help_doc, env_help, exit_help};
+		static const struct lc_doc_parts parts = {main_help_doc, group_help_doc, env_help, exit_help, global_help};
 		if (a.man && a.markdown)
 			return lc_usage_error(ctx, "--man and --markdown exclude each other");
 		lc_doc_write(stdout, a.markdown, commands, &parts);

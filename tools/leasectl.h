@@ -174,7 +174,7 @@ void lc_stats_free(struct lc_stats *s);
 struct lc_doc_parts {
 	void (*main_help)(FILE *f, const void *unused);
 	void (*group_help)(FILE *f, const void *cmd); /* a struct lc_cmd with subs */
-	const char *env_help, *exit_help;
+	const char *env_help, *exit_help, *global_help;
 };
 void lc_doc_write(FILE *f, int markdown, const struct lc_cmd *cmds, const struct lc_doc_parts *parts);
 
