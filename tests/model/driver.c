@@ -541,7 +541,7 @@ static int cmp_tasks(model *m, const snap *s, char *why, size_t wsize)
 	size_t k = 0;
 	for (int q = 0; q < M_QUEUES; q++) {
 		lq_queue_info want = {{0}, m->queue_paused[q], 0, 0, 0, 0};
-		int exists = m->queue_known[q];
+		int exists = m->queue_known[q] == 1;
 		for (int i = 0; i < M_TASKS; i++) {
 			const mtask *t = &m->tasks[i];
 			if (!t->used || t->queue != q)
@@ -554,6 +554,11 @@ static int cmp_tasks(model *m, const snap *s, char *why, size_t wsize)
 			want.tasks++;
 			if (!t->paused && (want.next_run_at == 0 || t->run_at.hi < want.next_run_at))
 				want.next_run_at = t->run_at.hi;
+		}
+		if (m->queue_known[q] == 2 && !exists) { /* learn whether its row is there */
+			exists = m->queue_known[q] = k < s->nqueues && !strcmp(s->queues[k].name, m_queue_names[q]);
+			if (!exists)
+				m->queue_paused[q] = 0; /* (no row: not paused) */
 		}
 		if (!exists)
 			continue;
