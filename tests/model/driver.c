@@ -7,12 +7,13 @@
  * printed again.
  *
  *   model [--backend B] [--faults] [--sequences N] [--length L] [--seed S]
- *         [--replay SEED] [--long SECONDS] [--leasectl PATH] [-v]
+ *         [--replay SEED] [--long SECONDS] [--leasectl PATH] [--leasectl-every N] [-v]
  *
  * Two handles: the worker W runs the operations; the observer O reads.
  * W keeps its at-most-once history rows back (lib/run.c), and a read on W
  * would write them: reading through O lets the model see when W writes.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@
 typedef struct env {
 	const char *backend, *dsn, *leasectl;
 	int sqlite, faults, verbose;
+	int lc_every; /* leasectl --json at the end of every lc_every-th sequence (0: never) */
+	int lc_now;   /* ... of this one */
+	long lc_checks;
 	lq_db *w, *o;
 	lq_lease handles[M_HANDLES];
 	lq_task jobs[M_JOBS];
@@ -116,6 +120,7 @@ typedef struct slist {
 	srun *rows;
 	size_t n, cap;
 	lq_status st;
+	int skip; /* not read (leasectl reads a few of the filters) */
 } slist;
 
 typedef struct scount {
@@ -544,7 +549,7 @@ static int cmp_tasks(model *m, const snap *s, char *why, size_t wsize)
 	size_t k = 0;
 	for (int q = 0; q < M_QUEUES; q++) {
 		lq_queue_info want = {{0}, m->queue_paused[q], 0, 0, 0, 0};
-		int exists = m->queue_known[q];
+		int exists = m->queue_known[q] == 1;
 		for (int i = 0; i < M_TASKS; i++) {
 			const mtask *t = &m->tasks[i];
 			if (!t->used || t->queue != q)
@@ -557,6 +562,11 @@ static int cmp_tasks(model *m, const snap *s, char *why, size_t wsize)
 			want.tasks++;
 			if (!t->paused && (want.next_run_at == 0 || t->run_at.hi < want.next_run_at))
 				want.next_run_at = t->run_at.hi;
+		}
+		if (m->queue_known[q] == 2 && !exists) { /* learn whether its row is there */
+			exists = m->queue_known[q] = k < s->nqueues && !strcmp(s->queues[k].name, m_queue_names[q]);
+			if (!exists)
+				m->queue_paused[q] = 0; /* (no row: not paused) */
 		}
 		if (!exists)
 			continue;
@@ -696,7 +706,7 @@ static int cmp_run_list(model *m, const char *label, const slist *l, int64_t tas
 	size_t k = 0;
 	if (l->st != LQ_OK)
 		DIFF("history %s: %s", label, lq_status_str(l->st));
-	if (l->n)
+	if (l->n && l->rows[0].r.now) /* (leasectl's rows do not say it) */
 		now = sp(l->rows[0].r.now);
 	for (int i = 0; i < M_RUNS; i++) {
 		mrun *r = &m->runs[i];
@@ -773,6 +783,8 @@ static int cmp_history(model *m, const snap *s, const char *worker, char *why, s
 		int name = f == RF_N0 || f == RF_Q0N0S1 ? 0 : f == RF_N1 || f == RF_Q1N1S0 ? 1 : f == RF_N2 ? 2 : -1;
 		int64_t since = f == RF_S0 || f == RF_Q1N1S0 ? s->since_ms[0] : f == RF_S1 || f == RF_Q0N0S1 ? s->since_ms[1] : 0;
 		size_t limit = f == RF_LIMIT3 ? 3 : f == RF_DEFAULT ? 100 : LQ_RUN_LIST_MAX;
+		if (s->lists[f].skip)
+			continue;
 		if (cmp_run_list(m, labels[f], &s->lists[f], 0, queue, name, since, limit, s->now, worker, why, wsize) != 0)
 			return -1;
 	}
@@ -796,7 +808,7 @@ static int counts_within(const lq_run_counts *g, const lq_run_counts *lo, const 
 	       g->dead <= hi->dead;
 }
 
-static int cmp_counters(model *m, const snap *s, char *why, size_t wsize)
+static lq_lease_counts model_lease_counts(const model *m)
 {
 	lq_lease_counts lc = {0, 0, 0};
 	for (int i = 0; i < M_LEASES; i++) {
@@ -804,6 +816,29 @@ static int cmp_counters(model *m, const snap *s, char *why, size_t wsize)
 		lc.lost += m->leases[i].lost;
 		lc.broken += m->leases[i].broken;
 	}
+	return lc;
+}
+
+/* The runs of queue q (-1: every queue) that ended in the last since ms
+ * of an instant inside now: at least lo, at most hi. */
+static void window_counts(const model *m, int q, int64_t since, span now, lq_run_counts *lo, lq_run_counts *hi)
+{
+	memset(lo, 0, sizeof(*lo));
+	memset(hi, 0, sizeof(*hi));
+	for (int i = 0; i < M_RUNS; i++) {
+		const mrun *r = &m->runs[i];
+		if (r->state != RUN_WRITTEN || (q >= 0 && r->queue != q))
+			continue;
+		if (r->ended_at.hi >= now.hi - since)
+			add_counts(lo, r->outcome);
+		if (r->ended_at.hi >= now.lo - since)
+			add_counts(hi, r->outcome);
+	}
+}
+
+static int cmp_counters(model *m, const snap *s, char *why, size_t wsize)
+{
+	lq_lease_counts lc = model_lease_counts(m);
 	if (lc.taken != s->lc.taken || lc.lost != s->lc.lost || lc.broken != s->lc.broken)
 		DIFF("lease counters: taken %lld lost %lld broken %lld, model %lld %lld %lld", (long long)s->lc.taken,
 		     (long long)s->lc.lost, (long long)s->lc.broken, (long long)lc.taken, (long long)lc.lost,
@@ -834,16 +869,8 @@ static int cmp_counters(model *m, const snap *s, char *why, size_t wsize)
 		DIFF("run counters: %zu (queue, name) pairs, model %zu", s->ncounts, k);
 	for (int w = 0; w < 2; w++)
 		for (int q = 0; q <= M_QUEUES; q++) {
-			lq_run_counts lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
-			for (int i = 0; i < M_RUNS; i++) {
-				const mrun *r = &m->runs[i];
-				if (r->state != RUN_WRITTEN || (q && r->queue != q - 1))
-					continue;
-				if (r->ended_at.hi >= s->now.hi - s->since_ms[w])
-					add_counts(&lo, r->outcome);
-				if (r->ended_at.hi >= s->now.lo - s->since_ms[w])
-					add_counts(&hi, r->outcome);
-			}
+			lq_run_counts lo, hi;
+			window_counts(m, q - 1, s->since_ms[w], s->now, &lo, &hi);
 			const lq_run_counts *g = &s->since_counts[w][q];
 			if (!counts_within(g, &lo, &hi))
 				DIFF("run counts of the last %lld ms (%s): done %lld failed %lld dead %lld; model done %lld-%lld "
@@ -1268,6 +1295,559 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	return 0;
 }
 
+/* ------------------------------------------------------ leasectl --json */
+
+/*
+ * What leasectl --json prints, read by python3 (the one JSON reader the
+ * test trusts) and flattened to lines "LABEL TAB PATH TAB VALUE": PATH
+ * joins object keys and array indexes with dots ("3.name"; "holders.#" is
+ * an array's length), VALUE is ~ for null, true/false, a number, or " and
+ * the string with \\, \t and \n escaped.  Per command also "!exit" (its
+ * exit status), "!err" (its standard error) and "!bad" when its output
+ * was not JSON.  One python3 for the whole run (its start-up costs more
+ * than the commands): each request is a line of TAB-separated commands
+ * "LABEL=ARGS" (ARGS split at spaces); the answer ends with a line "!end".
+ * The commands of a request run four at a time: nothing writes meanwhile.
+ */
+static const char lc_flatten_py[] =
+	"import json, subprocess, sys\n"
+	"from concurrent.futures import ThreadPoolExecutor\n"
+	"lc, dsn = sys.argv[1], sys.argv[2]\n"
+	"def esc(s): return s.replace('\\\\', '\\\\\\\\').replace('\\t', '\\\\t').replace('\\n', '\\\\n')\n"
+	"def flat(out, label, path, v):\n"
+	"    if isinstance(v, dict):\n"
+	"        for k, x in v.items(): flat(out, label, path + [k], x)\n"
+	"    elif isinstance(v, list):\n"
+	"        out.append(label + '\\t' + '.'.join(path + ['#']) + '\\t' + str(len(v)))\n"
+	"        for i, x in enumerate(v): flat(out, label, path + [str(i)], x)\n"
+	"    else:\n"
+	"        s = '~' if v is None else 'true' if v is True else 'false' if v is False else \\\n"
+	"            '\"' + esc(v) if isinstance(v, str) else str(v)\n"
+	"        out.append(label + '\\t' + '.'.join(path) + '\\t' + s)\n"
+	"def one(arg):\n"
+	"    label, _, cmd = arg.partition('=')\n"
+	"    p = subprocess.run([lc, '--db', dsn, '--json'] + cmd.split(' '), capture_output=True, text=True)\n"
+	"    out = [label + '\\t!exit\\t' + str(p.returncode), label + '\\t!err\\t\"' + esc(p.stderr.strip())]\n"
+	"    if p.returncode == 0:\n"
+	"        try: flat(out, label, [], json.loads(p.stdout))\n"
+	"        except ValueError as e: out.append(label + '\\t!bad\\t\"' + esc(str(e)))\n"
+	"    return out\n"
+	"with ThreadPoolExecutor(4) as pool:\n"
+	"    for req in sys.stdin:\n"
+	"        for out in pool.map(one, req.rstrip('\\n').split('\\t')):\n"
+	"            sys.stdout.write(''.join(l + '\\n' for l in out))\n"
+	"        sys.stdout.write('!end\\n')\n"
+	"        sys.stdout.flush()\n";
+
+typedef struct jline {
+	char *label, *path, *val;
+} jline;
+
+typedef struct jdoc {
+	char *text;
+	jline *v;
+	size_t n;
+} jdoc;
+
+static void jdoc_free(jdoc *d)
+{
+	free(d->text);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The python3 that reads leasectl's output, started at the first use. */
+static FILE *lc_req, *lc_ans;
+
+static int lc_start(env *e)
+{
+	int in[2], out[2];
+	if (lc_req)
+		return 0;
+	if (pipe(in) != 0 || pipe(out) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		execlp("python3", "python3", "-c", lc_flatten_py, e->leasectl, e->dsn, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	lc_req = fdopen(in[1], "w");
+	lc_ans = fdopen(out[0], "r");
+	return lc_req && lc_ans ? 0 : -1;
+}
+
+/* Run the commands ("LABEL=ARGS") and read what they printed into d; 0,
+ * or -1 with why. */
+static int lc_run(env *e, char **cmds, size_t ncmds, jdoc *d, char *why, size_t wsize)
+{
+	memset(d, 0, sizeof(*d));
+	if (lc_start(e) != 0)
+		DIFF("leasectl: cannot start python3");
+	for (size_t i = 0; i < ncmds; i++)
+		fprintf(lc_req, "%s%s", i ? "\t" : "", cmds[i]);
+	fputc('\n', lc_req);
+	fflush(lc_req);
+	size_t len = 0, cap = 0, lines = 0;
+	char *line = NULL;
+	size_t lsize = 0;
+	ssize_t got;
+	int ended = 0;
+	while ((got = getline(&line, &lsize, lc_ans)) > 0) {
+		if (!strcmp(line, "!end\n")) {
+			ended = 1;
+			break;
+		}
+		if (len + (size_t)got + 1 > cap) {
+			cap = (len + (size_t)got + 1) * 2;
+			char *t = realloc(d->text, cap);
+			if (!t)
+				break;
+			d->text = t;
+		}
+		memcpy(d->text + len, line, (size_t)got);
+		len += (size_t)got;
+		lines++;
+	}
+	free(line);
+	if (!ended)
+		DIFF("leasectl: python3 reading its --json output stopped");
+	if (!d->text && !(d->text = calloc(1, 1)))
+		DIFF("out of memory");
+	d->text[len] = '\0';
+	d->v = calloc(lines + 1, sizeof(*d->v));
+	if (!d->v)
+		DIFF("out of memory");
+	for (char *p = d->text, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		char *t1 = strchr(p, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		if (!t2)
+			continue;
+		*t1 = *t2 = '\0';
+		jline *l = &d->v[d->n++];
+		l->label = p;
+		l->path = t1 + 1;
+		l->val = t2 + 1;
+	}
+	return 0;
+}
+
+/* The value at label, path (printf-style), or NULL when absent. */
+static const char *jv(const jdoc *d, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static const char *jv(const jdoc *d, const char *label, const char *fmt, ...)
+{
+	char path[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->v[i].label, label) && !strcmp(d->v[i].path, path))
+			return d->v[i].val;
+	return NULL;
+}
+
+/* An integer (null, false or absent: 0; true: 1). */
+static int64_t jint(const char *v)
+{
+	if (!v || *v == '~' || *v == '"')
+		return 0;
+	if (!strcmp(v, "true"))
+		return 1;
+	return strtoll(v, NULL, 10);
+}
+
+/* A string into buf (unescaped); 1 when it was a string, 0 for null or absent. */
+static int jstr(const char *v, char *buf, size_t size)
+{
+	size_t k = 0;
+	if (size)
+		buf[0] = '\0';
+	if (!v || *v != '"')
+		return 0;
+	for (v++; *v && k + 1 < size; v++) {
+		char c = *v;
+		if (c == '\\' && v[1]) {
+			v++;
+			c = *v == 't' ? '\t' : *v == 'n' ? '\n' : *v;
+		}
+		buf[k++] = c;
+	}
+	buf[k] = '\0';
+	return 1;
+}
+
+/* The exit status of command label as an lq_status: 0 is LQ_OK, a "not
+ * found" failure LQ_NOTFOUND, anything else LQ_ERROR. */
+static lq_status jstatus(const jdoc *d, const char *label)
+{
+	char err[512];
+	int64_t rc = jint(jv(d, label, "!exit"));
+	jstr(jv(d, label, "!err"), err, sizeof(err));
+	if (rc == 0)
+		return jv(d, label, "!bad") ? LQ_ERROR : LQ_OK;
+	return rc == 1 && strstr(err, "not found") ? LQ_NOTFOUND : LQ_ERROR;
+}
+
+#define JI(label, ...) jint(jv(d, label, __VA_ARGS__))
+
+static void j_lease(const jdoc *d, const char *label, const char *pre, lq_lease *l)
+{
+	char kind[16];
+	memset(l, 0, sizeof(*l));
+	jstr(jv(d, label, "%sname", pre), l->name, sizeof(l->name));
+	jstr(jv(d, label, "%sowner", pre), l->owner, sizeof(l->owner));
+	l->token = JI(label, "%stoken", pre);
+	l->acquired_at = JI(label, "%sacquired_at", pre);
+	l->expires_at = JI(label, "%sexpires_at", pre);
+	l->now = JI(label, "%snow", pre);
+	jstr(jv(d, label, "%skind", pre), kind, sizeof(kind));
+	l->kind = !strcmp(kind, "slot") ? LQ_LEASE_SLOT : !strcmp(kind, "read") ? LQ_LEASE_READ : LQ_LEASE_EXCLUSIVE;
+	l->slots = (int)JI(label, "%sslots", pre);
+	l->slot = JI(label, "%sslot", pre);
+}
+
+static void j_task(const jdoc *d, const char *label, const char *pre, stask *st)
+{
+	lq_task *t = &st->t;
+	memset(st, 0, sizeof(*st));
+	t->id = JI(label, "%sid", pre);
+	jstr(jv(d, label, "%squeue", pre), t->queue, sizeof(t->queue));
+	jstr(jv(d, label, "%sname", pre), t->name, sizeof(t->name));
+	t->run_at = JI(label, "%srun_at", pre);
+	t->attempts = (int)JI(label, "%sattempts", pre);
+	t->max_attempts = (int)JI(label, "%smax_attempts", pre);
+	t->priority = (int)JI(label, "%spriority", pre);
+	jstr(jv(d, label, "%sunique_key", pre), t->unique_key, sizeof(t->unique_key));
+	jstr(jv(d, label, "%sclaim_owner", pre), t->claim_owner, sizeof(t->claim_owner));
+	t->claim_until = JI(label, "%sclaim_until", pre);
+	t->every_ms = JI(label, "%severy_ms", pre);
+	t->paused = (int)JI(label, "%spaused", pre);
+	st->has_err = jstr(jv(d, label, "%slast_error", pre), st->err, sizeof(st->err));
+	t->created_at = JI(label, "%screated_at", pre);
+	t->dead = (int)JI(label, "%sdead", pre);
+	t->died_at = JI(label, "%sdied_at", pre);
+	t->now = JI(label, "%snow", pre);
+}
+
+static void j_queue(const jdoc *d, const char *label, const char *pre, lq_queue_info *q)
+{
+	memset(q, 0, sizeof(*q));
+	jstr(jv(d, label, "%sname", pre), q->name, sizeof(q->name));
+	q->paused = (int)JI(label, "%spaused", pre);
+	q->tasks = JI(label, "%stasks", pre);
+	q->due = JI(label, "%sdue", pre);
+	q->dead = JI(label, "%sdead", pre);
+	q->next_run_at = JI(label, "%snext_run_at", pre);
+}
+
+static void j_runs(const jdoc *d, const char *label, slist *l)
+{
+	l->st = jstatus(d, label);
+	int64_t n = JI(label, "#");
+	for (int64_t i = 0; i < n; i++) {
+		lq_run r;
+		memset(&r, 0, sizeof(r));
+		r.id = JI(label, "%lld.id", (long long)i);
+		r.task_id = JI(label, "%lld.task_id", (long long)i);
+		r.run_at = JI(label, "%lld.run_at", (long long)i);
+		jstr(jv(d, label, "%lld.queue", (long long)i), r.queue, sizeof(r.queue));
+		jstr(jv(d, label, "%lld.name", (long long)i), r.name, sizeof(r.name));
+		jstr(jv(d, label, "%lld.worker", (long long)i), r.worker, sizeof(r.worker));
+		r.attempt = (int)JI(label, "%lld.attempt", (long long)i);
+		r.started_at = JI(label, "%lld.started_at", (long long)i);
+		r.ended_at = JI(label, "%lld.ended_at", (long long)i);
+		char out[32], err[M_ERR];
+		jstr(jv(d, label, "%lld.outcome", (long long)i), out, sizeof(out));
+		r.outcome = !strcmp(out, "done") ? LQ_RUN_DONE : !strcmp(out, "failed") ? LQ_RUN_FAILED
+			  : !strcmp(out, "timed_out") ? LQ_RUN_TIMED_OUT : !strcmp(out, "dead") ? LQ_RUN_DEAD : 99;
+		int has = jstr(jv(d, label, "%lld.error", (long long)i), err, sizeof(err));
+		r.error = has ? err : NULL;
+		on_run(&r, l);
+	}
+}
+
+#define LC_STATS_RECENT_MS (3600 * 1000) /* stats: runs_last_hour */
+
+/* stats --format json against the model and the listings read with it. */
+static int cmp_stats(const model *m, const snap *s, const jdoc *d, char *why, size_t wsize)
+{
+	/* Its "now" was read first, the rest after: at instants up to the end
+	 * of leasectl's reads. */
+	span now = {JI("st", "now"), s->now.hi};
+	lq_lease_counts lc = model_lease_counts(m);
+	if (JI("st", "leases_total.taken") != lc.taken || JI("st", "leases_total.lost") != lc.lost ||
+	    JI("st", "leases_total.broken") != lc.broken)
+		DIFF("leases_total taken %lld lost %lld broken %lld, model %lld %lld %lld",
+		     (long long)JI("st", "leases_total.taken"), (long long)JI("st", "leases_total.lost"),
+		     (long long)JI("st", "leases_total.broken"), (long long)lc.taken, (long long)lc.lost,
+		     (long long)lc.broken);
+	lq_run_counts lo, hi, g = {JI("st", "runs_last_hour.done"), JI("st", "runs_last_hour.failed"),
+				   JI("st", "runs_last_hour.timed_out"), JI("st", "runs_last_hour.dead")};
+	window_counts(m, -1, LC_STATS_RECENT_MS, now, &lo, &hi);
+	if (!counts_within(&g, &lo, &hi))
+		DIFF("runs_last_hour done %lld failed %lld dead %lld, model done %lld-%lld failed %lld-%lld dead %lld-%lld",
+		     (long long)g.done, (long long)g.failed, (long long)g.dead, (long long)lo.done, (long long)hi.done,
+		     (long long)lo.failed, (long long)hi.failed, (long long)lo.dead, (long long)hi.dead);
+	int64_t leases = 0, held_lo = 0, held_hi = 0, live = 0, dead = 0, due_lo = 0, due_hi = 0;
+	for (int i = 0; i < M_LEASES; i++) {
+		const mlease *l = &m->leases[i];
+		leases += l->used;
+		held_hi += l->used && l->owner[0] && l->expires_at.hi > now.lo;
+		held_lo += l->used && l->owner[0] && l->expires_at.hi > now.hi;
+	}
+	for (int i = 0; i < M_TASKS; i++) {
+		const mtask *t = &m->tasks[i];
+		live += t->used && !t->dead;
+		dead += t->used && t->dead;
+		due_lo += listed_due(t, now.lo);
+		due_hi += listed_due(t, now.hi);
+	}
+	int64_t held = JI("st", "leases.held"), due = JI("st", "tasks.due");
+	if (JI("st", "leases.total") != leases || held < held_lo || held > held_hi || JI("st", "tasks.live") != live ||
+	    JI("st", "tasks.dead") != dead || due < due_lo || due > due_hi)
+		DIFF("leases %lld held %lld, tasks live %lld due %lld dead %lld at [%lld, %lld]; model %lld %lld-%lld, "
+		     "%lld %lld-%lld %lld",
+		     (long long)JI("st", "leases.total"), (long long)held, (long long)JI("st", "tasks.live"),
+		     (long long)due, (long long)JI("st", "tasks.dead"), (long long)now.lo, (long long)now.hi,
+		     (long long)leases, (long long)held_lo, (long long)held_hi, (long long)live, (long long)due_lo,
+		     (long long)due_hi, (long long)dead);
+	/* its queues are the queue list's (but for due, read at its own instant) */
+	if (JI("st", "queues.#") != (int64_t)s->nqueues)
+		DIFF("%lld queues, queue list %zu", (long long)JI("st", "queues.#"), s->nqueues);
+	for (size_t i = 0; i < s->nqueues; i++) {
+		lq_queue_info q;
+		char pre[32];
+		snprintf(pre, sizeof(pre), "queues.%zu.", i);
+		j_queue(d, "st", pre, &q);
+		const lq_queue_info *w = &s->queues[i];
+		if (strcmp(q.name, w->name) || q.paused != w->paused || q.tasks != w->tasks || q.dead != w->dead ||
+		    q.next_run_at != w->next_run_at)
+			DIFF("queue %s: paused %d tasks %lld dead %lld next %lld; queue list: %s %d %lld %lld %lld", q.name,
+			     q.paused, (long long)q.tasks, (long long)q.dead, (long long)q.next_run_at, w->name, w->paused,
+			     (long long)w->tasks, (long long)w->dead, (long long)w->next_run_at);
+	}
+	return 0;
+}
+
+/* The clock leasectl's own connections read: the database's on a server;
+ * on SQLite the real time (the test clock lives in this process only). */
+static int64_t lc_clock(env *e)
+{
+	if (!e->sqlite)
+		return db_now(e);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* leasectl's listings must show what the model (and the API, compared
+ * with it after the last operation) says. */
+static int leasectl_check(env *e, char *why, size_t wsize)
+{
+	model *m = malloc(sizeof(*m));
+	snap *s = calloc(1, sizeof(*s));
+	char cmdbuf[48][160], *cmds[48];
+	size_t nc = 0;
+	jdoc doc, *d = &doc;
+	int rc = -1;
+	memset(&doc, 0, sizeof(doc));
+	if (!m || !s) {
+		snprintf(why, wsize, "out of memory");
+		goto out;
+	}
+	*m = e->m;
+	s->since_ms[0] = e->since[0];
+	s->since_ms[1] = e->since[1];
+#define CMD(...) (void)(nc < 48 ? (snprintf(cmdbuf[nc], sizeof(cmdbuf[nc]), __VA_ARGS__), cmds[nc] = cmdbuf[nc], nc++) : 0)
+	CMD("ll=lease list");
+	for (int i = 0; i < M_LEASES; i++)
+		CMD("ls%d=lease show %s", i, m_lease_names[i]);
+	CMD("tl=task list");
+	CMD("td=task list --dead");
+	CMD("tdue=task list --due");
+	CMD("ql=queue list");
+	CMD("st=stats --format json");
+	/* task show: the first and last live task, the first dead one and one
+	 * that is gone (or never was) */
+	int64_t first = 0, last = 0, dead = 0, gone = m->ngone ? m->gone_ids[m->ngone - 1] : 999999;
+	for (int i = 0; i < M_TASKS; i++) {
+		const mtask *t = &m->tasks[i];
+		if (!t->used || !t->id)
+			continue;
+		if (t->dead)
+			dead = !dead || t->id < dead ? t->id : dead;
+		else {
+			first = !first || t->id < first ? t->id : first;
+			last = t->id > last ? t->id : last;
+		}
+	}
+	int64_t show[4] = {first, last, dead, gone};
+	for (int i = 0; i < 4; i++)
+		if (show[i])
+			add_id(s->get_ids, &s->ngets, M_TASKS * 2, show[i]);
+	for (size_t i = 0; i < s->ngets; i++)
+		CMD("ts%zu=task show %lld", i, (long long)s->get_ids[i]);
+	/* task history: by id (the tasks of the oldest and the newest run),
+	 * and some of the filters */
+	const mrun *old = NULL, *new = NULL;
+	for (int i = 0; i < M_RUNS; i++) {
+		const mrun *r = &m->runs[i];
+		if (r->state != RUN_WRITTEN)
+			continue;
+		if (!old || r->seq < old->seq)
+			old = r;
+		if (!new || r->seq > new->seq)
+			new = r;
+	}
+	if (old)
+		add_id(s->task_ids, &s->ntask_ids, 2, old->task_id);
+	if (new)
+		add_id(s->task_ids, &s->ntask_ids, 2, new->task_id);
+	if (!s->ntask_ids && first)
+		add_id(s->task_ids, &s->ntask_ids, 2, first);
+	for (size_t i = 0; i < s->ntask_ids; i++)
+		CMD("hid%zu=task history %lld --limit %d", i, (long long)s->task_ids[i], LQ_RUN_LIST_MAX);
+	for (int k = 0; k < RF__COUNT; k++)
+		s->lists[k].skip = 1;
+	static const int lc_filters[] = {RF_DEFAULT, RF_Q1, RF_N0, RF_S1, RF_Q0N0S1, RF_LIMIT3};
+	for (size_t i = 0; i < sizeof(lc_filters) / sizeof(lc_filters[0]); i++) {
+		int k = lc_filters[i];
+		lq_run_filter f;
+		run_filter(e, k, &f);
+		char opts[200] = "";
+		size_t o = 0;
+		if (f.queue)
+			o += (size_t)snprintf(opts + o, sizeof(opts) - o, " --queue %s", f.queue);
+		if (f.name)
+			o += (size_t)snprintf(opts + o, sizeof(opts) - o, " --name %s", f.name);
+		if (f.since_ms)
+			o += (size_t)snprintf(opts + o, sizeof(opts) - o, " --since %lldms", (long long)f.since_ms);
+		if (k != RF_DEFAULT)
+			snprintf(opts + o, sizeof(opts) - o, " --limit %zu", f.limit);
+		CMD("h%d=task history%s", k, opts);
+		s->lists[k].skip = 0;
+	}
+#undef CMD
+	s->now.lo = lc_clock(e) - 1;
+	if (lc_run(e, cmds, nc, d, why, wsize) != 0)
+		goto out;
+	s->now.hi = lc_clock(e) + 1;
+	for (size_t i = 0; i < nc; i++) {
+		char *label = cmds[i], *eq = strchr(label, '=');
+		*eq = '\0';
+		lq_status st = jstatus(d, label);
+		char err[300];
+		jstr(jv(d, label, "!err"), err, sizeof(err));
+		if (st != LQ_OK && strncmp(label, "ts", 2) && strncmp(label, "ls", 2)) {
+			snprintf(why, wsize, "leasectl --json %s: exit %lld: %s%s", eq + 1, (long long)JI(label, "!exit"),
+				 err, jv(d, label, "!bad") ? " (not JSON)" : "");
+			*eq = '=';
+			goto out;
+		}
+		*eq = '=';
+	}
+	/* leases */
+	int64_t n = JI("ll", "#");
+	for (int64_t i = 0; i < n && s->nleases < 16; i++) {
+		char pre[32];
+		snprintf(pre, sizeof(pre), "%lld.", (long long)i);
+		lq_lease *l = &s->leases[s->nleases];
+		j_lease(d, "ll", pre, l);
+		/* held: what lq_lease_held says of the row */
+		if (JI("ll", "%sheld", pre) != lq_lease_held(l)) {
+			snprintf(why, wsize, "leasectl lease list: %s held %lld at %lld, expires_at %lld", l->name,
+				 (long long)JI("ll", "%sheld", pre), (long long)l->now, (long long)l->expires_at);
+			goto out;
+		}
+		s->nleases++;
+	}
+	for (int i = 0; i < M_LEASES; i++) {
+		char label[24];
+		snprintf(label, sizeof(label), "ls%d", i);
+		s->lease_get[i] = jstatus(d, label);
+		j_lease(d, label, "", &s->lease_one[i]);
+	}
+	/* tasks */
+	struct {
+		const char *label;
+		stask *rows;
+		size_t *n;
+	} lists[] = {{"tl", s->live, &s->nlive}, {"td", s->dead, &s->ndead}};
+	for (int k = 0; k < 2; k++) {
+		n = JI(lists[k].label, "#");
+		for (int64_t i = 0; i < n && *lists[k].n < M_TASKS; i++) {
+			char pre[32];
+			snprintf(pre, sizeof(pre), "%lld.", (long long)i);
+			j_task(d, lists[k].label, pre, &lists[k].rows[(*lists[k].n)++]);
+		}
+	}
+	n = JI("tdue", "#");
+	for (int64_t i = 0; i < n; i++) {
+		stask t;
+		char pre[32];
+		snprintf(pre, sizeof(pre), "%lld.", (long long)i);
+		j_task(d, "tdue", pre, &t);
+		for (int q = 0; q < M_QUEUES; q++)
+			if (!strcmp(t.t.queue, m_queue_names[q]) && s->ndue[q] < M_TASKS) {
+				s->due[q][s->ndue[q]++] = t.t.id;
+				s->due_now[q] = t.t.now;
+			}
+	}
+	for (size_t i = 0; i < s->ngets; i++) {
+		char label[24];
+		snprintf(label, sizeof(label), "ts%zu", i);
+		j_task(d, label, "", &s->gets[i]);
+		s->gets[i].st = jstatus(d, label);
+	}
+	n = JI("ql", "#");
+	for (int64_t i = 0; i < n && s->nqueues < 8; i++) {
+		char pre[32];
+		snprintf(pre, sizeof(pre), "%lld.", (long long)i);
+		j_queue(d, "ql", pre, &s->queues[s->nqueues++]);
+	}
+	/* the history */
+	for (size_t i = 0; i < s->ntask_ids; i++) {
+		char label[24];
+		snprintf(label, sizeof(label), "hid%zu", i);
+		j_runs(d, label, &s->per_task[i]);
+	}
+	for (int k = 0; k < RF__COUNT; k++) {
+		char label[24];
+		snprintf(label, sizeof(label), "h%d", k);
+		if (!s->lists[k].skip)
+			j_runs(d, label, &s->lists[k]);
+	}
+	char sub[1024];
+	if (cmp_leases(m, s, sub, sizeof(sub)) || cmp_tasks(m, s, sub, sizeof(sub)) ||
+	    cmp_history(m, s, e->worker, sub, sizeof(sub))) {
+		snprintf(why, wsize, "leasectl --json: %s", sub);
+		goto out;
+	}
+	if (cmp_stats(m, s, d, sub, sizeof(sub)) != 0) {
+		snprintf(why, wsize, "leasectl --json stats: %s", sub);
+		goto out;
+	}
+	rc = 0;
+out:
+	jdoc_free(&doc);
+	if (s)
+		snap_free(s);
+	free(s);
+	free(m);
+	return rc;
+}
+
 static int run_ops(void *ctx, const op *ops, size_t n, char *why, size_t wsize)
 {
 	env *e = ctx;
@@ -1279,6 +1859,11 @@ static int run_ops(void *ctx, const op *ops, size_t n, char *why, size_t wsize)
 		e->nops_run++;
 		if (step(e, &ops[i], why, wsize) != 0)
 			return (int)i + 1;
+	}
+	if (e->lc_now && n > 0) {
+		if (leasectl_check(e, why, wsize) != 0)
+			return (int)n;
+		e->lc_checks++;
 	}
 	return 0;
 }
@@ -1299,14 +1884,16 @@ static void usage(const char *argv0)
 {
 	fprintf(stderr,
 		"usage: %s [--backend sqlite|postgres|mysql] [--faults] [--sequences N] [--length L]\n"
-		"          [--seed S] [--replay SEED] [--long SECONDS] [--leasectl PATH] [-v]\n",
+		"          [--seed S] [--replay SEED] [--long SECONDS] [--leasectl PATH]\n"
+		"          [--leasectl-every N] [-v]\n",
 		argv0);
 	exit(64);
 }
 
 /* Run one sequence; on failure print it, shrink it and print that. */
-static int one_sequence(env *e, uint64_t seed, size_t length, const gen_opts *g)
+static int one_sequence(env *e, uint64_t seed, size_t length, const gen_opts *g, long index)
 {
+	e->lc_now = e->leasectl && e->lc_every > 0 && index % e->lc_every == 0;
 	op *ops = calloc(length, sizeof(*ops));
 	char why[2048];
 	if (!ops)
@@ -1353,6 +1940,7 @@ int main(int argc, char **argv)
 	memset(&e, 0, sizeof(e));
 	e.backend = "sqlite";
 	e.leasectl = getenv("LEASECTL");
+	e.lc_every = 1;
 	long sequences = 200, length = 40, long_s = 0;
 	uint64_t seed = (uint64_t)time(NULL) * 1000 + (uint64_t)getpid() % 1000;
 	int replay = 0;
@@ -1376,6 +1964,8 @@ int main(int argc, char **argv)
 			long_s = atol(argv[++i]);
 		else if (!strcmp(a, "--leasectl") && v)
 			e.leasectl = argv[++i];
+		else if (!strcmp(a, "--leasectl-every") && v)
+			e.lc_every = atoi(argv[++i]);
 		else if (!strcmp(a, "-v"))
 			e.verbose++;
 		else
@@ -1409,7 +1999,7 @@ int main(int argc, char **argv)
 	long done = 0;
 	int rc = 0;
 	for (long i = 0; replay ? i < 1 : long_s ? lqt_mono_ms() - start < long_s * 1000 : i < sequences; i++) {
-		if (one_sequence(&e, replay ? seed : seed + (uint64_t)i, (size_t)length, &g) != 0) {
+		if (one_sequence(&e, replay ? seed : seed + (uint64_t)i, (size_t)length, &g, i) != 0) {
 			rc = 1;
 			break;
 		}
@@ -1417,9 +2007,15 @@ int main(int argc, char **argv)
 	}
 	printf("model: %ld sequences, %zu operations in %.1f s: %s\n", done, e.nops_run,
 	       (double)(lqt_mono_ms() - start) / 1000.0, rc ? "FAILED" : "all agree with the model");
+	if (e.lc_checks)
+		printf("model: leasectl --json agreed at the end of %ld sequences\n", e.lc_checks);
 	if (e.faults)
 		printf("model: %ld injected faults hit a call, %ld of them left its outcome unknown\n", e.faults_fired,
 		       e.faults_unknown);
+	if (lc_req) {
+		fclose(lc_req); /* python3 ends at the end of its input */
+		fclose(lc_ans);
+	}
 	drop_driver_state(&e);
 	lq_close(e.w);
 	lq_close(e.o);

@@ -850,6 +850,8 @@ int m_queue_pause(model *m, const mctx *c, int queue, int paused, lq_status st, 
 	if (!c->unknown)
 		EXPECT(st, LQ_OK);
 	m->queue_paused[queue] = paused;
-	m->queue_known[queue] = 1;
+	/* An unknown outcome: the queue's row may be there or not; the queue
+	 * list says which once the queue has no task. */
+	m->queue_known[queue] = c->unknown && !m->queue_known[queue] ? 2 : 1;
 	return 0;
 }

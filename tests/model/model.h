@@ -100,7 +100,7 @@ typedef struct model {
 	mjob jobs[M_JOBS];
 	mrun runs[M_RUNS];
 	int queue_paused[M_QUEUES];
-	int queue_known[M_QUEUES]; /* has a lq_queue row (paused once) */
+	int queue_known[M_QUEUES]; /* has a lq_queue row (paused once); 2: maybe */
 	int64_t next_seq;
 	int64_t batch_first_lo, batch_first_hi; /* monotonic, of the oldest pending row */
 	int64_t gone_ids[M_TASKS]; /* ids of removed tasks: lq_task_get must say NOTFOUND */
