@@ -424,14 +424,67 @@ void lc_child_subreaper(void);
  * signal dispositions and PR_SET_PDEATHSIG; it calls run(arg), which execs
  * or _exits.  The pid, or -1 with errno. */
 pid_t lc_child_spawn(void (*run)(void *arg), void *arg);
-/* Send sig to the child's process group (to the child if the group is gone). */
-void lc_child_signal(pid_t pid, int sig);
-/* 1 and *wstatus once pid has exited (reaped), 0 while it runs. */
-int lc_child_poll(pid_t pid, int *wstatus);
 /* After the child was reaped: SIGTERM what it left running (the rest of its
  * group, descendants reparented to us), SIGKILL after grace_ms, reap them.
  * Returns how many processes there were to stop (0: none). */
 int lc_child_stop_rest(pid_t pgid, int64_t grace_ms);
+
+/* Supervising a spawned child (lc_supervise): the one loop behind exec's
+ * COMMAND and the worker's and tick's handlers.  The caller fills in its
+ * policy; the engine keeps the child alive, enforces the deadlines, stops
+ * it as a group (SIGTERM, SIGKILL after a grace), reaps it and stops what
+ * it left running.  Needs lc_sig_init() and SIGCHLD caught, so that the
+ * child's end wakes the loop. */
+enum lc_keep {
+	LC_KEEP_AGAIN, /* renewed or worth retrying: due again at s->keep_at */
+	LC_KEEP_DONE,  /* nothing left to keep alive; the child may finish */
+	LC_KEEP_LOST,  /* what the child works under is gone: stop it */
+};
+enum lc_stop_ask {
+	LC_STOP_NO,    /* carry on */
+	LC_STOP_DRAIN, /* SIGTERM after drain_ms unless it ends first */
+	LC_STOP_NOW,   /* SIGTERM now */
+};
+enum lc_sup_end {
+	LC_END_EXITED,    /* it ended before we sent it SIGTERM */
+	LC_END_STOPPED,   /* we stopped it because stop_ask said so */
+	LC_END_TIMED_OUT, /* we stopped it at timeout_at */
+	LC_END_LOST,      /* keep() said lost (whether or not it ended first) */
+};
+struct lc_sup {
+	/* Policy, set by the caller (zero: not used). */
+	pid_t pid;             /* from lc_child_spawn */
+	void *arg;             /* the caller's, for its callbacks */
+	int forward_stops;     /* pass SIGTERM/INT/HUP/QUIT on to the child's group */
+	int64_t poll_ms;       /* wake at least this often (for stop_ask) */
+	int64_t keep_at;       /* first keep() call, monotonic ms */
+	/* Renew what the child works under; now is taken before the call.
+	 * AGAIN must set keep_at; LOST must say why first (the engine only
+	 * stops the child). */
+	enum lc_keep (*keep)(struct lc_sup *s, int64_t now);
+	enum lc_stop_ask (*stop_ask)(struct lc_sup *s); /* asked on each wake */
+	int64_t timeout_at;    /* monotonic ms */
+	int64_t drain_ms;      /* LC_STOP_DRAIN: how long it may still run */
+	int64_t grace_ms;      /* SIGTERM to SIGKILL */
+	int64_t lost_grace_ms; /* the same after LC_KEEP_LOST (keep() may change it) */
+	int64_t rest_grace_ms; /* for what it left running, if it ended on its own */
+	int64_t rest_grace_stopped_ms; /* the same after SIGTERM or LC_KEEP_LOST */
+	/* With output: out_fd is polled too and output() called on each wake;
+	 * it sets out_fd to -1 once that is done. */
+	int out_fd;
+	void (*output)(struct lc_sup *s);
+	/* Outcome. */
+	enum lc_sup_end end;
+	int wstatus;
+	int rest;              /* processes it left running, now stopped */
+};
+/* Run the loop until s->pid is reaped and what it left is stopped. */
+void lc_supervise(struct lc_sup *s);
+/* Around a keep-alive call that may block past the lease's end: arm(s, ms)
+ * makes SIGALRM send SIGTERM to the child's group after ms, from the signal
+ * handler; disarm returns 1 if that happened. */
+void lc_sup_guard_arm(const struct lc_sup *s, int64_t ms);
+int lc_sup_guard_disarm(void);
 /* Describe a wait() status: "exited with status 3", "killed by signal 15". */
 void lc_fmt_wait(char *buf, size_t size, int wstatus);
 /* The exit status a wrapper passes on: the code, or 128 + signal. */

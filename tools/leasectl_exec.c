@@ -10,15 +10,10 @@
  * (leasectl_child.c): SIGTERM, then SIGKILL.
  */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/prctl.h>
-#include <sys/time.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "leasectl.h"
@@ -108,10 +103,8 @@ struct run {
 	const char *name;
 	char **argv;
 	int64_t ttl;
-	pid_t pid;
-	int wstatus;
-	int exited;
 	int64_t expires_mono; /* the lease's expiry, conservatively, on our clock */
+	char why[700];        /* why the last renewal failed ("" if it did not) */
 };
 
 static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
@@ -192,142 +185,77 @@ static int command_unrunnable(const char *cmd)
 	return err == ENOENT || err == ENOTDIR ? 127 : 126;
 }
 
-/* Handle what the signal handlers reported: pass signals on, reap. */
-static void pump(struct run *r)
-{
-	int b;
-
-	while (lc_sig_next(&b)) {
-		int sig = b & 0x7f;
-		/* COMMAND has a process group of its own: a terminal's ^C (and
-		 * every other stop signal) reaches it only through us. */
-		int fwd = sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
-		if (fwd && !r->exited)
-			lc_child_signal(r->pid, sig);
-	}
-	if (!r->exited && lc_child_poll(r->pid, &r->wstatus))
-		r->exited = 1;
-}
-
-/* Sleep until deadline (monotonic ms), a signal or the child's exit. */
-static void wait_until(struct run *r, int64_t deadline)
-{
-	struct pollfd pfd = {.fd = lc_sig_fd(), .events = POLLIN};
-	int64_t now = lc_mono_ms();
-
-	if (deadline > now && !r->exited) {
-		int64_t t = deadline - now;
-		poll(&pfd, 1, t > 60000 ? 60000 : (int)t);
-	}
-	pump(r);
-}
-
-/* The watchdog: armed around each renew call, which may block (a busy
- * SQLite file, a slow server) past the lease's expiry.  If it fires, the
- * command is stopped at once, from the handler: kill() is async-signal-safe. */
-static volatile sig_atomic_t g_watch_pid;
-static volatile sig_atomic_t g_watch_fired;
-
-static void watchdog(int sig)
-{
-	(void)sig;
-	if (g_watch_pid > 0)
-		kill(-(pid_t)g_watch_pid, SIGTERM); /* the command's whole group */
-	g_watch_fired = 1;
-}
-
-static void arm_watchdog(int64_t ms)
-{
-	struct itimerval it;
-
-	memset(&it, 0, sizeof(it));
-	if (ms > 0) {
-		it.it_value.tv_sec = (time_t)(ms / 1000);
-		it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-	}
-	setitimer(ITIMER_REAL, &it, NULL); /* 0 disarms */
-}
-
-/* Stop the command: SIGTERM, then SIGKILL after min(TTL/3, 10 s).  why
- * (may be "") says why the lease is lost. */
-static int stop_child(struct run *r, const char *why)
+/* The lease is lost: say so before COMMAND is stopped. */
+static enum lc_keep lost(struct run *r, const char *why)
 {
 	char cmd[300];
-	int64_t grace = r->ttl / 3, deadline;
+
+	lc_errorf("lease \"%s\" lost (token %lld%s%s): stopping %s", r->name, (long long)r->lease.token,
+		  *why ? "; " : "", why, lc_pr(cmd, sizeof(cmd), r->argv[0]));
+	return LC_KEEP_LOST;
+}
+
+/* The keep-alive: renew every TTL/3, retry a failed renewal more often
+ * until the lease would have expired. */
+static enum lc_keep renew(struct lc_sup *s, int64_t now)
+{
+	struct run *r = s->arg;
+	int64_t interval = r->ttl / 3 > 0 ? r->ttl / 3 : 1;
+	int64_t retry = r->ttl / 10 < 1000 ? (r->ttl / 10 > 0 ? r->ttl / 10 : 1) : 1000;
+	lq_status st;
+
+	if (now >= r->expires_mono)
+		return lost(r, r->why[0] ? r->why : "not renewed before it expired");
+	/* The renewal may block (a busy SQLite file, a slow server) past the
+	 * lease's expiry: then the command is stopped at once. */
+	lc_sup_guard_arm(s, r->expires_mono - now);
+	st = lq_lease_renew(r->db, &r->lease, r->ttl);
+	if (lc_sup_guard_disarm()) {
+		if (st == LQ_OK) /* renewed too late: it is ours again, hand it back */
+			lq_lease_release(r->db, &r->lease);
+		return lost(r, "the renewal took longer than the lease had left");
+	}
+	if (st == LQ_OK) {
+		r->expires_mono = now + r->ttl;
+		s->keep_at = now + interval;
+		r->why[0] = '\0';
+		return LC_KEEP_AGAIN;
+	}
+	if (st == LQ_LOST)
+		return lost(r, "");
+	/* Transient (the library reconnects on the next call); remember why. */
+	{
+		const char *msg = lq_errmsg(r->db);
+		snprintf(r->why, sizeof(r->why), "not renewed before it expired: %s",
+			 msg && *msg ? msg : lq_status_str(st));
+	}
+	s->keep_at = lc_mono_ms() + retry;
+	if (s->keep_at > r->expires_mono)
+		s->keep_at = r->expires_mono;
+	return LC_KEEP_AGAIN;
+}
+
+/* Run COMMAND to its end under the lease: renewed every TTL/3, stop signals
+ * passed on; if the lease is lost, SIGTERM, then SIGKILL after
+ * min(TTL/3, 10 s).  Returns 0 when it ended, or LC_EXIT_LOST. */
+static int supervise(struct run *r, struct lc_sup *s)
+{
+	int64_t grace = r->ttl / 3;
 
 	if (grace > EXEC_MAX_GRACE_MS)
 		grace = EXEC_MAX_GRACE_MS;
 	if (grace < EXEC_MIN_GRACE_MS)
 		grace = EXEC_MIN_GRACE_MS;
-	lc_errorf("lease \"%s\" lost (token %lld%s%s): stopping %s", r->name, (long long)r->lease.token,
-		  *why ? "; " : "", why, lc_pr(cmd, sizeof(cmd), r->argv[0]));
-	if (!r->exited)
-		lc_child_signal(r->pid, SIGTERM);
-	deadline = lc_mono_ms() + grace;
-	while (!r->exited && lc_mono_ms() < deadline)
-		wait_until(r, deadline);
-	if (!r->exited) {
-		lc_child_signal(r->pid, SIGKILL);
-		while (waitpid(r->pid, &r->wstatus, 0) < 0 && errno == EINTR)
-			;
-		r->exited = 1;
-	}
-	/* Whatever it started, in its group or escaped from it, stops too:
-	 * another host holds the lease now. */
-	lc_child_stop_rest(r->pid, grace);
-	return LC_EXIT_LOST;
-}
-
-/* Renew every TTL/3 until the child exits.  Returns 0 when it exited, or
- * LC_EXIT_LOST after stopping it. */
-static int supervise(struct run *r)
-{
-	int64_t interval = r->ttl / 3 > 0 ? r->ttl / 3 : 1;
-	int64_t retry = r->ttl / 10 < 1000 ? (r->ttl / 10 > 0 ? r->ttl / 10 : 1) : 1000;
-	int64_t next = r->expires_mono - r->ttl + interval;
-	char why[700] = "";
-
-	g_watch_pid = r->pid;
-	lc_sig_catch(SIGALRM, watchdog);
-	for (;;) {
-		int64_t before;
-		lq_status st;
-
-		wait_until(r, next);
-		if (r->exited)
-			return 0;
-		before = lc_mono_ms();
-		if (before < next)
-			continue;
-		if (before >= r->expires_mono)
-			return stop_child(r, why[0] ? why : "not renewed before it expired");
-		arm_watchdog(r->expires_mono - before);
-		st = lq_lease_renew(r->db, &r->lease, r->ttl);
-		arm_watchdog(0);
-		if (g_watch_fired) {
-			if (st == LQ_OK) /* renewed too late: it is ours again, hand it back */
-				lq_lease_release(r->db, &r->lease);
-			return stop_child(r, "the renewal took longer than the lease had left");
-		}
-		if (st == LQ_OK) {
-			r->expires_mono = before + r->ttl;
-			next = before + interval;
-			why[0] = '\0';
-			continue;
-		}
-		if (st == LQ_LOST)
-			return stop_child(r, "");
-		/* Transient (the library reconnects on the next call): retry more
-		 * often until the lease would have expired; remember why. */
-		{
-			const char *msg = lq_errmsg(r->db);
-			snprintf(why, sizeof(why), "not renewed before it expired: %s",
-				 msg && *msg ? msg : lq_status_str(st));
-		}
-		next = lc_mono_ms() + retry;
-		if (next > r->expires_mono)
-			next = r->expires_mono;
-	}
+	s->arg = r;
+	s->forward_stops = 1;
+	s->keep_at = r->expires_mono - r->ttl + (r->ttl / 3 > 0 ? r->ttl / 3 : 1);
+	s->keep = renew;
+	s->grace_ms = s->lost_grace_ms = grace;
+	/* What COMMAND left running must not go on without the lease. */
+	s->rest_grace_ms = EXEC_MAX_GRACE_MS;
+	s->rest_grace_stopped_ms = grace;
+	lc_supervise(s);
+	return s->end == LC_END_LOST ? LC_EXIT_LOST : 0;
 }
 
 /* After the child: keep the lease until acquired_at + min_hold, or release it. */
@@ -364,6 +292,7 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct exec_args a = {0};
 	struct run r;
+	struct lc_sup sup = {0};
 	int rc = lc_parse(ctx, &lc_exec_usage, &a, argc, argv);
 	int64_t ttl = EXEC_DEFAULT_TTL_MS, wait = 0, min_hold = 0, conflict = LC_EXIT_HELD, before, acquired,
 		slots = 0;
@@ -469,9 +398,9 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	lc_cloexec_new_fds(ctx);
 	{
 		struct exec_child child = {a.cmd.argv, env};
-		r.pid = lc_child_spawn(run_child, &child);
+		sup.pid = lc_child_spawn(run_child, &child);
 	}
-	if (r.pid < 0) {
+	if (sup.pid < 0) {
 		lc_errorf("cannot fork: %s", strerror(errno));
 		lq_lease_release(r.db, &r.lease);
 		rc = LC_EXIT_FAIL;
@@ -479,16 +408,14 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	}
 
 	lc_log_event("info", "lease_acquired", &(struct lc_log_fields){.lease = a.name, .token = r.lease.token});
-	rc = supervise(&r);
-	g_watch_pid = 0;
+	rc = supervise(&r, &sup);
 	if (rc == LC_EXIT_LOST)
 		goto out;
-	/* What COMMAND left running must not go on without the lease. */
-	if (lc_child_stop_rest(r.pid, EXEC_MAX_GRACE_MS) > 0)
+	if (sup.rest > 0)
 		lc_errorf("exec: %s left processes running; they were stopped before lease \"%s\" was handed back",
 			  lc_pr(cb, sizeof(cb), a.cmd.argv[0]), r.name);
 	hand_back(&r, min_hold, acquired);
-	rc = lc_wait_exit(r.wstatus);
+	rc = lc_wait_exit(sup.wstatus);
 	lc_log_event(rc ? "error" : "info", "command_exited",
 		     &(struct lc_log_fields){.lease = a.name, .token = r.lease.token, .exit_status = rc,
 					     .has_exit_status = 1, .duration_ms = lc_mono_ms() - acquired,

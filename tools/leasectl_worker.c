@@ -243,20 +243,81 @@ static int unmatched_fn(lq_job *job, void *arg)
 	return 1;
 }
 
+/* A handler's run, for the supervisor's callbacks. */
+struct hrun {
+	lq_job *job;
+	const lq_task *t;
+	const struct wconf *c;
+	int64_t interval; /* between heartbeats: a third of the claim's TTL */
+	int64_t expiry;   /* the claim's end, on our clock */
+	struct relay out;
+};
+
+static void claim_renewed(struct hrun *h, int64_t now)
+{
+	int64_t ttl = lq_job_claim_ttl(h->job) > 0 ? lq_job_claim_ttl(h->job) : h->c->claim_ttl;
+
+	h->expiry = now + ttl;
+	h->interval = ttl / 3 > 0 ? ttl / 3 : 1;
+}
+
+/* Heartbeats keep an at-least-once claim and, in a tick, the runner lease
+ * (whose TTL is short): without them a second tick would start beside a
+ * long handler. */
+static enum lc_keep heartbeat(struct lc_sup *s, int64_t now)
+{
+	struct hrun *h = s->arg;
+	lq_status st = lq_job_heartbeat(h->job); /* measured from now: before the call */
+
+	if (st == LQ_OK) {
+		claim_renewed(h, now);
+		s->keep_at = now + h->interval;
+		return LC_KEEP_AGAIN;
+	}
+	if (st != LQ_LOST && lc_mono_ms() < h->expiry) {
+		s->keep_at = now + (h->interval < 1000 ? h->interval : 1000); /* transient: retry sooner */
+		return LC_KEEP_AGAIN;
+	}
+	/* Only the runner lease is gone: the task was ours when claimed
+	 * (at-most-once), so let it finish; the tick ends after it. */
+	if (h->t->mode != LQ_AT_LEAST_ONCE)
+		return LC_KEEP_DONE;
+	s->lost_grace_ms = h->interval < KILL_GRACE_MS ? h->interval : KILL_GRACE_MS;
+	return LC_KEEP_LOST;
+}
+
+/* A stopping worker lets the handler finish for a while; asked twice, it
+ * does not wait. */
+static enum lc_stop_ask shutdown_ask(struct lc_sup *s)
+{
+	const struct hrun *h = s->arg;
+
+	if (!lq_job_stopping(h->job))
+		return LC_STOP_NO;
+	return g_stops >= 2 ? LC_STOP_NOW : LC_STOP_DRAIN;
+}
+
+static void relay_output(struct lc_sup *s)
+{
+	struct hrun *h = s->arg;
+
+	relay_pump(&h->out, h->t, 0);
+	s->out_fd = h->out.fd;
+}
+
 static int handler_fn(lq_job *job, void *arg)
 {
-	const struct handler *h = arg;
-	const struct wconf *c = h->conf;
+	const struct handler *hd = arg;
+	const struct wconf *c = hd->conf;
 	const lq_task *t = lq_job_task(job);
 	char v_id[48], v_attempt[48], v_run_at[48], *v_name = NULL, *v_queue = NULL, why[128], err[256];
 	const char *set[5];
-	int64_t interval = 0, next_hb = 0, expiry = 0, stop_at = 0, kill_at = 0, now, started = lc_mono_ms();
+	int64_t started = lc_mono_ms();
 	int attempt = job_attempt(t);
-	int fd, wstatus = 0, termed = 0, killed = 0, lost = 0, stopped = 0, timed_out = 0, errpipe[2] = {-1, -1};
-	int64_t timeout_at = 0;
-	struct relay out = {.fd = -1};
+	int fd, timed_out = 0, errpipe[2] = {-1, -1};
+	struct hrun h = {.job = job, .t = t, .c = c, .out = {.fd = -1}};
+	struct lc_sup s = {0};
 	char **env;
-	pid_t pid;
 
 	snprintf(v_id, sizeof(v_id), "LEASEQ_TASK_ID=%lld", (long long)t->id);
 	snprintf(v_attempt, sizeof(v_attempt), "LEASEQ_TASK_ATTEMPT=%d", attempt);
@@ -279,111 +340,51 @@ static int handler_fn(lq_job *job, void *arg)
 
 	lc_cloexec_new_fds(c->ctx);
 	if (lc_log_is_json() && pipe2(errpipe, O_CLOEXEC) == 0) {
-		out.fd = errpipe[0];
-		fcntl(out.fd, F_SETFL, fcntl(out.fd, F_GETFL) | O_NONBLOCK);
+		h.out.fd = errpipe[0];
+		fcntl(h.out.fd, F_SETFL, fcntl(h.out.fd, F_GETFL) | O_NONBLOCK);
 	}
 	{
 		/* In JSON (--json, --log-format json) our standard output is JSON
 		 * only: the handler's goes where its standard error goes. */
 		int json = c->ctx->json || lc_log_is_json();
-		struct sh_child sc = {h->cmd, fd, errpipe[1], errpipe[1] >= 0 ? errpipe[1] : json ? STDERR_FILENO : -1,
+		struct sh_child sc = {hd->cmd, fd, errpipe[1], errpipe[1] >= 0 ? errpipe[1] : json ? STDERR_FILENO : -1,
 				      env};
-		pid = lc_child_spawn(run_sh, &sc);
+		s.pid = lc_child_spawn(run_sh, &sc);
 	}
 	close(fd);
 	if (errpipe[1] >= 0)
 		close(errpipe[1]);
-	if (pid < 0) {
+	if (s.pid < 0) {
 		snprintf(err, sizeof(err), "leasectl could not start the handler: %s", strerror(errno));
 		goto fail;
 	}
 
-	now = lc_mono_ms();
-	/* Heartbeats keep an at-least-once claim and, in a tick, the runner
-	 * lease (whose TTL is short): without them a second tick would start
-	 * beside a long handler. */
+	s.arg = &h;
+	s.poll_ms = 1000; /* also notices lq_job_stopping */
+	s.stop_ask = shutdown_ask;
+	s.drain_ms = STOP_GRACE_MS;
+	s.grace_ms = KILL_GRACE_MS;
+	s.rest_grace_ms = KILL_GRACE_MS;
+	s.out_fd = h.out.fd;
+	s.output = relay_output;
 	if (c->mode == LQ_AT_LEAST_ONCE || c->tick) {
-		int64_t ttl = lq_job_claim_ttl(job) > 0 ? lq_job_claim_ttl(job) : c->claim_ttl;
-		interval = ttl / 3 > 0 ? ttl / 3 : 1;
-		next_hb = now + interval;
-		expiry = now + ttl;
+		int64_t now = lc_mono_ms();
+		claim_renewed(&h, now);
+		s.keep_at = now + h.interval;
+		s.keep = heartbeat;
 	}
 	/* The task's own timeout (task add --timeout) wins over --timeout. */
 	int64_t limit = t->timeout_ms > 0 ? t->timeout_ms : c->timeout;
 	if (limit > 0)
-		timeout_at = started + limit;
-	for (;;) {
-		struct pollfd pfd[2] = {{.fd = lc_sig_fd(), .events = POLLIN}, {.fd = out.fd, .events = POLLIN}};
-		int64_t wake = now + 1000; /* also notices lq_job_stopping */
-		int b;
-
-		if (interval && !lost && next_hb < wake)
-			wake = next_hb;
-		if (stop_at && !termed && stop_at < wake)
-			wake = stop_at;
-		if (kill_at && !killed && kill_at < wake)
-			wake = kill_at;
-		if (timeout_at && !termed && timeout_at < wake)
-			wake = timeout_at;
-		if (wake > now)
-			poll(pfd, out.fd >= 0 ? 2 : 1, (int)(wake - now));
-		relay_pump(&out, t, 0);
-		while (lc_sig_next(&b))
-			;
-		if (lc_child_poll(pid, &wstatus))
-			break;
-		now = lc_mono_ms();
-		if (!stopped && lq_job_stopping(job)) {
-			stopped = 1;
-			stop_at = now + STOP_GRACE_MS;
-		}
-		if (stopped && g_stops >= 2)
-			stop_at = now; /* asked twice: do not wait for the handler */
-		if (interval && !lost && now >= next_hb) {
-			lq_status st = lq_job_heartbeat(job); /* measured from now: before the call */
-			if (st == LQ_OK) {
-				int64_t ttl = lq_job_claim_ttl(job) > 0 ? lq_job_claim_ttl(job) : c->claim_ttl;
-				expiry = now + ttl;
-				interval = ttl / 3 > 0 ? ttl / 3 : 1;
-				next_hb = now + interval;
-			} else if ((st == LQ_LOST || lc_mono_ms() >= expiry) && t->mode != LQ_AT_LEAST_ONCE) {
-				/* Only the runner lease is gone: the task was ours when
-				 * claimed (at-most-once), so let it finish; the tick ends
-				 * after it. */
-				interval = 0;
-			} else if (st == LQ_LOST || lc_mono_ms() >= expiry) {
-				lost = 1;
-				stop_at = now;
-			} else {
-				next_hb = now + (interval < 1000 ? interval : 1000); /* transient: retry sooner */
-			}
-		}
-		/* --timeout: the handler is stopped like at shutdown, and the
-		 * attempt is a failure of its own kind. */
-		if (timeout_at && !termed && !timed_out && now >= timeout_at) {
-			timed_out = 1;
-			stop_at = now;
-		}
-		if (stop_at && !termed && now >= stop_at) {
-			lc_child_signal(pid, SIGTERM);
-			termed = 1;
-			kill_at = now + (lost ? (interval < KILL_GRACE_MS ? interval : KILL_GRACE_MS) : KILL_GRACE_MS);
-		}
-		if (kill_at && !killed && now >= kill_at) {
-			lc_child_signal(pid, SIGKILL);
-			killed = 1;
-		}
-	}
-	/* What the handler left running (its group, descendants that escaped
-	 * it) stops with it: the claim it worked under is settled next. */
-	lc_child_stop_rest(pid, killed || termed || lost ? 0 : KILL_GRACE_MS);
-	relay_pump(&out, t, 1);
-	lc_fmt_wait(why, sizeof(why), wstatus);
-	if (lost) {
+		s.timeout_at = started + limit;
+	lc_supervise(&s);
+	relay_pump(&h.out, t, 1);
+	lc_fmt_wait(why, sizeof(why), s.wstatus);
+	if (s.end == LC_END_LOST) {
 		snprintf(err, sizeof(err), "claim lost while the handler ran; handler stopped (%s)", why);
 		goto fail;
 	}
-	if (!timed_out && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+	if (s.end != LC_END_TIMED_OUT && WIFEXITED(s.wstatus) && WEXITSTATUS(s.wstatus) == 0) {
 		lc_log_event("info", "task_done",
 			     &(struct lc_log_fields){.task = t, .attempt = attempt,
 						     .duration_ms = lc_mono_ms() - started, .has_duration = 1});
@@ -395,17 +396,18 @@ static int handler_fn(lq_job *job, void *arg)
 	/* A handler that started and was then stopped by our shutdown may have
 	 * done part of its work: that is a failed attempt (counted, backed
 	 * off, dead when out of attempts), never a task handed back unrun. */
-	if (timed_out) {
+	if (s.end == LC_END_TIMED_OUT) {
 		char dur[32];
+		timed_out = 1;
 		lc_fmt_duration(dur, sizeof(dur), limit);
 		snprintf(err, sizeof(err), "timed out after %s: the handler was stopped (%s)", dur, why);
-	} else if (termed)
+	} else if (s.end == LC_END_STOPPED)
 		snprintf(err, sizeof(err), "interrupted by shutdown: the handler was stopped (%s)", why);
 	else
 		snprintf(err, sizeof(err), "handler %s", why);
 fail:
-	if (out.fd >= 0)
-		close(out.fd);
+	if (h.out.fd >= 0)
+		close(h.out.fd);
 	if (timed_out)
 		lq_job_set_timed_out(job, err); /* the history says timed_out */
 	else
