@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/check_docs.sh - the help, the manual pages and tools/leasectl.md do
-# not drift apart (issue 10, Deliver 2).  Run by ctest with LEASECTL=<path to
+# not drift apart.  Run by ctest with LEASECTL=<path to
 # leasectl> and MANDIR=<build dir with leasectl.1 and leaseq.3>.  Fails when
 #   1. the generated reference in tools/leasectl.md differs from
 #      `leasectl help --markdown` (fix: tools/update-docs);

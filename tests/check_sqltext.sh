@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/check_sqltext.sh - no SQL text is built from input (issue 8, Deliver 5).
+# tests/check_sqltext.sh - no SQL text is built from input.
 # Run by ctest from the source tree.  Fails when
 #   1. a file of lib/ other than backend/*.c calls a client library's
 #      statement function or includes its header;

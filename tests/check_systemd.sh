@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/check_systemd.sh - the systemd units in dist/systemd/ (issue 10,
-# Deliver 3).  Run by ctest as `bash tests/check_systemd.sh` with
+# tests/check_systemd.sh - the systemd units in dist/systemd/.
+# Run by ctest as `bash tests/check_systemd.sh` with
 # LEASECTL=<path to the built leasectl>.  Fails when
 #   1. `systemd-analyze verify` reports anything for a unit (a copy whose
 #      ExecStart names the built leasectl: verify checks that it exists);

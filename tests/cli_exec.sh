@@ -3,8 +3,9 @@
 # started: the command runs in its own process group, leasectl is a child
 # subreaper, and a lost lease, a signal or the command's own end stops the
 # group and every descendant that escaped it (setsid, a double fork) before
-# the lease is handed back or another host can take it (issue 8, defects 2
-# and 7).  Run by ctest as `bash tests/cli_exec.sh <backend>` with
+# the lease is handed back or another host can take it (otherwise a
+# command outlives its lease and runs twice).  Run by ctest as
+# `bash tests/cli_exec.sh <backend>` with
 # LEASECTL=<path to leasectl>.
 #
 # Every command started here carries a marker unique to this run in its

@@ -221,8 +221,8 @@ fi
 
 # ------------------------------------------------------------------ b. SIGTERM restarts
 # A worker stopped by SIGTERM (twice) while its at-most-once handler runs,
-# then a new worker: the task must not start again (defect 1 of issue 8
-# makes this fail until it is fixed).
+# then a new worker: the task must not start again (a handler stopped by
+# the shutdown is a failed attempt, never handed back as unrun).
 if want_scenario b; then
     new_run
     Q="fb_$RUN"

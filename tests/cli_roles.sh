@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_roles.sh BACKEND - least-privilege roles (issue 8, Deliver 5; README
+# tests/cli_roles.sh BACKEND - least-privilege roles (README
 # "Servers: versions, privileges, roles"): the test user migrates a space of
 # its own as the owner (migrator), then a worker role with row rights only
 # runs task add, worker --drain, exec, lease acquire/release, and cannot run

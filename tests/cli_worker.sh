@@ -115,9 +115,9 @@ done
 
 # A second SIGTERM does not wait for the handler.  A handler that started and
 # was stopped by the shutdown is a FAILED attempt: counted, backed off, and
-# dead when out of attempts; never handed back as unrun (issue 8, defect 1:
-# it was re-queued with attempts unchanged, so a redeploy re-ran it uncounted,
-# forever for a handler that always outlives the grace period).
+# dead when out of attempts; never handed back as unrun (were it re-queued
+# with attempts unchanged, a redeploy would re-run it uncounted, forever for
+# a handler that always outlives the grace period).
 for mode in at-most-once at-least-once; do
     for max in 3 1; do
         begin
