@@ -139,7 +139,7 @@ void lq__notify(lq_db *db, const char *channel);
  * Returns 1 when woken by a notification. */
 int lq__wait(lq_db *db, const char *channel, int64_t ms);
 
-/* Borrowed connections (borrow.c): 1 when db is borrowed and the
+/* Borrowed connections (db.c): 1 when db is borrowed and the
  * application's transaction is open on it (not one of ours). */
 int lq__app_tx(lq_db *db);
 /* LQ_OK when statement id may run now; LQ_ETXOPEN (message set) when the
