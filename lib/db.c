@@ -225,8 +225,8 @@ LQ_EXTERN(void) lq_close(lq_db *db)
 {
 	if (!db)
 		return;
-	(void)lq__run_flush(db); /* lq_run_flush first, to hear of a failure */
-	lq__run_batch_free(db);
+	if (db->before_close)
+		db->before_close(db);
 	if (db->conn && db->borrowed)
 		db->be->release(db->conn); /* the connection stays the application's */
 	else if (db->conn)
