@@ -50,16 +50,6 @@ LQ_EXTERN(int) lq_backend_built(const char *name)
 	return 0;
 }
 
-const char *lq__sql_name(lq_sql_id id)
-{
-	static const char *const names[] = {
-#define LQ__SQL_STR(name) #name,
-		LQ_SQL_LIST(LQ__SQL_STR)
-#undef LQ__SQL_STR
-	};
-	return (unsigned)id < LQ_SQL__COUNT ? names[id] : "?";
-}
-
 lq_status lq__fail(lq_db *db, lq_status st, const char *fmt, ...)
 {
 	/* Formatted aside first, so that db->errmsg may be one of the
@@ -581,42 +571,6 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 	db->conflicted = 1;
 	return lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts (%s)", what, attempt,
 			db->errmsg[0] ? db->errmsg : db->err.msg);
-}
-
-/* ------------------------------------------------------------ bounded waits */
-
-void lq__wait_init(lq_wait_state *w, int64_t deadline_ms, const volatile sig_atomic_t *stop)
-{
-	w->start_ms = lq__mono_ms();
-	w->deadline_ms = deadline_ms > 0 ? deadline_ms : LQ_STATEMENT_TIMEOUT_MS;
-	w->stop_seen_ms = 0;
-	w->stop = stop;
-}
-
-int lq__wait_check(lq_wait_state *w)
-{
-	int64_t now = lq__mono_ms();
-	if (now - w->start_ms >= w->deadline_ms)
-		return LQ__WAIT_DEADLINE;
-	/* A graceful stop still lets a quick claim or ack finish. */
-	if (w->stop && *w->stop) {
-		if (!w->stop_seen_ms)
-			w->stop_seen_ms = now;
-		else if (now - w->stop_seen_ms >= LQ_STOP_GRACE_MS)
-			return LQ__WAIT_STOP;
-	}
-	return 0;
-}
-
-const char *lq__wait_why(int why, const lq_wait_state *w, char *buf, size_t size)
-{
-	if (why == LQ__WAIT_STOP)
-		snprintf(buf, size, "interrupted by a stop request");
-	else if (w->deadline_ms % 1000 == 0)
-		snprintf(buf, size, "timed out after %lld s", (long long)(w->deadline_ms / 1000));
-	else
-		snprintf(buf, size, "timed out after %lld ms", (long long)w->deadline_ms);
-	return buf;
 }
 
 /* ----------------------------------------------------------- schema check */
