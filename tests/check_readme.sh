@@ -10,11 +10,10 @@
 #   4. the doctor sample shows another schema version than a new SQLite
 #      database has.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.sh"
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readme="$src/README.md"
-fail=0
-ok() { echo "ok - $*"; }
-bad() { echo "not ok - $*"; fail=1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-readme.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 mkdir "$T/bin" "$T/tour"
@@ -27,11 +26,11 @@ block_after() { # HEADING
 
 # 1. The tour, line for line under bash -e.
 block_after "## Five-minute tour" >"$T/tour.sh"
-[[ -s "$T/tour.sh" ]] || bad "no sh block under '## Five-minute tour'"
+[[ -s "$T/tour.sh" ]] || not_ok "no sh block under '## Five-minute tour'"
 if (cd "$T/tour" && env -u LEASEQ_DSN PATH="$T/bin:$PATH" bash -e "$T/tour.sh") >"$T/tour.out" 2>&1; then
     ok "the five-minute tour runs as written"
 else
-    bad "the five-minute tour failed (exit $?); its last lines:"
+    not_ok "the five-minute tour failed (exit $?); its last lines:"
     tail -n 8 "$T/tour.out" | sed 's/^/#   /'
 fi
 
@@ -48,7 +47,7 @@ while IFS= read -r cmd; do
     if [[ -z "$section" ]]; then
         # lease, task, queue: listed by their subcommands only
         [[ "$cmd" == *" "* ]] && continue
-        bad "the synopsis has no line for '$cmd'"
+        not_ok "the synopsis has no line for '$cmd'"
         continue
     fi
     [[ "$section" =~ ^\ \ $top\ …$ ]] && continue
@@ -58,19 +57,19 @@ while IFS= read -r cmd; do
     for f in $flags; do
         grep -q -E -- "$f([^a-z-]|$)" <<<"$section" || missing+=" $f"
     done
-    [[ -z "$missing" ]] && ok "synopsis of '$cmd' has its flags" || bad "synopsis of '$cmd' lacks:$missing"
+    [[ -z "$missing" ]] && ok "synopsis of '$cmd' has its flags" || not_ok "synopsis of '$cmd' lacks:$missing"
 done <<<"$commands"
 
 # 3. exec's default TTL.
 help_ttl=$("$LEASECTL" exec --help | tr '\n' ' ' | grep -oE -- '--ttl DUR [^-]*\(default [0-9a-z]+\)' | grep -oE 'default [0-9a-z]+' | head -n 1 || true)
 readme_ttl=$(grep -oE 'default TTL [0-9]+ ?[a-z]+' "$readme" | head -n 1 | sed 's/default TTL //; s/ //')
 [[ -n "$help_ttl" && "default $readme_ttl" == "$help_ttl" ]] && ok "exec's default TTL: $readme_ttl in both" ||
-    bad "exec's default TTL: README '$readme_ttl', --help '$help_ttl'"
+    not_ok "exec's default TTL: README '$readme_ttl', --help '$help_ttl'"
 
 # 4. The doctor sample's schema version.
 (cd "$T" && "$LEASECTL" --db sqlite:v.db migrate >/dev/null)
 have=$(cd "$T" && "$LEASECTL" --db sqlite:v.db doctor 2>/dev/null | sed -n -E 's/^ok +schema +version ([0-9]+).*/\1/p' || true)
 shown=$(sed -n -E 's/^ok +schema +version ([0-9]+).*/\1/p' "$readme" | head -n 1)
 [[ -n "$have" && "$have" == "$shown" ]] && ok "doctor sample: schema version $shown" ||
-    bad "doctor sample says schema version '$shown', a new SQLite database has '$have'"
+    not_ok "doctor sample says schema version '$shown', a new SQLite database has '$have'"
 exit $fail
