@@ -50,19 +50,8 @@ start_worker() { # NAME ARGS...
 }
 # wait_worker NAME SECONDS: RC = its exit status, or "timeout" (then killed).
 wait_worker() {
-    local name=$1 pid=${wpid[$1]} i
-    for i in $(seq 1 $(($2 * 10))); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-        RC=timeout
-    else
-        RC=0
-        wait "$pid" || RC=$?
-    fi
+    local name=$1
+    wait_or_kill "${wpid[$name]}" "$2"
     cp "$T/$name.out" "$T/out"
     cp "$T/$name.err" "$T/err"
     LAST_CMD="(background worker $name)"
