@@ -1,6 +1,6 @@
 /*
  * db.c - open/close, the backend registry, error text, statement dispatch,
- * transactions with bounded retries and reconnects.
+ * borrowed connections, transactions with bounded retries and reconnects.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,16 +48,6 @@ LQ_EXTERN(int) lq_backend_built(const char *name)
 		if (registry[i].be && registry[i].be->name && !strcmp(registry[i].be->name, name))
 			return 1;
 	return 0;
-}
-
-const char *lq__sql_name(lq_sql_id id)
-{
-	static const char *const names[] = {
-#define LQ__SQL_STR(name) #name,
-		LQ_SQL_LIST(LQ__SQL_STR)
-#undef LQ__SQL_STR
-	};
-	return (unsigned)id < LQ_SQL__COUNT ? names[id] : "?";
 }
 
 lq_status lq__fail(lq_db *db, lq_status st, const char *fmt, ...)
@@ -225,8 +215,8 @@ LQ_EXTERN(void) lq_close(lq_db *db)
 {
 	if (!db)
 		return;
-	(void)lq__run_flush(db); /* lq_run_flush first, to hear of a failure */
-	lq__run_batch_free(db);
+	if (db->before_close)
+		db->before_close(db);
 	if (db->conn && db->borrowed)
 		db->be->release(db->conn); /* the connection stays the application's */
 	else if (db->conn)
@@ -237,6 +227,63 @@ LQ_EXTERN(void) lq_close(lq_db *db)
 		free(db->dsn);
 	}
 	free(db);
+}
+
+/* --------------------------------------------------- borrowed connections */
+
+/* A handle on the application's own connection (lq_open_borrowed) may run
+ * only reads and the enqueue inside the application's open transaction: a
+ * claim, ack or lease change left uncommitted in someone else's transaction
+ * would hold row locks for as long as the application likes and vanish
+ * with its rollback. */
+
+/* The statements of lq_task_add and of the read-only calls. */
+static int joins_app_tx(lq_sql_id id)
+{
+	switch (id) {
+	case LQ_SQL_task_insert:
+	case LQ_SQL_task_insert_notify:
+	case LQ_SQL_task_insert_many:
+	case LQ_SQL_task_last_id:
+	case LQ_SQL_task_find_unique:
+	case LQ_SQL_db_now:
+	case LQ_SQL_schema_exists:
+	case LQ_SQL_schema_version:
+	case LQ_SQL_task_get:
+	case LQ_SQL_task_list:
+	case LQ_SQL_task_list_dead:
+	case LQ_SQL_lease_get:
+	case LQ_SQL_lease_list:
+	case LQ_SQL_queue_list:
+	case LQ_SQL_queue_next_due:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int lq__app_tx(lq_db *db)
+{
+	/* Our own transaction on a borrowed connection is not the app's. */
+	if (!db->borrowed || !db->conn || (db->in_tx && !db->joined))
+		return 0;
+	return db->be->app_tx && db->be->app_tx(db->conn);
+}
+
+lq_status lq__borrow_check(lq_db *db, const char *what, lq_sql_id id)
+{
+	if (!lq__app_tx(db) || ((int)id < LQ_SQL__COUNT && joins_app_tx(id)))
+		return LQ_OK;
+	return lq__fail(db, LQ_ETXOPEN,
+			"%s: not allowed inside the application's open transaction on a borrowed "
+			"connection (only enqueues and reads join it): commit or roll back first; "
+			"nothing was changed",
+			what);
+}
+
+LQ_EXTERN(int) lq_db_borrowed(const lq_db *db)
+{
+	return db ? db->borrowed : 0;
 }
 
 /* Statuses after which the connection is not reused: lost, or a wait was
@@ -524,42 +571,6 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 	db->conflicted = 1;
 	return lq__fail(db, LQ_ERROR, "%s: gave up after %d conflicting attempts (%s)", what, attempt,
 			db->errmsg[0] ? db->errmsg : db->err.msg);
-}
-
-/* ------------------------------------------------------------ bounded waits */
-
-void lq__wait_init(lq_wait_state *w, int64_t deadline_ms, const volatile sig_atomic_t *stop)
-{
-	w->start_ms = lq__mono_ms();
-	w->deadline_ms = deadline_ms > 0 ? deadline_ms : LQ_STATEMENT_TIMEOUT_MS;
-	w->stop_seen_ms = 0;
-	w->stop = stop;
-}
-
-int lq__wait_check(lq_wait_state *w)
-{
-	int64_t now = lq__mono_ms();
-	if (now - w->start_ms >= w->deadline_ms)
-		return LQ__WAIT_DEADLINE;
-	/* A graceful stop still lets a quick claim or ack finish. */
-	if (w->stop && *w->stop) {
-		if (!w->stop_seen_ms)
-			w->stop_seen_ms = now;
-		else if (now - w->stop_seen_ms >= LQ_STOP_GRACE_MS)
-			return LQ__WAIT_STOP;
-	}
-	return 0;
-}
-
-const char *lq__wait_why(int why, const lq_wait_state *w, char *buf, size_t size)
-{
-	if (why == LQ__WAIT_STOP)
-		snprintf(buf, size, "interrupted by a stop request");
-	else if (w->deadline_ms % 1000 == 0)
-		snprintf(buf, size, "timed out after %lld s", (long long)(w->deadline_ms / 1000));
-	else
-		snprintf(buf, size, "timed out after %lld ms", (long long)w->deadline_ms);
-	return buf;
 }
 
 /* ----------------------------------------------------------- schema check */

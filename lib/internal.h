@@ -41,6 +41,10 @@ struct lq_db {
 	uint64_t noticed[8];  /* hashes of the remarks already passed on */
 	size_t n_noticed;
 	struct lq_run_batch *runs; /* at-most-once runs whose history rows wait (run.c), or NULL */
+	/* Called by lq_close before the connection goes (NULL: nothing to do):
+	 * set by a concept file that keeps work back on the handle, such as
+	 * run.c's history rows, so that db.c need not know it. */
+	void (*before_close)(lq_db *db);
 };
 
 /* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */
@@ -113,10 +117,9 @@ void lq__run_worker(char *buf, size_t size);
 int lq__run_attempt(const lq_task *t);
 lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outcome o, const char *error);
 /* Write the history rows lq__run_record keeps back (at-most-once runs done;
- * a write of unknown outcome is LQ_OK: not repeated, nothing left to do),
- * and lq_close's end of them. */
+ * a write of unknown outcome is LQ_OK: not repeated, nothing left to do).
+ * lq_close writes and frees them through db->before_close. */
 lq_status lq__run_flush(lq_db *db);
-void lq__run_batch_free(lq_db *db);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 
@@ -139,7 +142,7 @@ void lq__notify(lq_db *db, const char *channel);
  * Returns 1 when woken by a notification. */
 int lq__wait(lq_db *db, const char *channel, int64_t ms);
 
-/* Borrowed connections (borrow.c): 1 when db is borrowed and the
+/* Borrowed connections (db.c): 1 when db is borrowed and the
  * application's transaction is open on it (not one of ours). */
 int lq__app_tx(lq_db *db);
 /* LQ_OK when statement id may run now; LQ_ETXOPEN (message set) when the

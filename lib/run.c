@@ -143,8 +143,11 @@ lq_status lq__run_flush(lq_db *db)
 	return settled(db, flush_batch(db));
 }
 
-void lq__run_batch_free(lq_db *db)
+/* lq_close's end of the rows kept back (lq_run_flush first, to hear of a
+ * failure). */
+static void run_batch_close(lq_db *db)
 {
+	(void)lq__run_flush(db);
 	free(db->runs);
 	db->runs = NULL;
 }
@@ -158,8 +161,11 @@ LQ_EXTERN(lq_status) lq_run_flush(lq_db *db)
 /* Keep a lone row that needs no error text for the next batch. */
 static lq_status run_defer(lq_db *db, const lq_task *t, lq_outcome o)
 {
-	if (!db->runs && !(db->runs = calloc(1, sizeof(*db->runs))))
-		return lq__fail(db, LQ_ENOMEM, "run history: out of memory");
+	if (!db->runs) {
+		if (!(db->runs = calloc(1, sizeof(*db->runs))))
+			return lq__fail(db, LQ_ENOMEM, "run history: out of memory");
+		db->before_close = run_batch_close;
+	}
 	struct lq_run_batch *b = db->runs;
 	int64_t now = lq__mono_ms();
 	if (b->n == 0)

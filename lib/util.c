@@ -1,6 +1,6 @@
 /*
- * util.c - status text, durations, name checks, randomness, clocks and the
- * column helpers every concept file uses.
+ * util.c - status text, name checks, randomness, sleeping and the column
+ * helpers every concept file uses.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,74 +46,9 @@ LQ_EXTERN(const char *) lq_version(void)
 	return LEASEQ_VERSION_STRING;
 }
 
-lq_value lq__v_text(const char *s)
-{
-	lq_value v = {s ? LQ_V_TEXT : LQ_V_NULL, 0, s, s ? strlen(s) : 0};
-	return v;
-}
-
 lq_value lq__v_opt_text(const char *s)
 {
 	return (s && *s) ? lq__v_text(s) : lq_v_null();
-}
-
-void lq__err_set(lq_err *err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	/* One line: fold the newlines client libraries like to add. */
-	for (char *p = err->msg; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	size_t n = strlen(err->msg);
-	while (n > 0 && err->msg[n - 1] == ' ')
-		err->msg[--n] = '\0';
-}
-
-/* ------------------------------------------------------------- durations */
-
-/* A duration that is not one: its reason into msg, LQ_EINVAL. */
-static lq_status bad_duration(const char *text, char *msg, size_t msgsize, const char *why)
-{
-	if (msg && msgsize)
-		snprintf(msg, msgsize, "\"%.64s\" is not a duration: %s", text ? text : "", why);
-	return LQ_EINVAL;
-}
-
-LQ_EXTERN(lq_status) lq_parse_duration(const char *text, int64_t *ms, char *msg, size_t msgsize)
-{
-	static const char *const units = "a number with a unit: 250ms, 3s, 5m, 2h, 1d";
-	if (msg && msgsize)
-		msg[0] = '\0';
-	if (!text || !*text)
-		return bad_duration(text, msg, msgsize, "it is empty");
-	const char *p = text;
-	if (*p < '0' || *p > '9')
-		return bad_duration(text, msg, msgsize, units); /* no sign, no space */
-	errno = 0;
-	char *end;
-	unsigned long long n = strtoull(p, &end, 10);
-	if (errno || end == p)
-		return bad_duration(text, msg, msgsize, "too large");
-	int64_t unit;
-	if (strcmp(end, "ms") == 0)
-		unit = 1;
-	else if (strcmp(end, "s") == 0 || *end == '\0')
-		unit = 1000;
-	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
-		unit = 60 * 1000;
-	else if (strcmp(end, "h") == 0)
-		unit = 3600 * 1000;
-	else if (strcmp(end, "d") == 0)
-		unit = 24LL * 3600 * 1000;
-	else
-		return bad_duration(text, msg, msgsize, units);
-	if (n > (unsigned long long)(INT64_MAX / unit))
-		return bad_duration(text, msg, msgsize, "too large");
-	*ms = (int64_t)n * unit;
-	return LQ_OK;
 }
 
 /* ----------------------------------------------------------------- names */
@@ -225,13 +160,6 @@ void lq__make_owner(lq_db *db, const char *base, char *buf, size_t size)
 		host[sizeof(host) - 1] = '\0';
 		snprintf(buf, size, "%s:%ld/%016llx", host, (long)getpid(), (unsigned long long)r);
 	}
-}
-
-int64_t lq__mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 void lq__sleep_ms(int64_t ms)

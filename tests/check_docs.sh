@@ -14,9 +14,9 @@
 #      80, more or fewer than one global options section, or an environment
 #      variable that tools/ or lib/ read (getenv) missing from ENVIRONMENT.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.sh"
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-fail=0
-bad() { echo "not ok - $*"; fail=1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-docs.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
@@ -25,43 +25,43 @@ sed -n '/^<!-- BEGIN generated reference -->$/,$p' "$src/tools/leasectl.md" | ta
 if cmp -s "$T/in-file" "$T/generated"; then
     echo "ok - tools/leasectl.md's reference is what 'leasectl help --markdown' prints"
 else
-    bad "tools/leasectl.md's reference differs from the --help texts (run tools/update-docs):"
+    not_ok "tools/leasectl.md's reference differs from the --help texts (run tools/update-docs):"
     diff -u "$T/in-file" "$T/generated" | head -20 | sed 's/^/#   /'
 fi
 
 for page in leasectl.1 leaseq.3; do
     f="$MANDIR/$page"
     if [[ ! -s "$f" ]]; then
-        bad "$page was not built"
+        not_ok "$page was not built"
         continue
     fi
     if command -v groff >/dev/null 2>&1; then
         w=$(groff -man -Tutf8 -ww -z "$f" 2>&1 || true)
-        [[ -z "$w" ]] && echo "ok - $page: groff -ww has no warning" || bad "$page: groff warns: $(head -3 <<<"$w" | tr '\n' '|')"
+        [[ -z "$w" ]] && echo "ok - $page: groff -ww has no warning" || not_ok "$page: groff warns: $(head -3 <<<"$w" | tr '\n' '|')"
     fi
 done
 missing=""
 for cmd in $("$LEASECTL" --help | sed -n -E 's/^  ([a-z]+) .*/\1/p'); do
     grep -q -F ".SS \"leasectl $cmd" "$MANDIR/leasectl.1" || missing+="$cmd "
 done
-[[ -z "$missing" ]] && echo "ok - leasectl.1 has a section for every command" || bad "leasectl.1 lacks: $missing"
+[[ -z "$missing" ]] && echo "ok - leasectl.1 has a section for every command" || not_ok "leasectl.1 lacks: $missing"
 
 # 5. leasectl.1 reads as a man page.
 if command -v man >/dev/null 2>&1; then
     MANWIDTH=80 MAN_KEEP_FORMATTING='' man -l "$MANDIR/leasectl.1" 2>/dev/null | col -bx >"$T/man.txt"
     wide=$(awk 'length > 80' "$T/man.txt")
     [[ -z "$wide" ]] && echo "ok - leasectl.1 fits 80 columns" ||
-        bad "leasectl.1 has $(wc -l <<<"$wide") lines wider than 80 columns, e.g. $(head -1 <<<"$wide")"
+        not_ok "leasectl.1 has $(wc -l <<<"$wide") lines wider than 80 columns, e.g. $(head -1 <<<"$wide")"
     n=$(grep -c -i -E '^ *global options' "$T/man.txt" || true)
     [[ "$n" == 1 ]] && echo "ok - leasectl.1 has one global options section" ||
-        bad "leasectl.1 has $n global options sections, not 1"
+        not_ok "leasectl.1 has $n global options sections, not 1"
     sed -n '/^ENVIRONMENT$/,/^[A-Z][A-Z ]*$/p' "$T/man.txt" | sed '1d;$d' >"$T/man-env"
     unlisted=""
     for v in $(grep -rhoE 'getenv\("[A-Za-z_0-9]+"\)' "$src/tools" "$src/lib" | sed -E 's/getenv\("(.*)"\)/\1/' | sort -u); do
         grep -q -w -- "$v" "$T/man-env" || unlisted+="$v "
     done
     [[ -z "$unlisted" ]] && echo "ok - leasectl.1's ENVIRONMENT names every variable leasectl reads" ||
-        bad "leasectl.1's ENVIRONMENT lacks: $unlisted"
+        not_ok "leasectl.1's ENVIRONMENT lacks: $unlisted"
 else
     echo "# man is not installed: leasectl.1's layout is not checked"
 fi
@@ -101,7 +101,7 @@ for meta in "$T"/blocks/*.meta; do
         why[$r]=$(( ${why[$r]:-0} + 1 ))
         continue
     elif [[ -n "$info" ]]; then
-        bad "$where: a sh block's info string is '$info'; only 'no-run: REASON' is known"
+        not_ok "$where: a sh block's info string is '$info'; only 'no-run: REASON' is known"
         continue
     fi
     d="$T/run/${meta##*/}"
@@ -112,7 +112,7 @@ for meta in "$T"/blocks/*.meta; do
         ran=$((ran + 1))
     else
         failed=$((failed + 1))
-        bad "$where: the sh block failed; its last lines:"
+        not_ok "$where: the sh block failed; its last lines:"
         tail -n 6 "$d.out" | sed 's/^/#   /'
     fi
 done
@@ -124,7 +124,7 @@ for r in "${!why[@]}"; do echo "#   skipped ${why[$r]}: $r"; done | sort
 # under another is inside it; <dialect> stands for any name), and each
 # top-level directory of the repository is named.
 awk '/^## Layout$/ { on = 1; next } on && /^```/ { if (inb) exit; inb = 1; next } inb { print }' "$src/README.md" >"$T/layout"
-[[ -s "$T/layout" ]] || bad "README.md has no code block under '## Layout'"
+[[ -s "$T/layout" ]] || not_ok "README.md has no code block under '## Layout'"
 declare -a stack=()
 listed=""
 while IFS= read -r line; do
@@ -140,7 +140,7 @@ while IFS= read -r line; do
     pattern=$(sed -E 's/<[a-z]+>/*/g' <<<"$path")
     found=0
     for m in "$src"/$pattern; do [[ -d "$m" ]] && found=1; done
-    [[ $found -eq 1 ]] || bad "the layout lists $path, which is not a directory"
+    [[ $found -eq 1 ]] || not_ok "the layout lists $path, which is not a directory"
 done <"$T/layout"
 if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
     tops=$(git -C "$src" ls-files | sed -n 's|^\([^/]*\)/.*|\1|p' | sort -u)
@@ -152,5 +152,5 @@ for d in $tops; do
     [[ " $listed " == *" $d "* ]] || missing+="$d/ "
 done
 [[ -z "$missing" ]] && echo "ok - the README's layout names every top-level directory, and each it names exists" ||
-    bad "the README's layout leaves out: $missing"
+    not_ok "the README's layout leaves out: $missing"
 exit $fail

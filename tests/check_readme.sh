@@ -11,12 +11,11 @@
 #   4. a doctor sample (README.md, docs/*.md) shows another schema version
 #      than a new SQLite database has.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.sh"
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readme="$src/README.md"
 pages=("$readme" "$src"/docs/*.md)
-fail=0
-ok() { echo "ok - $*"; }
-bad() { echo "not ok - $*"; fail=1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-readme.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 mkdir "$T/bin" "$T/tour"
@@ -29,11 +28,11 @@ block_after() { # HEADING
 
 # 1. The tour, line for line under bash -e.
 block_after "## Five-minute tour" >"$T/tour.sh"
-[[ -s "$T/tour.sh" ]] || bad "no sh block under '## Five-minute tour'"
+[[ -s "$T/tour.sh" ]] || not_ok "no sh block under '## Five-minute tour'"
 if (cd "$T/tour" && env -u LEASEQ_DSN PATH="$T/bin:$PATH" bash -e "$T/tour.sh") >"$T/tour.out" 2>&1; then
     ok "the five-minute tour runs as written"
 else
-    bad "the five-minute tour failed (exit $?); its last lines:"
+    not_ok "the five-minute tour failed (exit $?); its last lines:"
     tail -n 8 "$T/tour.out" | sed 's/^/#   /'
 fi
 
@@ -50,7 +49,7 @@ while IFS= read -r cmd; do
     if [[ -z "$section" ]]; then
         # lease, task, queue: listed by their subcommands only
         [[ "$cmd" == *" "* ]] && continue
-        bad "the synopsis has no line for '$cmd'"
+        not_ok "the synopsis has no line for '$cmd'"
         continue
     fi
     [[ "$section" =~ ^\ \ $top\ …$ ]] && continue
@@ -60,29 +59,29 @@ while IFS= read -r cmd; do
     for f in $flags; do
         grep -q -E -- "$f([^a-z-]|$)" <<<"$section" || missing+=" $f"
     done
-    [[ -z "$missing" ]] && ok "synopsis of '$cmd' has its flags" || bad "synopsis of '$cmd' lacks:$missing"
+    [[ -z "$missing" ]] && ok "synopsis of '$cmd' has its flags" || not_ok "synopsis of '$cmd' lacks:$missing"
 done <<<"$commands"
 
 # 3. exec's default TTL.
 help_ttl=$("$LEASECTL" exec --help | tr '\n' ' ' | grep -oE -- '--ttl DUR [^-]*\(default [0-9a-z]+\)' | grep -oE 'default [0-9a-z]+' | head -n 1 || true)
 stated=$(grep -oE 'default TTL [0-9]+ ?[a-z]+' "${pages[@]}" | sed 's/default TTL //; s/ //' || true)
-[[ -n "$stated" ]] || bad "no page states exec's default TTL"
+[[ -n "$stated" ]] || not_ok "no page states exec's default TTL"
 while IFS= read -r line; do
     [[ -z "$line" ]] && continue
     page=${line%%:*} ttl=${line#*:}
     [[ -n "$help_ttl" && "default $ttl" == "$help_ttl" ]] && ok "exec's default TTL: $ttl in ${page#"$src"/} and --help" ||
-        bad "exec's default TTL: ${page#"$src"/} says '$ttl', --help '$help_ttl'"
+        not_ok "exec's default TTL: ${page#"$src"/} says '$ttl', --help '$help_ttl'"
 done <<<"$stated"
 
 # 4. The doctor sample's schema version.
 (cd "$T" && "$LEASECTL" --db sqlite:v.db migrate >/dev/null)
 have=$(cd "$T" && "$LEASECTL" --db sqlite:v.db doctor 2>/dev/null | sed -n -E 's/^ok +schema +version ([0-9]+).*/\1/p' || true)
 shown=$(grep -H -E '^ok +schema +version [0-9]+' "${pages[@]}" | sed -E 's/^([^:]*):ok +schema +version ([0-9]+).*/\1:\2/' || true)
-[[ -n "$shown" ]] || bad "no page shows a doctor sample"
+[[ -n "$shown" ]] || not_ok "no page shows a doctor sample"
 while IFS= read -r line; do
     [[ -z "$line" ]] && continue
     page=${line%%:*} v=${line#*:}
     [[ -n "$have" && "$have" == "$v" ]] && ok "doctor sample in ${page#"$src"/}: schema version $v" ||
-        bad "doctor sample in ${page#"$src"/} says schema version '$v', a new SQLite database has '$have'"
+        not_ok "doctor sample in ${page#"$src"/} says schema version '$v', a new SQLite database has '$have'"
 done <<<"$shown"
 exit $fail

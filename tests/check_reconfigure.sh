@@ -9,11 +9,11 @@
 # second sees the machine's own; each prints the "leaseq: optional parts"
 # line, which must say serve OFF and then serve ON.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.sh"
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-reconf.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "not ok - $*"; fail=1; }
 
 pc_dirs=$(pkg-config --variable pc_path pkg-config)
 if ! pkg-config --exists libmicrohttpd; then
@@ -33,19 +33,19 @@ parts() { sed -n 's/^-- leaseq: optional parts: //p' "$1"; }
 
 PKG_CONFIG_LIBDIR="$T/pc" PKG_CONFIG_PATH="" \
     cmake -S "$src" -B "$T/b" -DLEASEQ_BUILD_TESTS=OFF >"$T/first.log" 2>&1 ||
-    { bad "the first configure failed:"; tail -n 20 "$T/first.log"; exit 1; }
+    { not_ok "the first configure failed:"; tail -n 20 "$T/first.log"; exit 1; }
 first=$(parts "$T/first.log")
 [[ "$first" == *"serve OFF"* ]] && echo "ok - without libmicrohttpd: $first" ||
-    bad "without libmicrohttpd the configure said '$first'"
+    not_ok "without libmicrohttpd the configure said '$first'"
 
 cmake -S "$src" -B "$T/b" >"$T/second.log" 2>&1 ||
-    { bad "the second configure failed:"; tail -n 20 "$T/second.log"; exit 1; }
+    { not_ok "the second configure failed:"; tail -n 20 "$T/second.log"; exit 1; }
 second=$(parts "$T/second.log")
 [[ "$second" == *"serve ON"* ]] && echo "ok - once it is there: $second" ||
-    bad "after libmicrohttpd appeared the configure said '$second' (frozen off by the first configure)"
+    not_ok "after libmicrohttpd appeared the configure said '$second' (frozen off by the first configure)"
 
 # What the user asked for explicitly is kept: OFF stays OFF.
-cmake -S "$src" -B "$T/b" -DLEASEQ_WITH_SERVE=OFF >"$T/third.log" 2>&1 || bad "configure with serve OFF failed"
+cmake -S "$src" -B "$T/b" -DLEASEQ_WITH_SERVE=OFF >"$T/third.log" 2>&1 || not_ok "configure with serve OFF failed"
 third=$(parts "$T/third.log")
-[[ "$third" == *"serve OFF"* ]] && echo "ok - asked for OFF: $third" || bad "-DLEASEQ_WITH_SERVE=OFF gave '$third'"
+[[ "$third" == *"serve OFF"* ]] && echo "ok - asked for OFF: $third" || not_ok "-DLEASEQ_WITH_SERVE=OFF gave '$third'"
 exit $fail

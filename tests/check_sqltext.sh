@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/check_sqltext.sh - no SQL text is built from input (issue 8, Deliver 5).
+# tests/check_sqltext.sh - no SQL text is built from input.
 # Run by ctest from the source tree.  Fails when
 #   1. a file of lib/ other than backend/*.c calls a client library's
 #      statement function or includes its header;
@@ -18,9 +18,9 @@
 # which are fed only the literals and the catalogue (checked by rule 2 at their
 # callers: nothing else can build SQL).
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-fail=0
-bad() { echo "not ok - $*"; fail=1; }
 
 api='sqlite3_prepare[a-z0-9_]*|sqlite3_exec|PQexec[A-Za-z]*|PQprepare|PQsendQuery[A-Za-z]*|PQsendPrepare|mysql_real_query|mysql_query|mysql_stmt_prepare|mysql_send_query'
 
@@ -28,7 +28,7 @@ api='sqlite3_prepare[a-z0-9_]*|sqlite3_exec|PQexec[A-Za-z]*|PQprepare|PQsendQuer
 hits=$(grep -n -E "\\b($api)\\(|#include *<(sqlite3|libpq-fe|mysql)\\.h>|#include *<mysql/" lib/*.c lib/*.h lib/backend/*.c lib/backend/*.h |
     grep -v -E '^lib/backend/(sqlite|postgres|mysql)\.c:' || true)
 [[ -z "$hits" ]] && echo "ok - client library calls and headers are in lib/backend/*.c only" ||
-    bad "client library calls outside the backends:" "$hits"
+    not_ok "client library calls outside the backends:" "$hits"
 
 # 2. SQL formatted from pieces
 kw='(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|LISTEN|UNLISTEN|NOTIFY|PRAGMA|SAVEPOINT|RELEASE|ROLLBACK|BEGIN|COMMIT|SET|TRUNCATE|GRANT|WITH|REPLACE|LOCK|CALL|EXEC)'
@@ -41,12 +41,12 @@ allowed+=$(grep -n -E "\\b(v?s?n?printf)\\(.*\"[[:space:]]*$kw\\b" lib/backend/m
     grep -v -E '"SET SESSION [a-z_]+ = %(03)?lld(\.%03lld)?"' || true)
 hits+=$allowed
 [[ -z "$hits" ]] && echo "ok - no SQL is formatted from pieces in lib/ (allow-list: PRAGMA synchronous, LISTEN <quoted>)" ||
-    bad "SQL formatted from pieces:" "$hits"
+    not_ok "SQL formatted from pieces:" "$hits"
 # the allow-listed lines still have their guards
 grep -q -E '!strcmp\(sync, "(full|normal)"\)|strcmp\(sync, "(full|normal)"\)' lib/backend/sqlite.c ||
-    bad "backend/sqlite.c: the synchronous value is no longer checked before PRAGMA"
+    not_ok "backend/sqlite.c: the synchronous value is no longer checked before PRAGMA"
 grep -q 'PQescapeIdentifier(c->pg, channel' lib/backend/postgres.c ||
-    bad "backend/postgres.c: the LISTEN channel is no longer quoted with PQescapeIdentifier"
+    not_ok "backend/postgres.c: the LISTEN channel is no longer quoted with PQescapeIdentifier"
 
 # 3. what reaches the client library: literals, the catalogue, or the helpers' own parameter
 hits=$(grep -n -E "\\b($api)\\(" lib/backend/*.c |
@@ -57,14 +57,14 @@ hits=$(grep -n -E "\\b($api)\\(" lib/backend/*.c |
 # gets the catalogue's statement with its ?N placeholders rewritten to ?, and
 # x_real_query the one-statement helper's sql (checked below).
 grep -n -E '\bx_stmt_prepare\(c,' lib/backend/mysql.c | grep -v -E 'x_stmt_prepare\(c, &k, s->st, text,' >/dev/null &&
-    bad "backend/mysql.c: x_stmt_prepare is called with a text other than the rewritten catalogue's"
+    not_ok "backend/mysql.c: x_stmt_prepare is called with a text other than the rewritten catalogue's"
 grep -q -E 'const char \*sql = lq__sql_mysql\[id\];' lib/backend/mysql.c &&
     grep -q -E 'rewrite_params\(sql, len, text,' lib/backend/mysql.c ||
-    bad "backend/mysql.c: the prepared text no longer comes from lq__sql_mysql[id]"
+    not_ok "backend/mysql.c: the prepared text no longer comes from lq__sql_mysql[id]"
 grep -n -E '\bx_real_query\(c,' lib/backend/mysql.c | grep -v -E 'x_real_query\(c, &k, sql, \(unsigned long\)len\)' >/dev/null &&
-    bad "backend/mysql.c: x_real_query is called with a text other than run_query's"
+    not_ok "backend/mysql.c: x_real_query is called with a text other than run_query's"
 [[ -z "$hits" ]] && echo "ok - the backends pass only literals and the compiled-in statements to the client library" ||
-    bad "statement text of unknown origin:" "$hits"
+    not_ok "statement text of unknown origin:" "$hits"
 # the backends' one-statement helpers: every call with a non-literal is one of
 # these, each fed constants or the compiled-in migration scripts:
 #   run_query(c, buf + s0, ...)   mysql: one statement of a migration script
@@ -76,7 +76,7 @@ grep -n -E '\bx_real_query\(c,' lib/backend/mysql.c | grep -v -E 'x_real_query\(
 hits=$(grep -n -E '\b(pg_command|exec_busy|simple|sqlite_exec_script|run_query)\([a-z>-]+, *[^" ]' lib/backend/*.c |
     grep -v -E 'run_query\(c, (buf \+ s0, blen - s0|q, sizeof q - 1|setup\[i\], strlen\(setup\[i\]\)),|pg_command\(c, sql, 0, (NULL, )?err\)|exec_busy\(c->db, pragma\)|simple\(c, write \? "BEGIN IMMEDIATE" : "BEGIN", err\)' || true)
 [[ -z "$hits" ]] && echo "ok - the backends' one-statement helpers get literals or the allow-listed texts only" ||
-    bad "one-statement helper called with a text not on the allow-list:" "$hits"
+    not_ok "one-statement helper called with a text not on the allow-list:" "$hits"
 
 # 4. the bench's raw baselines: their statements come from tools/bench/sql/
 hits=$(grep -n -E "\\b(v?s?n?printf|v?asprintf|strn?cat|strn?cpy|memcpy)\\(.*\"[[:space:]]*$kw\\b" tools/bench/*.c |
@@ -84,7 +84,7 @@ hits=$(grep -n -E "\\b(v?s?n?printf|v?asprintf|strn?cat|strn?cpy|memcpy)\\(.*\"[
 grep -q -E 'const char \*sync = strstr\(query, "synchronous=normal"\) \? "normal" : "full";' tools/bench/raw_sqlite.c ||
     hits+=" tools/bench/raw_sqlite.c: the synchronous value is no longer one of two literals"
 [[ -z "$hits" ]] && echo "ok - leasectl bench's raw baselines format no SQL (allow-list: PRAGMA synchronous)" ||
-    bad "SQL formatted from pieces in tools/bench:" "$hits"
+    not_ok "SQL formatted from pieces in tools/bench:" "$hits"
 
 echo "1..6"
 exit $fail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/check_systemd.sh - the systemd units in dist/systemd/ (issue 10,
-# Deliver 3).  Run by ctest as `bash tests/check_systemd.sh` with
+# tests/check_systemd.sh - the systemd units in dist/systemd/.
+# Run by ctest as `bash tests/check_systemd.sh` with
 # LEASECTL=<path to the built leasectl>.  Fails when
 #   1. `systemd-analyze verify` reports anything for a unit (a copy whose
 #      ExecStart names the built leasectl: verify checks that it exists);
@@ -12,6 +12,8 @@
 # systemd-analyze missing skips (exit 77), or fails when
 # LEASEQ_REQUIRE_ALL_BACKENDS is set (tests/run installs systemd).
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/lib/check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.sh"
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LEASECTL=$(cd "$(dirname "${LEASECTL:?set LEASECTL}")" && pwd)/$(basename "$LEASECTL")
 if ! command -v systemd-analyze >/dev/null 2>&1; then
@@ -19,8 +21,6 @@ if ! command -v systemd-analyze >/dev/null 2>&1; then
     [[ -n "${LEASEQ_REQUIRE_ALL_BACKENDS:-}" ]] && exit 1
     exit 77
 fi
-fail=0
-bad() { echo "not ok - $*"; fail=1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-systemd.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
@@ -39,7 +39,7 @@ out=$(cd "$T" && systemd-analyze verify --man=no "${units[@]}" 2>&1) && rc=0 || 
 if [[ $rc == 0 && -z "$out" ]]; then
     echo "ok - systemd-analyze verify: ${#units[@]} units, no finding"
 else
-    bad "systemd-analyze verify (exit $rc): $(printf '%s' "$out" | tr '\n' '|')"
+    not_ok "systemd-analyze verify (exit $rc): $(printf '%s' "$out" | tr '\n' '|')"
 fi
 
 # 2. the worker template
@@ -62,7 +62,7 @@ done
 if [[ ${#why[@]} == 0 ]]; then
     echo "ok - leasectl-worker@.service: KillMode=mixed, TimeoutStopSec=$stop > grace ${grace_ms} ms, hardened, restarts but not on bad flags"
 else
-    bad "leasectl-worker@.service: $(IFS=';'; echo "${why[*]}")"
+    not_ok "leasectl-worker@.service: $(IFS=';'; echo "${why[*]}")"
 fi
 
 # 3. the exec example: 75 is another host running it
@@ -70,6 +70,6 @@ e="$src/dist/systemd/nightly-report.service"
 if grep -q -x 'SuccessExitStatus=75' "$e" && grep -q -E '^ExecStart=/usr/bin/leasectl exec ' "$e"; then
     echo "ok - nightly-report.service runs leasectl exec and counts 75 (held elsewhere) as success"
 else
-    bad "nightly-report.service: no 'leasectl exec' ExecStart or no SuccessExitStatus=75"
+    not_ok "nightly-report.service: no 'leasectl exec' ExecStart or no SuccessExitStatus=75"
 fi
 exit $fail

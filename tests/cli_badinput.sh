@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli_badinput.sh BACKEND - the bad-input sweep of leasectl (issue 8,
-# "Deliver 4"): a table of bad command lines, each checked for the contract's
+# tests/cli_badinput.sh BACKEND - the bad-input sweep of leasectl:
+# a table of bad command lines, each checked for the contract's
 # exit status, exactly one line on standard error naming the object and the
 # reason (nothing on standard output), no raw terminal escapes, no password,
 # and NOTHING changed: the lq_ tables are dumped with the database's own

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_bench.sh BACKEND - smoke test of "leasectl bench" (issue 9): every
+# tests/cli_bench.sh BACKEND - smoke test of "leasectl bench": every
 # workload runs for about a second at 1 and 2 clients, with --csv and --json.
 # It asserts that the bench ran, wrote the CSV header exactly and one row per
 # workload and client count with numbers that parse, and left nothing behind;

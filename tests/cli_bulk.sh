@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli_bulk.sh BACKEND - `task add --from FILE|-` (issue 11, Deliver 4)
-# and `task add --priority` (Deliver 3): a JSON Lines file goes in all or
+# tests/cli_bulk.sh BACKEND - `task add --from FILE|-`
+# and `task add --priority`: a JSON Lines file goes in all or
 # nothing, a bad line is named with its number and adds nothing (exit 64),
 # unique keys behave as for a single add, and priorities decide the order a
 # worker runs due tasks in.  Run by ctest as `bash tests/cli_bulk.sh

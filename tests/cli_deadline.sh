@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli_deadline.sh BACKEND - every wait on the database is bounded and a
-# stop request ends it (issue 8, defect 8).  Run by ctest as
+# stop request ends it (a stuck server must not hang a worker for good).
+# Run by ctest as
 # `bash tests/cli_deadline.sh <backend>` with LEASECTL=<path to leasectl>.
 #
 #   sqlite    a writer holds BEGIN IMMEDIATE in the sqlite3 shell

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_doctor.sh BACKEND - `leasectl doctor` (issue 10, Deliver 5): each
+# tests/cli_doctor.sh BACKEND - `leasectl doctor`: each
 # check finds what it is for and says how to fix it, and the exit status is
 # Nagios-style (0 ok, 1 warning, 2 critical).  Run by ctest as
 # `bash tests/cli_doctor.sh <backend>` with LEASECTL=<path to leasectl>.

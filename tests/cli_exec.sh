@@ -3,8 +3,9 @@
 # started: the command runs in its own process group, leasectl is a child
 # subreaper, and a lost lease, a signal or the command's own end stops the
 # group and every descendant that escaped it (setsid, a double fork) before
-# the lease is handed back or another host can take it (issue 8, defects 2
-# and 7).  Run by ctest as `bash tests/cli_exec.sh <backend>` with
+# the lease is handed back or another host can take it (otherwise a
+# command outlives its lease and runs twice).  Run by ctest as
+# `bash tests/cli_exec.sh <backend>` with
 # LEASECTL=<path to leasectl>.
 #
 # Every command started here carries a marker unique to this run in its
@@ -58,28 +59,18 @@ exec_started() {
 }
 # wait_exec SECONDS: RC = the exit status of $EPID (bounded; "timeout" if not).
 wait_exec() {
-    local i
-    for i in $(seq 1 $(($1 * 10))); do
-        kill -0 "$EPID" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$EPID" 2>/dev/null; then
-        # Where it hangs, for the report: its kernel wait and, with gdb,
-        # its stack.  (CI shows only the test's output.)
-        local where
-        where="wchan $(cat "/proc/$EPID/wchan" 2>/dev/null || echo '?')"
-        if command -v gdb >/dev/null 2>&1; then
-            where+="; $(timeout 20 gdb -p "$EPID" -batch -ex 'thread apply all bt' 2>/dev/null |
-                grep -E '^#' | sed -E 's/ \(.*\) (at|from) / /' | head -n 12 | tr '\n' '|')"
-        fi
-        hangs+=("exec $EPID hung: $where")
-        kill -KILL "$EPID" 2>/dev/null || true
-        wait "$EPID" 2>/dev/null || true
-        RC=timeout
-    else
-        RC=0
-        wait "$EPID" || RC=$?
+    wait_or_kill "$EPID" "$1" note_hang
+}
+# note_hang PID: where PID hangs, for the report: its kernel wait and, with
+# gdb, its stack.  (CI shows only the test's output.)
+note_hang() {
+    local where
+    where="wchan $(cat "/proc/$1/wchan" 2>/dev/null || echo '?')"
+    if command -v gdb >/dev/null 2>&1; then
+        where+="; $(timeout 20 gdb -p "$1" -batch -ex 'thread apply all bt' 2>/dev/null |
+            grep -E '^#' | sed -E 's/ \(.*\) (at|from) / /' | head -n 12 | tr '\n' '|')"
     fi
+    hangs+=("exec $1 hung: $where")
 }
 
 begin; run migrate; want_rc 0

@@ -221,8 +221,8 @@ fi
 
 # ------------------------------------------------------------------ b. SIGTERM restarts
 # A worker stopped by SIGTERM (twice) while its at-most-once handler runs,
-# then a new worker: the task must not start again (defect 1 of issue 8
-# makes this fail until it is fixed).
+# then a new worker: the task must not start again (a handler stopped by
+# the shutdown is a failed attempt, never handed back as unrun).
 if want_scenario b; then
     new_run
     Q="fb_$RUN"
@@ -376,19 +376,7 @@ exec_fence() { # TAG NAME FENCE HOLDER WRITES MS [EXEC ARGS...]
 }
 declare -A epid=()
 wait_rc() { # TAG SECONDS -> RC (or "timeout", then killed)
-    local pid=${epid[$1]} i
-    for i in $(seq 1 $(($2 * 10))); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-        RC=timeout
-        return
-    fi
-    RC=0
-    wait "$pid" 2>/dev/null || RC=$?
+    wait_or_kill "${epid[$1]}" "$2"
 }
 child_gone() { # TAG SECONDS: the exec child of TAG has exited (bounded wait)
     local c i

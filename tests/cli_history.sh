@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_history.sh BACKEND - `leasectl task history` (issue 11 item 6):
+# tests/cli_history.sh BACKEND - `leasectl task history`:
 # runs recorded by a worker (done once, a failure with its error, dead on
 # the last attempt), filters by task id, --name, --queue, --since and
 # --limit, --json fields, the counts of `stats`, `prune` of the history,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli_logs.sh BACKEND - `--log-format json` on worker, tick and exec
-# (issue 10, Deliver 7): every line on standard error is one JSON object
+# tests/cli_logs.sh BACKEND - `--log-format json` on worker, tick and exec:
+# every line on standard error is one JSON object
 # with time, level and event, and the events carry the task or lease, the
 # attempt, the duration and the error.  Run by ctest as
 # `bash tests/cli_logs.sh <backend>` with LEASECTL=<path to leasectl>.

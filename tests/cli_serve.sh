@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_serve.sh BACKEND - `leasectl serve` (issue 10, Deliver 4):
+# tests/cli_serve.sh BACKEND - `leasectl serve`:
 # /healthz, /metrics in the Prometheus text format with the counts the
 # database holds and the counters of runs and leases, the read-only dashboard (names HTML-escaped, the numbers of
 # a queue, and loaded by headless Chromium, whose totals must be the
@@ -122,7 +122,7 @@ get /metrics -I
 [[ $CODE == 200 ]] || why+=("HEAD /metrics answered $CODE")
 end "read-only: POST and DELETE 405, unknown paths 404, HEAD 200"
 
-# Counters (issue 10 item 4): runs per queue and name from the history's
+# Counters: runs per queue and name from the history's
 # counters, leases taken / lost / broken; read again after running tasks.
 metric() { # NAME LABELS: the value of that sample in $T/body ("" if none)
     awk -v k="$1$2" '$1 == k { print $2; exit }' "$T/body"

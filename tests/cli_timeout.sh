@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli_timeout.sh BACKEND - `worker --timeout`, `tick --timeout` and
-# `task add --timeout` (issue 11, Deliver 5; the task's own limit wins over
-# the worker's default): a handler past its limit
+# `task add --timeout` (the task's own limit wins over the worker's
+# default): a handler past its limit
 # is stopped with its whole process group, and the attempt fails with
 # "timed out after DUR" (dead when out of attempts, retried otherwise); a
 # handler within the limit is not touched.  Run by ctest as

@@ -184,8 +184,8 @@ fi
 # One page hit: "CODE SECONDS TRIES" on standard output.  A hit that got no
 # answer at all (curl's 000: a time-out or a refused connection on a loaded
 # machine) is tried again, a bounded number of times: what is checked is that
-# every hit is answered 202 in the end, never how fast (issue 8, defect 9:
-# under ASan and load 40-70 % of the hits missed a 20 s time-out).
+# every hit is answered 202 in the end, never how fast (under
+# ASan and load 40-70 % of the hits missed a 20 s time-out).
 cat >"$T/hit.sh" <<'HIT'
 #!/usr/bin/env bash
 tries=0

@@ -50,19 +50,8 @@ start_worker() { # NAME ARGS...
 }
 # wait_worker NAME SECONDS: RC = its exit status, or "timeout" (then killed).
 wait_worker() {
-    local name=$1 pid=${wpid[$1]} i
-    for i in $(seq 1 $(($2 * 10))); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-        RC=timeout
-    else
-        RC=0
-        wait "$pid" || RC=$?
-    fi
+    local name=$1
+    wait_or_kill "${wpid[$name]}" "$2"
     cp "$T/$name.out" "$T/out"
     cp "$T/$name.err" "$T/err"
     LAST_CMD="(background worker $name)"
@@ -115,9 +104,9 @@ done
 
 # A second SIGTERM does not wait for the handler.  A handler that started and
 # was stopped by the shutdown is a FAILED attempt: counted, backed off, and
-# dead when out of attempts; never handed back as unrun (issue 8, defect 1:
-# it was re-queued with attempts unchanged, so a redeploy re-ran it uncounted,
-# forever for a handler that always outlives the grace period).
+# dead when out of attempts; never handed back as unrun (were it re-queued
+# with attempts unchanged, a redeploy would re-run it uncounted, forever for
+# a handler that always outlives the grace period).
 for mode in at-most-once at-least-once; do
     for max in 3 1; do
         begin

@@ -1,6 +1,6 @@
 /*
- * conf_run.c - conformance: the run history and the counters (issue 11
- * item 6, issue 10 item 4): a done run is recorded once, a failed attempt
+ * conf_run.c - conformance: the run history and the counters: a
+ * done run is recorded once, a failed attempt
  * with its error, a run whose ack did not happen never as done; lease
  * counters; capped queue gauges; prune of runs.
  */

@@ -220,8 +220,8 @@ static void sched_fail_keeps_schedule(void **state)
 
 /* at-least-once: an occurrence is claimed like a one-off task (owner,
  * lease, attempts), tried again after a failure or a crash, given up after
- * max_attempts, and the schedule goes on.  (Issue 8, defect 4: before, the
- * claim moved run_at and a crash or failure lost the occurrence.) */
+ * max_attempts, and the schedule goes on.  (Moving run_at at the claim would
+ * lose the occurrence to a crash or a failure.) */
 static void sched_alo_occurrence(void **state)
 {
 	lq_db *db = DB(state);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# tests/galera_drain.sh - issue 12's observation on a Galera cluster, as a
-# check: per round, N tasks (GALERA_DRAIN_TASKS, default 300) enqueued on
-# node 1, one `leasectl worker --drain` per node and one `leasectl exec` per
+# tests/galera_drain.sh - workers and execs on every node of a Galera
+# cluster at once, as a check: per round, N tasks (GALERA_DRAIN_TASKS,
+# default 300) enqueued on node 1, one `leasectl worker --drain` per node and one `leasectl exec` per
 # node on the same lease, all at once.  Every task must run exactly once,
 # the exec command once (the other execs exit 75), and no worker may die
 # (before the fix one in a few rounds stopped with "MySQL error 2006: Server

@@ -8,6 +8,7 @@
 #   cli_setup NAME     $T (removed on exit), $DSN, $PASSWORD, $RUN_ID
 #   begin; run ARGS...; want_rc 0; ...; end "description"
 #   finish             the plan line and the tally; exit 1 if any check failed
+#   wait_or_kill PID S RC = PID's exit status, or "timeout" (then killed)
 #
 # Backends:
 #   sqlite    a database file NAME.db in the temporary directory $T
@@ -364,6 +365,26 @@ wait_for_file() { # FILE SECONDS: until FILE is not empty
         [[ $i -le $max ]] || return 1
         sleep 0.1
     done
+}
+# wait_or_kill PID SECONDS [ON_HANG]: RC = the exit status of PID (a child
+# of this shell), or "timeout" when it still runs after SECONDS: then
+# ON_HANG PID runs first, if given (to note where it hangs), and PID is
+# killed.
+wait_or_kill() {
+    local pid=$1 i
+    for i in $(seq 1 $(($2 * 10))); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        [[ -z "${3:-}" ]] || "$3" "$pid"
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        RC=timeout
+        return 0
+    fi
+    RC=0
+    wait "$pid" 2>/dev/null || RC=$?
 }
 wait_for_line() { # FILE PATTERN SECONDS: until a line of FILE matches the ERE
     local i

@@ -44,13 +44,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5,5 -n -r | head -n 1)
 [ -n "$bindir" ] || bindir=$(dirname "$(command -v pg_ctl 2>/dev/null || echo /x/pg_ctl)")
 
-as_owner() {
-	if [ "$(id -u)" -eq 0 ]; then
-		runuser -u postgres -- "$@"
-	else
-		"$@"
-	fi
-}
+# shellcheck source=../lib/owner.sh
+. "$here/../lib/owner.sh"
 
 # psql as the superuser over the unix socket of instance DIR/NAME (port P).
 admin() { # SOCKDIR PORT SQL

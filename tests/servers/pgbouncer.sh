@@ -37,13 +37,8 @@ case $dir in
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 
-as_owner() {
-	if [ "$(id -u)" -eq 0 ]; then
-		runuser -u postgres -- "$@"
-	else
-		"$@"
-	fi
-}
+# shellcheck source=../lib/owner.sh
+. "$here/../lib/owner.sh"
 
 stop() {
 	if [ -f "$dir/pgbouncer.pid" ]; then

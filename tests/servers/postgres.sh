@@ -48,23 +48,8 @@ find_bindir() {
 	return 1
 }
 
-# Run a command as the server's owner.
-as_owner() {
-	if [ "$(id -u)" -eq 0 ]; then
-		if command -v runuser >/dev/null 2>&1; then
-			runuser -u postgres -- "$@"
-		else
-			# su needs one string: quote every argument.
-			q=
-			for a in "$@"; do
-				q="$q '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'"
-			done
-			su postgres -s /bin/sh -c "$q"
-		fi
-	else
-		"$@"
-	fi
-}
+# shellcheck source=../lib/owner.sh
+. "$(cd "$(dirname "$0")" && pwd)/../lib/owner.sh"
 
 log_tail() {
 	if [ -f "$dir/server.log" ]; then

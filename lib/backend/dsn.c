@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "backend/backend.h"
+#include "backend.h"
 
 static int hexval(int c)
 {
