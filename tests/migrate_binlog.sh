@@ -156,6 +156,20 @@ grep -q lq_run "$T/fresh.schema" || why+=("no schema read: $(excerpt "$T/fresh.s
 diff -u "$T/fresh.schema" "$T/upgraded.schema" >"$T/schema.diff" || why+=("the schemas differ: $(head -c 600 "$T/schema.diff")")
 end "a database with the old 0007's triggers and procedure: migrate refused (1419) until the user is trusted, then the same schema as a fresh one"
 
+# What users of schema 9 met: the old 0007 stopped at its first trigger
+# (error 1419), after its tables, at version 6.  This leasectl goes on.
+begin
+root_sql -e "CREATE DATABASE leaseq_test_c CHARACTER SET utf8mb4" >"$T/c.out" 2>&1 || why+=("$(excerpt "$T/c.out")")
+run_raw --db "${DSN}_c" migrate
+want_rc 0
+root_sql leaseq_test_c -e "ALTER TABLE lq_counter COMMENT = ''; DELETE FROM lq_schema WHERE version >= 7" \
+    >"$T/c.out" 2>&1 || why+=("could not stop it at 0007: $(excerpt "$T/c.out")")
+run_raw --db "${DSN}_c" migrate
+want_rc 0
+schema_of leaseq_test_c >"$T/c.schema" 2>&1
+diff -u "$T/fresh.schema" "$T/c.schema" >"$T/c.diff" || why+=("the schemas differ: $(head -c 600 "$T/c.diff")")
+end "a database where the old 0007 stopped with error 1419 migrates as a plain user, to the same schema"
+
 # The README's migrator: table rights, no TRIGGER, no routine rights.
 begin
 mpass="mig$RANDOM$RANDOM"

@@ -33,7 +33,21 @@ CREATE TABLE IF NOT EXISTS lq_counter (
     shard  INT            NOT NULL,
     n      BIGINT         NOT NULL,
     PRIMARY KEY (metric, queue, name, shard)
-) ENGINE=InnoDB COMMENT='leaseq: counted by the statements, no trigger';
+) ENGINE=InnoDB;
+
+-- The mark that 0010_counted_inline reads: this step made no trigger.  Also
+-- where an earlier run of the old step stopped part way (error 1419 at its
+-- first trigger, on a server with binary logging) and left lq_counter
+-- without it; not where that run made any of the old objects.
+SET @lq_mark = IF(EXISTS (SELECT 1 FROM information_schema.triggers
+                           WHERE trigger_schema = DATABASE()
+                             AND trigger_name IN ('lq_run_counted', 'lq_lease_counted'))
+                  OR EXISTS (SELECT 1 FROM information_schema.routines
+                              WHERE routine_schema = DATABASE() AND routine_name = 'lq_task_ack_run'),
+                  'DO 0', 'ALTER TABLE lq_counter COMMENT = ''leaseq: counted by the statements, no trigger''');
+PREPARE lq_mark FROM @lq_mark;
+EXECUTE lq_mark;
+DEALLOCATE PREPARE lq_mark;
 
 -- Schema version 9 and earlier also created here a trigger counting each
 -- lq_run insert, a trigger counting lost and broken leases, and a procedure
@@ -43,7 +57,7 @@ CREATE TABLE IF NOT EXISTS lq_counter (
 -- this old step is edited, against the rule, so that it can pass.  The
 -- statements of sql/mysql count now; 0010_counted_inline drops the three
 -- objects where this step made them (a database whose lq_counter lacks the
--- comment above), so both paths end with one schema.
+-- mark above), so both paths end with one schema.
 
 -- A lease taken while its previous owner still had it (expired in its
 -- hands) was lost; a token bump that leaves no owner is a break.  Counted in
