@@ -91,17 +91,47 @@ static lq_status settled(lq_db *db, lq_status st)
 	return LQ_OK;
 }
 
+/* A history write, run_insert or run_insert_many, and where the backend
+ * counts apart (LQ_CAP_RUN_COUNT_APART) its run_count or run_count_many
+ * next, with the same parameters: inside a transaction, so that the
+ * counters and the history cannot disagree. */
+struct run_write {
+	const char *what;
+	lq_sql_id id;
+	const lq_value *p;
+	int np;
+};
+
+static lq_status run_write_body(lq_db *db, void *arg)
+{
+	const struct run_write *w = arg;
+	lq_status st = lq__exec(db, w->what, w->id, w->p, w->np, NULL, NULL, NULL);
+	if (st != LQ_OK || !(db->be->caps & LQ_CAP_RUN_COUNT_APART))
+		return st;
+	lq_sql_id count = w->id == LQ_SQL_run_insert ? LQ_SQL_run_count : LQ_SQL_run_count_many;
+	return lq__exec(db, w->what, count, w->p, w->np, NULL, NULL, NULL);
+}
+
+static lq_status write_once(lq_db *db, const struct run_write *w)
+{
+	if (db->be->caps & LQ_CAP_RUN_COUNT_APART)
+		return lq__tx(db, 1, w->what, run_write_body, (void *)w);
+	return lq__exec_once(db, w->what, w->id, w->p, w->np, NULL, NULL, NULL);
+}
+
 /* A lone history write after settled runs.  A connection lost before it
- * went out must not lose the rows: once more, on a new connection.  (Rows
- * whose fate is unknown, LQ_EUNKNOWN, are not sent again: the history
- * would say them twice.  A server that could not be reached is not tried
- * twice: lq_close would wait for it twice.) */
+ * went out (or, in a transaction, before COMMIT) must not lose the rows:
+ * once more, on a new connection.  (Rows whose fate is unknown,
+ * LQ_EUNKNOWN, are not sent again: the history would say them twice.  A
+ * server that could not be reached is not tried twice: lq_close would wait
+ * for it twice.) */
 static lq_status write_after_run(lq_db *db, const char *what, lq_sql_id id, const lq_value *p, int np)
 {
 	int had_conn = db->conn != NULL;
-	lq_status st = lq__exec_once(db, what, id, p, np, NULL, NULL, NULL);
+	struct run_write w = {what, id, p, np};
+	lq_status st = write_once(db, &w);
 	if (st == LQ_ECONN && had_conn)
-		st = lq__exec_once(db, what, id, p, np, NULL, NULL, NULL);
+		st = write_once(db, &w);
 	return st;
 }
 
@@ -193,8 +223,10 @@ lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outco
 	lq_value p[9] = {lq_v_int(t->id), lq_v_int(t->run_at), lq__v_text(t->queue), lq__v_text(t->name),
 			 lq__v_text(worker), lq_v_int(lq__run_attempt(t)), lq_v_int(t->now),
 			 lq__v_text(lq_outcome_name(o)), lq__v_opt_text(o == LQ_RUN_DONE ? NULL : error)};
-	if (!alone) /* the transaction's outcome decides */
-		return lq__exec(db, what, LQ_SQL_run_insert, p, 9, NULL, NULL, NULL);
+	if (!alone) { /* the transaction's outcome decides */
+		struct run_write w = {what, LQ_SQL_run_insert, p, 9};
+		return run_write_body(db, &w);
+	}
 	return settled(db, write_after_run(db, what, LQ_SQL_run_insert, p, 9));
 }
 

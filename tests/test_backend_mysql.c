@@ -572,6 +572,8 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_delete_set:
 	case LQ_SQL_task_claim_update_set:
 		return LQ_CAP_CLAIM_SET;
+	case LQ_SQL_task_ack_run:
+		return LQ_CAP_ONE_STATEMENT_ACK;
 	default:
 		return 0;
 	}

@@ -28,6 +28,11 @@
 #define LQ_CAP_CLAIM_SET (1u << 4)
 /* task_ack_run acks and writes the run history in one round trip. */
 #define LQ_CAP_ONE_STATEMENT_ACK (1u << 5)
+/* run_insert and run_insert_many do not count the runs: run_count and
+ * run_count_many, next in the same transaction, do (MySQL: a statement
+ * writes one table, and a trigger would need SUPER on a server with binary
+ * logging). */
+#define LQ_CAP_RUN_COUNT_APART (1u << 6)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 

@@ -130,12 +130,19 @@
 	X(run_insert)           /* (?1 task_id, ?2 run_at, ?3 queue, ?4 name, ?5 worker,      \
 	                            ?6 attempt, ?7 started_at, ?8 outcome, ?9 error|NULL)     \
 	                            ended_at NOW; counted in lq_counter in the same          \
-	                            statement (a trigger on SQLite and MySQL) */              \
+	                            statement (a trigger on SQLite), or by run_count where    \
+	                            LQ_CAP_RUN_COUNT_APART */                                \
 	X(run_insert_many)      /* (?1 worker, then per run ?2.. task_id, run_at, queue,     \
 	                            name, attempt, started_at, ago ms, outcome: 64 runs,      \
 	                            unused NULL) runs their claims settled (at-most-once),    \
 	                            written together; ended_at NOW - ago; counted as        \
-	                            run_insert's */                                           \
+	                            run_insert's (by run_count_many where                    \
+	                            LQ_CAP_RUN_COUNT_APART) */                               \
+	X(run_count)            /* (as run_insert) count in lq_counter the run that          \
+	                            run_insert wrote last on this connection; only where      \
+	                            LQ_CAP_RUN_COUNT_APART, in run_insert's transaction */   \
+	X(run_count_many)       /* (as run_insert_many) count the runs it wrote last: the     \
+	                            same, for run_insert_many */                             \
 	X(task_ack_run)         /* (?1 id, ?2 owner, ?3 worker, ?4 started_at) task_ack and   \
 	                            its 'done' run_insert in one round trip and one         \
 	                            transaction -> (acked 0|1); only where                   \

@@ -2,6 +2,10 @@
 -- rows (the connection sets CLIENT_FOUND_ROWS: matched rows), and every
 -- successful write changes the row anyway (owner, token or expires_at).
 -- NOW is written out as CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED).
+-- A statement that bumps lq_lease.token counts, in the same row, a lost
+-- lease (the row had an owner and gets a new one) or a break (it gets
+-- none); the owners given are never NULL.  The counting assignments come
+-- first: MySQL assigns left to right, each seeing the ones before.
 
 -- name: lease_acquire
 -- Take the lease in one statement: insert it if absent, or take it over if
@@ -14,11 +18,13 @@
 -- caller then reads the row, and it holds the lease only if the row carries
 -- its owner.  The assignments run
 -- left to right, each seeing the ones before, so expires_at, which every
--- condition reads, is assigned last; NOW(3) is fixed for the statement.
+-- condition reads, is assigned last (and lost, which reads the old owner,
+-- first); NOW(3) is fixed for the statement.
 INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
 VALUES (?1, ?2, 1, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
         CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3)
 ON DUPLICATE KEY UPDATE
+   lost = lost + (expires_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) AND owner IS NOT NULL),
    owner = IF(expires_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?2, owner),
    token = IF(expires_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), token + 1, token),
    acquired_at = IF(expires_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
@@ -38,7 +44,7 @@ VALUES (?1, ?2, 1, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
 
 -- name: lease_take
 UPDATE lq_lease
-   SET owner = ?2, token = token + 1,
+   SET lost = lost + (owner IS NOT NULL), owner = ?2, token = token + 1,
        acquired_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
        expires_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3
  WHERE name = ?1
@@ -64,7 +70,7 @@ UPDATE lq_lease
 -- name: lease_break
 -- The token moves on so that the old holder's renew and release fail.
 UPDATE lq_lease
-   SET owner = NULL, token = token + 1,
+   SET broken = broken + 1, owner = NULL, token = token + 1,
        expires_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
  WHERE name = ?1;
 
@@ -171,7 +177,7 @@ UPDATE lq_lease
 -- name: lease_promote
 -- The only reader becomes the writer, keeping its expiry; token + 1.
 UPDATE lq_lease
-   SET owner = ?4, token = token + 1, acquired_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
+   SET lost = lost + 1, owner = ?4, token = token + 1, acquired_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED),
        expires_at = (SELECT s.expires_at FROM lq_lease_slot s WHERE s.name = ?1 AND s.slot = ?5)
  WHERE name = ?1 AND owner = ?2 AND token = ?3 AND expires_at > CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED);
 
@@ -179,7 +185,7 @@ UPDATE lq_lease
 -- The writer's row passes to the readers' group (the writer becomes its one
 -- reader), keeping its expiry; token + 1.
 UPDATE lq_lease
-   SET owner = ?4, token = token + 1
+   SET lost = lost + 1, owner = ?4, token = token + 1
  WHERE name = ?1 AND owner = ?2 AND token = ?3 AND expires_at > CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED);
 
 -- name: lease_intent_set

@@ -107,7 +107,7 @@ start_node() { # I [OPTION...]
 		--wsrep-cluster-address="$gcomm" --wsrep-node-address="127.0.0.1:${ports[$((b + 1))]}" \
 		--wsrep-provider-options="gmcast.listen_addr=tcp://127.0.0.1:${ports[$((b + 1))]};ist.recv_addr=127.0.0.1:${ports[$((b + 2))]};gcache.size=64M" \
 		--wsrep-sst-method=rsync --wsrep-sst-receive-address="127.0.0.1:${ports[$((b + 3))]}" \
-		--binlog-format=ROW --innodb-autoinc-lock-mode=2 --log-bin-trust-function-creators=ON "$@" ||
+		--binlog-format=ROW --innodb-autoinc-lock-mode=2 "$@" ||
 		die "node $i did not start (a port was taken?)"
 }
 

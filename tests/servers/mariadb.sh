@@ -9,6 +9,11 @@
 #                          LEASEQ_TEST_MYSQL_DSN=mysql://leaseq:PASS@127.0.0.1:PORT/leaseq_test
 #                          (also kept in DIR/dsn).  Starting a running server
 #                          again only prints the line again.
+#   mariadb.sh start DIR --binlog
+#                          the same with binary logging on (log_bin, and
+#                          log_bin_trust_function_creators off, as on a
+#                          managed server or a Galera node): what a user
+#                          without SUPER may then create is narrower.
 #   mariadb.sh stop DIR    stop it; safe to call twice.
 #
 # Works as root (the server runs with --user=root) and as a normal user.
@@ -21,13 +26,18 @@ die() {
 }
 
 usage() {
-	echo "usage: mariadb.sh start|stop DIR" >&2
+	echo "usage: mariadb.sh start DIR [--binlog] | stop DIR" >&2
 	exit 64
 }
 
-[ $# -eq 2 ] || usage
+[ $# -eq 2 ] || [ $# -eq 3 ] || usage
 cmd=$1
 dir=$2
+opts=()
+if [ $# -eq 3 ]; then
+	[ "$cmd" = start ] && [ "$3" = --binlog ] || usage
+	opts=(--log-bin=binlog --log-bin-trust-function-creators=0 --server-id=1)
+fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=ports.sh
@@ -69,7 +79,7 @@ started=
 for _ in 1 2 3 4 5; do
 	port=$(pick_port) || die "could not find a free port"
 	rc=0
-	my_launch "$dir" "$port" || rc=$?
+	my_launch "$dir" "$port" "${opts[@]}" || rc=$?
 	if [ $rc -eq 0 ]; then
 		started=1
 		break
