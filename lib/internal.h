@@ -116,6 +116,10 @@ lq_status lq__task_from_row(lq_task *t, const lq_value *cols, int ncols);
 void lq__run_worker(char *buf, size_t size);
 int lq__run_attempt(const lq_task *t);
 lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outcome o, const char *error);
+/* *found = whether the history holds the row lq__run_record writes for t
+ * (by this process, this attempt, this claim's start): an at-least-once
+ * settle writes it in its own transaction, so it says the settle committed. */
+lq_status lq__run_settled(lq_db *db, const char *what, const lq_task *t, int *found);
 /* Write the history rows lq__run_record keeps back (at-most-once runs done;
  * a write of unknown outcome is LQ_OK: not repeated, nothing left to do).
  * lq_close writes and frees them through db->before_close. */

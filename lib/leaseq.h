@@ -533,11 +533,13 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 				   int64_t claim_ttl_ms, lq_task *tasks, size_t n,
 				   size_t *claimed);
 /* The claimed task succeeded.  LQ_OK; LQ_LOST when an at-least-once claim
- * expired and was taken (the task may run again elsewhere); LQ_EUNKNOWN:
- * the answer was lost and the task could not be re-read.  Ack, fail,
- * release and heartbeat ride out one lost connection (they reconnect and,
- * where the lost attempt may have been applied, re-read the task before
- * answering).  At-most-once, the status may be that of writing the run
+ * was lost before it was settled (it expired and was taken, or the task was
+ * removed; the task may run again elsewhere), whatever state the task was
+ * left in; LQ_EUNKNOWN: the answer was lost and whether the claim was
+ * settled could not be read.  Ack, fail, release and heartbeat ride out one
+ * lost connection: they reconnect and, where the lost attempt may have been
+ * applied, look before answering (ack and fail for their run's history row,
+ * which commits with them; release at the task).  At-most-once, the status may be that of writing the run
  * history rows the handle kept back (see lq_run_flush): the task itself was
  * settled by its claim. */
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);

@@ -230,6 +230,17 @@ lq_status lq__run_record(lq_db *db, const char *what, const lq_task *t, lq_outco
 	return settled(db, write_after_run(db, what, LQ_SQL_run_insert, p, 9));
 }
 
+lq_status lq__run_settled(lq_db *db, const char *what, const lq_task *t, int *found)
+{
+	char worker[LQ_OWNER_MAX + 1];
+	lq__run_worker(worker, sizeof(worker));
+	lq_value p[4] = {lq_v_int(t->id), lq_v_int(lq__run_attempt(t)), lq_v_int(t->now), lq__v_text(worker)};
+	int64_t one = 0;
+	lq_status st = lq__exec(db, what, LQ_SQL_run_settled, p, 4, lq__row_int, &one, NULL);
+	*found = one == 1;
+	return st;
+}
+
 /* ---------------------------------------------------------------- read */
 
 struct run_list_ctx {

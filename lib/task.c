@@ -973,24 +973,64 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 /*
  * Settling a claimed task (ack, fail, release, heartbeat) rides out one lost
  * connection: a worker whose claim is still valid must finish it, not leave
- * it to expire and run again elsewhere.  Each settle function runs once
- * with again = 0 and, after LQ_ECONN or LQ_EUNKNOWN, once more with
- * again = 1 (the next statement reconnects).  The lost attempt may have
- * been applied, so with again set an unexpected affected count is decided
- * by re-reading the task, never guessed.
+ * it to expire and run again elsewhere.  Each settle function runs once and,
+ * after LQ_ECONN or LQ_EUNKNOWN, once more (the next statement reconnects),
+ * told whether the lost attempt may have been applied.  LQ_EUNKNOWN says it
+ * may: a COMMIT, or a lone statement (sent with lq__exec_once), whose answer
+ * was lost.  LQ_ECONN says it was not: lost before the statement went out,
+ * or inside a transaction, which dies with the session.  Only after
+ * LQ_EUNKNOWN is an unexpected affected count decided by looking, and never
+ * from the task's state alone, which another worker or an administrator can
+ * leave too: ack and fail look for their run's history row, which commits
+ * with the settle (claim_lost); release, which writes none, reads the task
+ * (released_by_us).
  */
-typedef lq_status (*settle_fn)(lq_db *db, const lq_task *t, void *arg, int again);
+enum settle_try {
+	SETTLE_FIRST,
+	SETTLE_AGAIN,         /* the first attempt was not applied */
+	SETTLE_AGAIN_UNKNOWN, /* the first attempt may have been applied */
+};
+
+typedef lq_status (*settle_fn)(lq_db *db, const lq_task *t, void *arg, enum settle_try again);
 
 static lq_status settle(lq_db *db, settle_fn fn, const lq_task *t, void *arg)
 {
-	lq_status st = fn(db, t, arg, 0);
+	lq_status st = fn(db, t, arg, SETTLE_FIRST);
 	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
-		st = fn(db, t, arg, 1);
+		st = fn(db, t, arg, st == LQ_EUNKNOWN ? SETTLE_AGAIN_UNKNOWN : SETTLE_AGAIN);
 	return st;
 }
 
-/* How the task stands now, for a settle that must decide by re-reading. */
-enum task_state { TASK_GONE, TASK_DEAD, TASK_FREE, TASK_OURS, TASK_OTHERS, TASK_UNREAD };
+/* The settle after a lost connection could not look: say so, with why. */
+static lq_status settle_unread(lq_db *db, const lq_task *t)
+{
+	char why[sizeof(db->errmsg)];
+	snprintf(why, sizeof(why), "%s", db->errmsg);
+	return lq__fail(db, LQ_EUNKNOWN, "task %lld: connection lost, and whether the claim was settled "
+			"could not be read (%s)", (long long)t->id, why);
+}
+
+/* An at-least-once ack or fail found its claim gone: LQ_LOST, unless its
+ * own lost attempt settled it, which the run's history row then says. */
+static lq_status claim_lost(lq_db *db, const lq_task *t, enum settle_try again, const char *why)
+{
+	if (again == SETTLE_AGAIN_UNKNOWN) {
+		char what[64];
+		int found = 0;
+		task_what(what, sizeof(what), t->id);
+		if (lq__run_settled(db, what, t, &found) != LQ_OK)
+			return settle_unread(db, t);
+		if (found) {
+			lq__ok(db);
+			return LQ_OK;
+		}
+	}
+	return lq__fail(db, LQ_LOST, "task %lld: %s", (long long)t->id, why);
+}
+
+/* Whether the task is there (live or dead), for a requeue that must decide
+ * by re-reading. */
+enum task_state { TASK_GONE, TASK_THERE, TASK_UNREAD };
 
 static enum task_state task_state(lq_db *db, const lq_task *t)
 {
@@ -998,13 +1038,7 @@ static enum task_state task_state(lq_db *db, const lq_task *t)
 	memcpy(saved, db->errmsg, sizeof(saved));
 	lq_task cur;
 	lq_status st = lq_task_get(db, t->id, &cur);
-	enum task_state ts = TASK_UNREAD;
-	if (st == LQ_NOTFOUND)
-		ts = TASK_GONE;
-	else if (st == LQ_OK)
-		ts = cur.dead ? TASK_DEAD
-		   : !cur.claim_owner[0] ? TASK_FREE
-		   : strcmp(cur.claim_owner, t->claim_owner) == 0 ? TASK_OURS : TASK_OTHERS;
+	enum task_state ts = st == LQ_NOTFOUND ? TASK_GONE : st == LQ_OK ? TASK_THERE : TASK_UNREAD;
 	lq_task_clear(&cur);
 	memcpy(db->errmsg, saved, sizeof(saved));
 	return ts;
@@ -1069,7 +1103,7 @@ static lq_status finish_occurrence(lq_db *db, const lq_task *t, const char *erro
 	return settle_run(db, t, LQ_SQL_task_ack_occurrence, p, 4, outcome, error, n);
 }
 
-static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
+static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
 {
 	(void)arg;
 	char what[64];
@@ -1077,23 +1111,20 @@ static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, int again)
 	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
 	int64_t n = 0;
 	lq_status st;
-	enum task_state done = TASK_GONE; /* what an applied lost attempt left */
 	if (t->recurring) {
 		st = finish_occurrence(db, t, NULL, LQ_RUN_DONE, &n);
-		done = TASK_FREE;
 	} else if (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK) {
 		char worker[LQ_OWNER_MAX + 1];
 		lq__run_worker(worker, sizeof(worker));
 		lq_value q[4] = {p[0], p[1], lq__v_text(worker), lq_v_int(t->now)};
-		st = lq__exec(db, what, LQ_SQL_task_ack_run, q, 4, lq__row_int, &n, NULL);
+		st = lq__exec_once(db, what, LQ_SQL_task_ack_run, q, 4, lq__row_int, &n, NULL);
 	} else {
 		st = settle_run(db, t, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, &n);
 	}
 	if (st != LQ_OK)
 		return st;
-	if (n != 1 && !(again && task_state(db, t) == done))
-		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (it expired and the task may run again)",
-				(long long)t->id);
+	if (n != 1)
+		return claim_lost(db, t, again, "claim was lost (it expired and the task may run again)");
 	lq__ok(db);
 	return LQ_OK;
 }
@@ -1139,7 +1170,7 @@ static lq_status bury_body(lq_db *db, void *arg)
 }
 
 /* At-least-once failure: back off and retry, or bury when out of attempts. */
-static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, int again)
+static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
 {
 	struct fail_ctx *f = arg;
 	char what[64];
@@ -1148,7 +1179,6 @@ static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, int again
 	if (st != LQ_OK)
 		return st;
 	int64_t n = 0;
-	enum task_state done = TASK_FREE; /* what an applied lost attempt left */
 	if (t->recurring && t->attempts >= t->max_attempts) {
 		st = finish_occurrence(db, t, f->error, LQ_RUN_DEAD, &n); /* give it up, keep the schedule */
 	} else if (t->recurring) {
@@ -1159,7 +1189,6 @@ static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, int again
 		struct bury_ctx b = {t, f->error, 0};
 		st = lq__tx(db, 1, what, bury_body, &b);
 		n = b.n;
-		done = TASK_DEAD;
 	} else {
 		lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(f->backoff),
 				 lq__v_text(f->error)};
@@ -1167,9 +1196,8 @@ static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, int again
 	}
 	if (st != LQ_OK)
 		return st;
-	if (n != 1 && !(again && task_state(db, t) == done))
-		return lq__fail(db, LQ_LOST, "task %lld: claim was lost before the failure was recorded",
-				(long long)t->id);
+	if (n != 1)
+		return claim_lost(db, t, again, "claim was lost before the failure was recorded");
 	lq__ok(db);
 	return LQ_OK;
 }
@@ -1195,10 +1223,10 @@ static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char 
 	lq_value p[11] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
 			  lq__v_text(error), lq_v_int(t->created_at), lq_v_int(t->priority), opt_ms(t->timeout_ms)};
-	return lq__exec(db, what, LQ_SQL_task_dead_insert, p, 11, NULL, NULL, NULL);
+	return lq__exec_once(db, what, LQ_SQL_task_dead_insert, p, 11, NULL, NULL, NULL);
 }
 
-static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int again)
+static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
 {
 	struct requeue_ctx *r = arg;
 	char what[64];
@@ -1206,7 +1234,9 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int ag
 	lq_status st = lq__ready(db);
 	if (st != LQ_OK)
 		return st;
-	enum task_state ts = again ? task_state(db, t) : TASK_GONE;
+	/* Only a requeue puts the row back under its id: if it is there, the
+	 * lost attempt did. */
+	enum task_state ts = again == SETTLE_AGAIN_UNKNOWN ? task_state(db, t) : TASK_GONE;
 	if (ts == TASK_UNREAD)
 		return lq__fail(db, LQ_ECONN, "%s: cannot re-read the task after a lost connection", what);
 	if (ts != TASK_GONE) {
@@ -1223,13 +1253,16 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, int ag
 			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at),
 			  lq_v_int(t->priority), opt_ms(t->timeout_ms)};
 	int64_t n = 0;
-	st = lq__exec(db, what, LQ_SQL_task_reinsert, p, 12, NULL, NULL, &n);
+	st = lq__exec_once(db, what, LQ_SQL_task_reinsert, p, 12, NULL, NULL, &n);
 	if (st != LQ_OK || n == 1) {
 		if (st == LQ_OK)
 			lq__notify(db, LQ_CHANNEL_TASK);
 		return st;
 	}
-	if (task_state(db, t) != TASK_GONE) {
+	ts = task_state(db, t);
+	if (ts == TASK_UNREAD) /* nothing applied: settle's retry may look again */
+		return lq__fail(db, LQ_ECONN, "%s: cannot re-read the task after a refused requeue", what);
+	if (ts != TASK_GONE) {
 		lq__ok(db);
 		return LQ_OK; /* already back under its id */
 	}
@@ -1279,7 +1312,33 @@ LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error
 	return lq__task_fail(db, t, error, 0);
 }
 
-static lq_status release_alo_once(lq_db *db, const lq_task *t, void *arg, int again)
+/*
+ * Whether our own lost release applied.  It writes no history row, so the
+ * row must tell: our release leaves the task live and unclaimed (no owner,
+ * no claim_until), its attempts one below the claim's (not below 0) and
+ * run_at as claimed.  Anyone else could only have taken the task after our
+ * claim expired, past its run_at, counting an attempt above ours: their
+ * release leaves attempts at ours, their failure moves run_at on (or leaves
+ * an occurrence's back-off in claim_until), an ack deletes it or moves the
+ * occurrence on, a burial or an at-most-once claim takes it out of the live
+ * tasks, and what puts it back (an at-most-once requeue, lq_task_retry)
+ * sets run_at to the time it does so.  LQ_EUNKNOWN if it cannot be read.
+ */
+static lq_status released_by_us(lq_db *db, const lq_task *t, int *ours)
+{
+	lq_task cur;
+	lq_status st = lq_task_get(db, t->id, &cur);
+	if (st != LQ_OK && st != LQ_NOTFOUND) {
+		lq_task_clear(&cur);
+		return settle_unread(db, t);
+	}
+	*ours = st == LQ_OK && !cur.dead && !cur.claim_owner[0] && cur.claim_until == 0 &&
+		cur.attempts == (t->attempts > 0 ? t->attempts - 1 : 0) && cur.run_at == t->run_at;
+	lq_task_clear(&cur);
+	return LQ_OK;
+}
+
+static lq_status release_alo_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
 {
 	(void)arg;
 	char what[64];
@@ -1289,10 +1348,13 @@ static lq_status release_alo_once(lq_db *db, const lq_task *t, void *arg, int ag
 		return st;
 	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
 	int64_t n = 0;
-	st = lq__exec(db, what, LQ_SQL_task_release_claim, p, 2, NULL, NULL, &n);
+	st = lq__exec_once(db, what, LQ_SQL_task_release_claim, p, 2, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
-	if (n != 1 && !(again && task_state(db, t) == TASK_FREE))
+	int ours = 0;
+	if (n != 1 && again == SETTLE_AGAIN_UNKNOWN && (st = released_by_us(db, t, &ours)) != LQ_OK)
+		return st;
+	if (n != 1 && !ours)
 		return lq__fail(db, LQ_LOST, "task %lld: claim was lost before it was handed back",
 				(long long)t->id);
 	lq__ok(db);
@@ -1314,7 +1376,7 @@ LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
 	return settle(db, requeue_amo_once, t, &r);
 }
 
-static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, int again)
+static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
 {
 	(void)again; /* extending a valid claim twice is harmless */
 	char what[64];

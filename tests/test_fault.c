@@ -11,7 +11,9 @@
  *     the outcome was reported unknown;
  *   - ack, fail, release and heartbeat ride out one lost connection (the
  *     next statement reconnects): a worker whose claim is still valid
- *     finishes it instead of leaving it to expire and run again;
+ *     finishes it instead of leaving it to expire and run again; one whose
+ *     claim was lost before (removed, or expired and settled by another
+ *     worker) is told LQ_LOST, whatever state the task was left in;
  *   - a lease reported held is held by us; a failed renew or release never
  *     reports the lease lost while it is still ours;
  *   - runs: at-most-once never runs a task twice; at-least-once runs every
@@ -25,6 +27,7 @@
 struct fx {
 	lq_db *db;    /* through the fault backend */
 	lq_db *check; /* a plain handle on the same file */
+	lq_db *other; /* another worker, through the fault backend (test clock) */
 	const char *dsn;
 	/* Scenario state */
 	lq_task t[8];
@@ -34,6 +37,10 @@ struct fx {
 	int runs[16]; /* handler runs per task index */
 	int64_t ids[16];
 	int nids;
+	/* What a lost claim's settle must leave alone (lost_* scenarios). */
+	lq_status before_st; /* lq_task_get of f->id after setup */
+	lq_task before;
+	int runs_before;
 };
 
 typedef void (*setup_fn)(struct fx *f);
@@ -41,6 +48,7 @@ typedef lq_status (*op_fn)(struct fx *f);
 typedef void (*check_fn)(struct fx *f, lq_status st, lqt_fault_kind kind);
 
 static struct fx *g_fx;
+static lq_status g_want = LQ_OK; /* what op returns without a fault */
 static lqt_fault_kind g_kind;
 static long g_at;
 static const char *g_scenario;
@@ -66,6 +74,9 @@ static void clear_fx(struct fx *f)
 	memset(f->runs, 0, sizeof(f->runs));
 	memset(f->ids, 0, sizeof(f->ids));
 	f->nids = 0;
+	lq_task_clear(&f->before);
+	f->before_st = LQ_OK;
+	f->runs_before = 0;
 }
 
 /* Run op once with each fault kind at each of its calls, until a call
@@ -84,6 +95,7 @@ static void sweep(const char *name, setup_fn setup, op_fn op, check_fn check)
 			g_kind = (lqt_fault_kind)k;
 			g_at = at;
 			lqt_fault_arm(LQT_FAULT_NONE, 0);
+			lqt_clock_freeze(0); /* the real time: a setup's advance ends */
 			clear_fx(f);
 			assert_lq_ok(f->check, lqt_reset(f->check));
 			if (setup)
@@ -94,13 +106,13 @@ static void sweep(const char *name, setup_fn setup, op_fn op, check_fn check)
 			lqt_fault_arm(LQT_FAULT_NONE, 0);
 			if (!fired) {
 				g_kind = LQT_FAULT_NONE;
-				CHECK(st == LQ_OK, "without a fault: %s: %s", lq_status_str(st), lq_errmsg(f->db));
+				CHECK(st == g_want, "without a fault: %s: %s", lq_status_str(st), lq_errmsg(f->db));
 				check(f, st, LQT_FAULT_NONE);
 				break;
 			}
 			points++;
 			if (k == LQT_FAULT_RETRY)
-				CHECK(st == LQ_OK, "a conflict must be retried away: %s: %s", lq_status_str(st),
+				CHECK(st == g_want, "a conflict must be retried away: %s: %s", lq_status_str(st),
 				      lq_errmsg(f->db));
 			check(f, st, (lqt_fault_kind)k);
 			assert_true(at < 200); /* an operation of bounded size */
@@ -463,6 +475,103 @@ static void check_released(struct fx *f, lq_status st, lqt_fault_kind kind)
 	lq_task_clear(&t);
 }
 
+/* At-most-once, the task's unique key was taken by a newer task while it
+ * ran: its failure buries it with the reason instead of queueing it. */
+static void setup_claimed_amo_key_taken(struct fx *f)
+{
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t newer = 0;
+
+	o.unique_key = "k";
+	assert_lq_ok(f->check, lq_task_add(f->check, "job", &o, &f->id, NULL));
+	assert_lq_ok(f->check, lq_task_claim(f->check, NULL, LQ_AT_MOST_ONCE, 0, f->t, 1, &f->got));
+	assert_lq_ok(f->check, lq_task_add(f->check, "job", &o, &newer, NULL));
+	assert_true(newer != f->id);
+}
+
+static void check_failed_key_taken(struct fx *f, lq_status st, lqt_fault_kind kind)
+{
+	lq_task t;
+	(void)kind;
+	CHECK(st == LQ_OK, "one lost connection failed the failure report: %s: %s", lq_status_str(st),
+	      lq_errmsg(f->db));
+	CHECK(lq_task_get(f->check, f->id, &t) == LQ_OK, "the failed task vanished");
+	CHECK(t.dead, "the failed task is not among the dead");
+	CHECK(t.last_error && strstr(t.last_error, "not queued again"), "last_error %s",
+	      t.last_error ? t.last_error : "NULL");
+	CHECK(lqt_count_tasks(f->check, NULL, 0) == 1, "%lld live tasks", (long long)lqt_count_tasks(f->check, NULL, 0));
+	lq_task_clear(&t);
+}
+
+/* ------------------------------------- settling a claim that was lost */
+
+/* The claim in f->t[0] is lost before it is settled: the task is left as
+ * the setup made it, for the op to find. */
+static void lost_snapshot(struct fx *f)
+{
+	f->before_st = lq_task_get(f->check, f->id, &f->before);
+	assert_true(f->before_st == LQ_OK || f->before_st == LQ_NOTFOUND);
+	f->runs_before = runs_of(f);
+}
+
+static void setup_claimed_rm(struct fx *f)
+{
+	setup_claimed_alo(f);
+	assert_lq_ok(f->check, lq_task_rm(f->check, f->id));
+	lost_snapshot(f);
+}
+
+/* The claim of f->check in f->t[0] expires and f->other claims the task
+ * (in f->t[1]) and settles it with how: the claim there buries a task out
+ * of attempts instead. */
+enum other_settle { OTHER_BURIES, OTHER_ACKS, OTHER_FAILS, OTHER_RELEASES };
+
+static void setup_taken(struct fx *f, enum other_settle how)
+{
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	size_t got = 0;
+	lq_status st;
+
+	o.max_attempts = how == OTHER_BURIES ? 1 : 3;
+	assert_lq_ok(f->check, lq_task_add(f->check, "job", &o, &f->id, NULL));
+	assert_lq_ok(f->check, lq_task_claim(f->check, NULL, LQ_AT_LEAST_ONCE, 0, f->t, 1, &f->got));
+	lqt_clock_advance(60000); /* past the default claim TTL */
+	st = lq_task_claim(f->other, NULL, LQ_AT_LEAST_ONCE, 0, &f->t[1], 1, &got);
+	assert_true(st == (how == OTHER_BURIES ? LQ_EMPTY : LQ_OK));
+	assert_int_equal(got, how == OTHER_BURIES ? 0 : 1);
+	if (how == OTHER_ACKS)
+		assert_lq_ok(f->other, lq_task_ack(f->other, &f->t[1]));
+	else if (how == OTHER_FAILS)
+		assert_lq_ok(f->other, lq_task_fail(f->other, &f->t[1], "other"));
+	else if (how == OTHER_RELEASES)
+		assert_lq_ok(f->other, lq_task_release(f->other, &f->t[1]));
+	lost_snapshot(f);
+}
+
+static void setup_taken_acked(struct fx *f) { setup_taken(f, OTHER_ACKS); }
+static void setup_taken_failed(struct fx *f) { setup_taken(f, OTHER_FAILS); }
+static void setup_taken_released(struct fx *f) { setup_taken(f, OTHER_RELEASES); }
+static void setup_taken_buried(struct fx *f) { setup_taken(f, OTHER_BURIES); }
+
+/* LQ_LOST, and the task and the history as the claim's loss left them. */
+static void check_lost(struct fx *f, lq_status st, lqt_fault_kind kind)
+{
+	lq_task t;
+	lq_status got = lq_task_get(f->check, f->id, &t);
+	(void)kind;
+	CHECK(st == LQ_LOST, "a lost claim was settled: %s: %s", lq_status_str(st), lq_errmsg(f->db));
+	CHECK(got == f->before_st, "the task: %s, before the call %s", lq_status_str(got),
+	      lq_status_str(f->before_st));
+	if (got == LQ_OK && f->before_st == LQ_OK) {
+		CHECK(t.dead == f->before.dead && t.attempts == f->before.attempts && t.run_at == f->before.run_at &&
+			      strcmp(t.claim_owner, f->before.claim_owner) == 0,
+		      "the task changed: dead %d attempts %d owner \"%s\", before %d %d \"%s\"", t.dead, t.attempts,
+		      t.claim_owner, f->before.dead, f->before.attempts, f->before.claim_owner);
+	}
+	CHECK(runs_of(f) == f->runs_before, "%d runs in the history, %d before", runs_of(f), f->runs_before);
+	lq_task_clear(&t);
+}
+
 static lq_status op_heartbeat(struct fx *f)
 {
 	return lq_task_heartbeat(f->db, &f->t[0], 60000);
@@ -646,8 +755,31 @@ static void t_fail_alo(void **s) { (void)s; sweep("fail at-least-once", setup_cl
 static void t_fail_amo(void **s) { (void)s; sweep("fail at-most-once", setup_claimed_amo, op_fail, check_failed); }
 static void t_bury_alo(void **s) { (void)s; sweep("fail last attempt at-least-once", setup_last_alo, op_fail, check_buried); }
 static void t_bury_amo(void **s) { (void)s; sweep("fail last attempt at-most-once", setup_last_amo, op_fail, check_buried); }
+static void t_fail_amo_key_taken(void **s) { (void)s; sweep("fail at-most-once, key taken", setup_claimed_amo_key_taken, op_fail, check_failed_key_taken); }
 static void t_release_alo(void **s) { (void)s; sweep("release at-least-once", setup_claimed_alo, op_release, check_released); }
 static void t_release_amo(void **s) { (void)s; sweep("release at-most-once", setup_claimed_amo, op_release, check_released); }
+/* The claim was lost before the settle: never a success, whatever state the
+ * task was left in. */
+static void sweep_lost(const char *name, setup_fn setup, op_fn op)
+{
+	g_want = LQ_LOST;
+	sweep(name, setup, op, check_lost);
+	g_want = LQ_OK;
+}
+
+static void t_lost_ack_rm(void **s) { (void)s; sweep_lost("ack after rm", setup_claimed_rm, op_ack); }
+static void t_lost_ack_acked(void **s) { (void)s; sweep_lost("ack, taken and acked", setup_taken_acked, op_ack); }
+static void t_lost_ack_failed(void **s) { (void)s; sweep_lost("ack, taken and failed", setup_taken_failed, op_ack); }
+static void t_lost_ack_buried(void **s) { (void)s; sweep_lost("ack, taken and buried", setup_taken_buried, op_ack); }
+static void t_lost_fail_rm(void **s) { (void)s; sweep_lost("fail after rm", setup_claimed_rm, op_fail); }
+static void t_lost_fail_acked(void **s) { (void)s; sweep_lost("fail, taken and acked", setup_taken_acked, op_fail); }
+static void t_lost_fail_failed(void **s) { (void)s; sweep_lost("fail, taken and failed", setup_taken_failed, op_fail); }
+static void t_lost_fail_released(void **s) { (void)s; sweep_lost("fail, taken and released", setup_taken_released, op_fail); }
+static void t_lost_fail_buried(void **s) { (void)s; sweep_lost("fail, taken and buried", setup_taken_buried, op_fail); }
+static void t_lost_release_rm(void **s) { (void)s; sweep_lost("release after rm", setup_claimed_rm, op_release); }
+static void t_lost_release_failed(void **s) { (void)s; sweep_lost("release, taken and failed", setup_taken_failed, op_release); }
+static void t_lost_release_released(void **s) { (void)s; sweep_lost("release, taken and released", setup_taken_released, op_release); }
+static void t_lost_release_buried(void **s) { (void)s; sweep_lost("release, taken and buried", setup_taken_buried, op_release); }
 static void t_heartbeat(void **s) { (void)s; sweep("heartbeat", setup_claimed_alo, op_heartbeat, check_heartbeat); }
 static void t_acquire(void **s) { (void)s; sweep("lease acquire", NULL, op_acquire, check_acquire); }
 static void t_renew(void **s) { (void)s; sweep("lease renew", setup_held, op_renew, check_renew); }
@@ -663,8 +795,9 @@ static int group_setup(void **state)
 	(void)state;
 	memset(&f, 0, sizeof(f));
 	f.dsn = dsn;
+	lqt_clock_freeze(0); /* the fault handles read the test clock, running */
 	f.check = lqt_open_fresh(dsn);
-	if (!f.check || lqt_fault_open(dsn, &f.db) != LQ_OK)
+	if (!f.check || lqt_fault_open(dsn, &f.db) != LQ_OK || lqt_fault_open(dsn, &f.other) != LQ_OK)
 		return -1;
 	g_fx = &f;
 	return 0;
@@ -675,6 +808,7 @@ static int group_teardown(void **state)
 	(void)state;
 	lq_close(g_fx->db);
 	lq_close(g_fx->check);
+	lq_close(g_fx->other);
 	return 0;
 }
 
@@ -692,6 +826,13 @@ int main(void)
 		cmocka_unit_test(t_heartbeat),    cmocka_unit_test(t_acquire),
 		cmocka_unit_test(t_renew),        cmocka_unit_test(t_release_lease),
 		cmocka_unit_test(t_runs_amo),     cmocka_unit_test(t_runs_alo),
+		cmocka_unit_test(t_lost_ack_rm),          cmocka_unit_test(t_lost_ack_acked),
+		cmocka_unit_test(t_lost_ack_failed),      cmocka_unit_test(t_lost_ack_buried),
+		cmocka_unit_test(t_lost_fail_rm),         cmocka_unit_test(t_lost_fail_acked),
+		cmocka_unit_test(t_lost_fail_failed),     cmocka_unit_test(t_lost_fail_released),
+		cmocka_unit_test(t_lost_fail_buried),     cmocka_unit_test(t_lost_release_rm),
+		cmocka_unit_test(t_lost_release_failed),  cmocka_unit_test(t_lost_release_released),
+		cmocka_unit_test(t_lost_release_buried),  cmocka_unit_test(t_fail_amo_key_taken),
 	};
 	return cmocka_run_group_tests_name("fault injection (sqlite)", tests, group_setup, group_teardown);
 }

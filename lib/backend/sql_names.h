@@ -150,6 +150,8 @@
 	X(run_list)             /* (?1 queue|NULL, ?2 name|NULL, ?3 age ms, ?4 limit) ->      \
 	                            RUN_COLS ended within age, newest first */               \
 	X(run_list_task)        /* (?1 task_id, ?2 age ms, ?3 limit) -> RUN_COLS, newest first */ \
+	X(run_settled)          /* (?1 task_id, ?2 attempt, ?3 started_at, ?4 worker) -> (1)  \
+	                            if the history has that run: did a settle commit */      \
 	X(run_count_since)      /* (?1 age ms, ?2 queue|NULL) -> (outcome, count) */          \
 	X(counter_list)         /* () -> (metric, queue, name, n) by queue, name, metric;     \
 	                            metric lease_taken from the fencing tokens */            \

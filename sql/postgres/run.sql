@@ -142,6 +142,13 @@ SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, 
  ORDER BY ended_at DESC, id DESC
  LIMIT $3::bigint;
 
+-- name: run_settled
+-- Whether a claim's settle committed (its history row is written in the
+-- same transaction): a walk of lq_run_task's few rows of the task.
+SELECT 1 FROM lq_run
+ WHERE task_id = $1::bigint AND attempt = $2::bigint AND started_at = $3::bigint AND worker = $4::text
+ LIMIT 1;
+
 -- name: run_count_since
 -- A range of lq_run_ended: reads the window's rows, not the whole history.
 WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)

@@ -108,6 +108,13 @@ SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, 
  ORDER BY ended_at DESC, id DESC
  LIMIT ?3;
 
+-- name: run_settled
+-- Whether a claim's settle committed (its history row is written in the
+-- same transaction): a walk of lq_run_task's few rows of the task.
+SELECT 1 FROM lq_run
+ WHERE task_id = ?1 AND attempt = ?2 AND started_at = ?3 AND worker = ?4
+ LIMIT 1;
+
 -- name: run_count_since
 -- A range of lq_run_ended: reads the window's rows, not the whole history.
 SELECT outcome, count(*) FROM lq_run
