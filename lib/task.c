@@ -1541,13 +1541,18 @@ LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id)
 	if (st != LQ_OK)
 		return st;
 	if (c.n == 0 && c.dead_n == 0) {
+		/* Nothing moved: a dead task whose key a live task holds, or no
+		 * task.  A read that fails says neither: its own status. */
 		lq_task t;
-		if (lq_task_get(db, id, &t) == LQ_OK) {
+		st = lq_task_get(db, id, &t);
+		if (st == LQ_OK) {
 			int dead = t.dead;
 			lq_task_clear(&t);
 			if (dead)
 				return lq__fail(db, LQ_ERROR,
 						"task %lld: cannot retry: a live task holds its unique key", (long long)id);
+		} else if (st != LQ_NOTFOUND) {
+			return st;
 		}
 		return lq__fail(db, LQ_NOTFOUND, "task %lld: not found", (long long)id);
 	}

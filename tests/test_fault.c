@@ -503,6 +503,39 @@ static void check_failed_key_taken(struct fx *f, lq_status st, lqt_fault_kind ki
 	lq_task_clear(&t);
 }
 
+/* A dead task whose unique key a live task took meanwhile: retry cannot
+ * revive it, and says why after reading the task.  A connection lost on
+ * that read must not turn into "not found". */
+static void setup_dead_key_taken(struct fx *f)
+{
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t newer = 0;
+
+	o.unique_key = "k";
+	o.max_attempts = 1;
+	assert_lq_ok(f->check, lq_task_add(f->check, "job", &o, &f->id, NULL));
+	assert_lq_ok(f->check, lq_task_claim(f->check, NULL, LQ_AT_LEAST_ONCE, 30000, f->t, 1, &f->got));
+	assert_lq_ok(f->check, lq_task_fail(f->check, &f->t[0], "boom"));
+	assert_lq_ok(f->check, lq_task_add(f->check, "job", &o, &newer, NULL));
+	assert_true(newer != f->id);
+}
+
+static lq_status op_retry(struct fx *f)
+{
+	return lq_task_retry(f->db, f->id);
+}
+
+static void check_retry_key_taken(struct fx *f, lq_status st, lqt_fault_kind kind)
+{
+	lq_task t;
+	(void)kind;
+	CHECK(st == LQ_ERROR || st == LQ_ECONN || st == LQ_EUNKNOWN, "retry of a dead task whose key is taken: %s: %s",
+	      lq_status_str(st), lq_errmsg(f->db));
+	CHECK(lq_task_get(f->check, f->id, &t) == LQ_OK && t.dead, "the dead task is no longer dead");
+	lq_task_clear(&t);
+	CHECK(lqt_count_tasks(f->check, NULL, 0) == 1, "%lld live tasks", (long long)lqt_count_tasks(f->check, NULL, 0));
+}
+
 /* ------------------------------------- settling a claim that was lost */
 
 /* The claim in f->t[0] is lost before it is settled: the task is left as
@@ -781,6 +814,13 @@ static void t_lost_release_failed(void **s) { (void)s; sweep_lost("release, take
 static void t_lost_release_released(void **s) { (void)s; sweep_lost("release, taken and released", setup_taken_released, op_release); }
 static void t_lost_release_buried(void **s) { (void)s; sweep_lost("release, taken and buried", setup_taken_buried, op_release); }
 static void t_heartbeat(void **s) { (void)s; sweep("heartbeat", setup_claimed_alo, op_heartbeat, check_heartbeat); }
+static void t_retry_key_taken(void **s)
+{
+	(void)s;
+	g_want = LQ_ERROR;
+	sweep("retry, key taken", setup_dead_key_taken, op_retry, check_retry_key_taken);
+	g_want = LQ_OK;
+}
 static void t_acquire(void **s) { (void)s; sweep("lease acquire", NULL, op_acquire, check_acquire); }
 static void t_renew(void **s) { (void)s; sweep("lease renew", setup_held, op_renew, check_renew); }
 static void t_release_lease(void **s) { (void)s; sweep("lease release", setup_held, op_release_lease, check_release_lease); }
@@ -833,6 +873,7 @@ int main(void)
 		cmocka_unit_test(t_lost_fail_buried),     cmocka_unit_test(t_lost_release_rm),
 		cmocka_unit_test(t_lost_release_failed),  cmocka_unit_test(t_lost_release_released),
 		cmocka_unit_test(t_lost_release_buried),  cmocka_unit_test(t_fail_amo_key_taken),
+		cmocka_unit_test(t_retry_key_taken),
 	};
 	return cmocka_run_group_tests_name("fault injection (sqlite)", tests, group_setup, group_teardown);
 }
