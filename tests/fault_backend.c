@@ -116,6 +116,7 @@ static struct {
 	int frozen;
 	int64_t at_ms;  /* frozen: the time */
 	int64_t offset; /* running: added to the real time */
+	int64_t tick;   /* frozen: added before each statement */
 } g_clock;
 
 int64_t lqt_clock_now(void)
@@ -142,6 +143,11 @@ void lqt_clock_advance(int64_t ms)
 		g_clock.at_ms += ms;
 	else
 		g_clock.offset += ms;
+}
+
+void lqt_clock_tick(int64_t ms)
+{
+	g_clock.tick = ms;
 }
 
 /* julianday('now') on the test clock.  The library asks for nothing else
@@ -206,6 +212,8 @@ static lq_status f_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params,
 {
 	struct fault_conn *fc = FC(c);
 	lq_status st;
+	if (g_clock.frozen)
+		g_clock.at_ms += g_clock.tick;
 	switch (next_fault()) {
 	case LQT_FAULT_LOST_BEFORE:
 		return lost(err, 0);

@@ -49,6 +49,10 @@ long lqt_fault_storm_count(void);
  */
 void lqt_clock_freeze(int64_t at_ms);
 void lqt_clock_advance(int64_t ms);
+/* A frozen clock moves on by ms before every statement this backend runs
+ * (0: it stays), as a server's clock does between the statements of one
+ * call. */
+void lqt_clock_tick(int64_t ms);
 /* The test clock now (epoch ms), as the database reads it. */
 int64_t lqt_clock_now(void);
 

@@ -7,7 +7,7 @@
  * printed again.
  *
  *   model [--backend B] [--faults] [--sequences N] [--length L] [--seed S]
- *         [--replay SEED] [--long SECONDS] [--leasectl PATH] [--leasectl-every N] [-v]
+ *         [--replay SEED] [--long SECONDS] [--leasectl PATH] [--leasectl-every N] [--tick MS] [-v]
  *
  * Two handles: the worker W runs the operations; the observer O reads.
  * W keeps its at-most-once history rows back (lib/run.c), and a read on W
@@ -31,6 +31,7 @@
 typedef struct env {
 	const char *backend, *dsn, *leasectl;
 	int sqlite, faults, verbose;
+	int64_t tick; /* SQLite: the test clock moves on by tick ms at each statement of an operation */
 	int lc_every; /* leasectl --json at the end of every lc_every-th sequence (0: never) */
 	int lc_now;   /* ... of this one */
 	long lc_checks;
@@ -1161,6 +1162,8 @@ static void sync_tables(env *e, const op *o, const target *t, const result *r)
 
 typedef struct cand {
 	model m;
+	span now; /* the stretch of the clock it assumed */
+	int flush, unknown;
 	char why[1024];
 } cand;
 
@@ -1186,7 +1189,9 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	int64_t t0 = db_now(e);
 	c.mono_lo = lqt_mono_ms();
 	result r;
+	lqt_clock_tick(e->tick);
 	execute(e, o, &t, &r);
+	lqt_clock_tick(0);
 	int fired = r.fired;
 	if (e->verbose > 1) {
 		char line[256];
@@ -1215,6 +1220,7 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	 * outcome is unknown. */
 	int64_t bounds[64];
 	span whole = {t0, t1};
+	c.at = whole; /* the times the call stores: its statements read the clock anew */
 	size_t nb = m_boundaries(&e->m, whole, bounds, 64);
 	int unknown = fired && (r.st == LQ_ECONN || r.st == LQ_EUNKNOWN || o->kind == OP_REOPEN);
 	e->faults_fired += fired;
@@ -1235,6 +1241,9 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 				continue;
 			cand *k = &g_cands[nc];
 			k->m = e->m;
+			k->now = c.now;
+			k->flush = v_flush;
+			k->unknown = v_unknown;
 			c.unknown = v_unknown;
 			if (apply(&k->m, o, &t, &c, &r, v_flush, k->why, sizeof(k->why)) != 0) {
 				if (!first_why[0])
@@ -1258,6 +1267,9 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	if (unknown && nc < MAX_CAND) {
 		/* not applied at all (a job op still lets go of its job) */
 		g_cands[nc].m = e->m;
+		g_cands[nc].now = c.now;
+		g_cands[nc].flush = 0;
+		g_cands[nc].unknown = 2;
 		if (t.j >= 0 && o->kind != OP_HEARTBEAT)
 			g_cands[nc].m.jobs[t.j].used = 0;
 		mctx u = c;
@@ -1286,7 +1298,15 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	snap_free(s);
 	free(s);
 	if (found < 0) {
-		snprintf(why, wsize, "%s", g_cands[0].why);
+		/* Every candidate's reason: the first one's alone can mislead
+		 * (its stretch of the clock may simply be the wrong one). */
+		size_t w = (size_t)snprintf(why, wsize, "%s", g_cands[0].why);
+		for (size_t i = 0; nc > 1 && i < nc && w < wsize; i++)
+			w += (size_t)snprintf(why + w, wsize - w, "\n    candidate %zu (now [%lld, %lld]%s%s): %s", i,
+					      (long long)g_cands[i].now.lo, (long long)g_cands[i].now.hi,
+					      g_cands[i].flush ? ", flushed" : "",
+					      g_cands[i].unknown == 2 ? ", not applied" : g_cands[i].unknown ? ", unknown" : "",
+					      g_cands[i].why);
 		sync_tables(e, o, &t, &r);
 		return -1;
 	}
@@ -1885,7 +1905,7 @@ static void usage(const char *argv0)
 	fprintf(stderr,
 		"usage: %s [--backend sqlite|postgres|mysql] [--faults] [--sequences N] [--length L]\n"
 		"          [--seed S] [--replay SEED] [--long SECONDS] [--leasectl PATH]\n"
-		"          [--leasectl-every N] [-v]\n",
+		"          [--leasectl-every N] [--tick MS] [-v]\n",
 		argv0);
 	exit(64);
 }
@@ -1895,7 +1915,7 @@ static int one_sequence(env *e, uint64_t seed, size_t length, const gen_opts *g,
 {
 	e->lc_now = e->leasectl && e->lc_every > 0 && index % e->lc_every == 0;
 	op *ops = calloc(length, sizeof(*ops));
-	char why[2048];
+	char why[8192];
 	if (!ops)
 		return 1;
 	gen_sequence(seed, g, ops, length);
@@ -1927,8 +1947,11 @@ static int one_sequence(env *e, uint64_t seed, size_t length, const gen_opts *g,
 	       again ? "" : ", did not fail again: timing?");
 	transcript(ops, n, stdout);
 	printf("  => %s\n", why);
-	printf("replay: tests/model/run --backend %s%s --replay %llu --length %zu\n", e->backend,
-	       e->faults ? " --faults" : "", (unsigned long long)seed, length);
+	char tick[32] = "";
+	if (e->tick)
+		snprintf(tick, sizeof(tick), " --tick %lld", (long long)e->tick);
+	printf("replay: tests/model/run --backend %s%s%s --replay %llu --length %zu\n", e->backend,
+	       e->faults ? " --faults" : "", tick, (unsigned long long)seed, length);
 	fflush(stdout);
 	free(ops);
 	return 1;
@@ -1960,7 +1983,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--replay") && v) {
 			seed = strtoull(argv[++i], NULL, 10);
 			replay = 1;
-		} else if (!strcmp(a, "--long") && v)
+		} else if (!strcmp(a, "--tick") && v)
+			e.tick = atol(argv[++i]);
+		else if (!strcmp(a, "--long") && v)
 			long_s = atol(argv[++i]);
 		else if (!strcmp(a, "--leasectl") && v)
 			e.leasectl = argv[++i];
@@ -1974,8 +1999,8 @@ int main(int argc, char **argv)
 	if (length < 1 || sequences < 1)
 		usage(argv[0]);
 	e.sqlite = !strcmp(e.backend, "sqlite");
-	if (e.faults && !e.sqlite) {
-		fprintf(stderr, "model: --faults wraps the sqlite backend only\n");
+	if ((e.faults || e.tick) && !e.sqlite) {
+		fprintf(stderr, "model: --faults and --tick wrap the sqlite backend only\n");
 		return 64;
 	}
 	e.dsn = lqt_dsn(e.backend);

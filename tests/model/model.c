@@ -211,7 +211,7 @@ static mrun *record(model *m, const mctx *c, const mjob *j, lq_outcome o, const 
 	}
 	r->state = c->unknown ? RUN_MAYBE : RUN_WRITTEN;
 	r->seq = m->next_seq++;
-	r->ended_at = c->now;
+	r->ended_at = c->at;
 	return r;
 }
 
@@ -249,7 +249,7 @@ void m_flush(model *m, const mctx *c)
 		int64_t age_lo = c->mono_lo - first->mono_hi - 2, age_hi = c->mono_hi - first->mono_lo + 2;
 		if (age_lo < 0)
 			age_lo = 0;
-		span e = {c->now.lo - age_hi, c->now.hi - age_lo};
+		span e = {c->at.lo - age_hi, c->at.hi - age_lo};
 		if (e.lo < first->started_at.lo)
 			e.lo = first->started_at.lo;
 		if (e.hi < first->started_at.hi)
@@ -301,8 +301,8 @@ int m_lease_acquire(model *m, const mctx *c, int lease, int64_t ttl, lq_status s
 		l->lost++; /* taken from an owner whose lease expired in its hands */
 	}
 	l->token++;
-	l->acquired_at = c->now;
-	l->expires_at = sp_add(c->now, ttl);
+	l->acquired_at = c->at;
+	l->expires_at = sp_add(c->at, ttl);
 	if (c->unknown) {
 		snprintf(l->owner, sizeof(l->owner), "?");
 		return 0;
@@ -339,7 +339,7 @@ int m_lease_renew(model *m, const mctx *c, int h, int64_t ttl, lq_status st, con
 	}
 	if (!c->unknown)
 		EXPECT(st, LQ_OK);
-	m->leases[mh->lease].expires_at = sp_add(c->now, ttl);
+	m->leases[mh->lease].expires_at = sp_add(c->at, ttl);
 	(void)out;
 	return 0;
 }
@@ -357,7 +357,7 @@ int m_lease_release(model *m, const mctx *c, int h, lq_status st, char *why, siz
 		EXPECT(st, LQ_OK);
 	mlease *l = &m->leases[mh->lease];
 	l->owner[0] = '\0';
-	l->expires_at = c->now;
+	l->expires_at = c->at;
 	return 0;
 }
 
@@ -386,7 +386,7 @@ int m_lease_break(model *m, const mctx *c, int lease, lq_status st, const lq_lea
 	l->owner[0] = '\0';
 	l->token++;
 	l->broken++;
-	l->expires_at = c->now;
+	l->expires_at = c->at;
 	return 0;
 }
 
@@ -444,8 +444,8 @@ int m_task_add(model *m, const mctx *c, const madd *a, lq_status st, int64_t id,
 	t->max_attempts = a->max_attempts ? a->max_attempts : LQ_DEFAULT_MAX_ATTEMPTS;
 	t->every_ms = a->every;
 	/* A recurring task's first occurrence is one interval away. */
-	t->run_at = sp_add(c->now, a->delay ? a->delay : a->every);
-	t->created_at = c->now;
+	t->run_at = sp_add(c->at, a->delay ? a->delay : a->every);
+	t->created_at = c->at;
 	return 0;
 }
 
@@ -534,7 +534,7 @@ int m_claim(model *m, const mctx *c, int queue, lq_mode mode, size_t max, int64_
 					 t->max_attempts, t->has_error ? "; last error: " : "", t->has_error ? t->error : "");
 				set_error(t, e);
 				t->dead = 1;
-				t->died_at = c->now;
+				t->died_at = c->at;
 				t->owner[0] = '\0';
 				t->has_claim = 0;
 				t->paused = 0;
@@ -544,7 +544,7 @@ int m_claim(model *m, const mctx *c, int queue, lq_mode mode, size_t max, int64_
 			if (mode == LQ_AT_LEAST_ONCE) {
 				t->attempts++;
 				t->has_claim = 1;
-				t->claim_until = sp_add(c->now, ttl);
+				t->claim_until = sp_add(c->at, ttl);
 				before.attempts = t->attempts;
 			} else if (t->every_ms > 0) {
 				move_on(t, next_every(t->every_ms, t->run_at.hi, now));
@@ -660,8 +660,8 @@ int m_fail(model *m, const mctx *c, int ji, const char *err, lq_status st, char 
 		lq_outcome o = LQ_RUN_FAILED;
 		if (attempts >= j->t.max_attempts) {
 			t->dead = 1;
-			t->run_at = c->now;
-			t->died_at = c->now;
+			t->run_at = c->at;
+			t->died_at = c->at;
 			set_error(t, err);
 			o = LQ_RUN_DEAD;
 		} else if (holder) {
@@ -669,12 +669,12 @@ int m_fail(model *m, const mctx *c, int ji, const char *err, lq_status st, char 
 			snprintf(e, sizeof(e), "failed: %.400s; not queued again: unique key \"%s\" is held by a newer task", err,
 				 m_ukey_names[t->ukey]);
 			t->dead = 1;
-			t->run_at = c->now;
-			t->died_at = c->now;
+			t->run_at = c->at;
+			t->died_at = c->at;
 			set_error(t, e);
 			o = LQ_RUN_DEAD;
 		} else {
-			t->run_at = sp_sum(c->now, backoff(attempts));
+			t->run_at = sp_sum(c->at, backoff(attempts));
 			set_error(t, err);
 		}
 		/* (the task had left the model with its claim) */
@@ -701,11 +701,11 @@ int m_fail(model *m, const mctx *c, int ji, const char *err, lq_status st, char 
 	} else if (j->recurring) {
 		t->owner[0] = '\0';
 		t->has_claim = 1;
-		t->claim_until = sp_sum(c->now, backoff(j->t.attempts));
+		t->claim_until = sp_sum(c->at, backoff(j->t.attempts));
 		set_error(t, err);
 	} else if (j->t.attempts >= j->t.max_attempts) {
 		t->dead = 1;
-		t->died_at = c->now;
+		t->died_at = c->at;
 		t->owner[0] = '\0';
 		t->has_claim = 0;
 		t->paused = 0;
@@ -714,7 +714,7 @@ int m_fail(model *m, const mctx *c, int ji, const char *err, lq_status st, char 
 	} else {
 		t->owner[0] = '\0';
 		t->has_claim = 0;
-		t->run_at = sp_sum(c->now, backoff(j->t.attempts));
+		t->run_at = sp_sum(c->at, backoff(j->t.attempts));
 		set_error(t, err);
 	}
 	record(m, c, j, o, err);
@@ -732,7 +732,7 @@ int m_heartbeat(model *m, const mctx *c, int ji, int64_t ttl, lq_status st, char
 	}
 	if (!c->unknown)
 		EXPECT(st, LQ_OK);
-	t->claim_until = sp_add(c->now, ttl);
+	t->claim_until = sp_add(c->at, ttl);
 	return 0;
 }
 
@@ -774,11 +774,11 @@ int m_release(model *m, const mctx *c, int ji, lq_status st, char *why, size_t w
 		snprintf(e, sizeof(e), "handed back unrun%s%.400s; not queued again: unique key \"%s\" is held by a newer task",
 			 j->t.has_error ? ": " : "", j->t.has_error ? j->t.error : "", m_ukey_names[t->ukey]);
 		t->dead = 1;
-		t->run_at = c->now;
-		t->died_at = c->now;
+		t->run_at = c->at;
+		t->died_at = c->at;
 		set_error(t, e);
 	} else {
-		t->run_at = c->now;
+		t->run_at = c->at;
 	}
 	for (int i = 0; i < m->ngone; i++)
 		if (m->gone_ids[i] == t->id)
@@ -816,7 +816,7 @@ int m_retry(model *m, const mctx *c, int64_t id, lq_status st, char *why, size_t
 		if (!c->unknown)
 			EXPECT(st, LQ_OK);
 		t->dead = 0;
-		t->run_at = c->now;
+		t->run_at = c->at;
 		t->attempts = 0;
 		t->owner[0] = '\0';
 		t->has_claim = 0;
@@ -826,7 +826,7 @@ int m_retry(model *m, const mctx *c, int64_t id, lq_status st, char *why, size_t
 	if (!c->unknown)
 		EXPECT(st, LQ_OK);
 	if (t->run_at.hi > c->now.lo)
-		t->run_at = c->now;
+		t->run_at = c->at;
 	if (!t->owner[0])
 		t->has_claim = 0;
 	return 0;

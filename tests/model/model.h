@@ -108,9 +108,17 @@ typedef struct model {
 } model;
 
 /* One operation's context: the database clock during it and the monotonic
- * clock around it. */
+ * clock around it.  now is the stretch of the clock the call's decisions
+ * (due, expired) are taken in; at is the whole call, the clock of the
+ * times it stores.  They differ because a call may run several statements,
+ * each reading the clock anew: a claim reads its candidates and then
+ * updates them (and on PostgreSQL claims the one-off tasks in a statement
+ * of its own before the recurring ones), a claim that finds nothing then
+ * writes the kept-back history, a failure buries a task and then writes
+ * its run.  A later statement's clock may lie past a decision boundary
+ * that the earlier statement's decision did not cross. */
 typedef struct mctx {
-	span now;
+	span now, at;
 	int64_t mono_lo, mono_hi;
 	int unknown; /* the call's outcome is unknown: the model applies it */
 } mctx;
