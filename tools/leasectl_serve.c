@@ -113,7 +113,7 @@ static void mhd_logger(void *cls, const char *fmt, va_list ap)
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 		msg[--n] = '\0';
 	if (!ml->started)
-		snprintf(ml->last, sizeof(ml->last), "%s", msg);
+		snprintf(ml->last, sizeof(ml->last), "%.*s", (int)sizeof(ml->last) - 1, msg); /* cut, on purpose */
 	else
 		lc_errorf("serve: %s", msg);
 }

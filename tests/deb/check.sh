@@ -89,7 +89,8 @@ if (cd "$T" && cc c.c -o c $(pkg-config --cflags --libs leaseq) && ./c >c.out) 2
 else
     bad "the pkg-config consumer failed: $(tr '\n' ' ' <"$T/c.err")"
 fi
-ldd "$T/c" 2>/dev/null | grep -q -E 'libleaseq.so.0 => /(usr/)?lib/' || bad "the consumer does not load the installed libleaseq.so.0"
+ldd "$T/c" 2>/dev/null | grep -q -E "libleaseq.so.${lib_pkg#libleaseq} => /(usr/)?lib/" ||
+    bad "the consumer does not load the installed libleaseq.so.${lib_pkg#libleaseq}"
 
 if command -v systemd-analyze >/dev/null 2>&1; then
     if out=$(systemd-analyze verify --man=no /usr/lib/systemd/system/leasectl-worker@check.service 2>&1) && [[ -z "$out" ]]; then

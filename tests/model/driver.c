@@ -1745,7 +1745,7 @@ static int leasectl_check(env *e, char *why, size_t wsize)
 		int k = lc_filters[i];
 		lq_run_filter f;
 		run_filter(e, k, &f);
-		char opts[200] = "";
+		char opts[100] = ""; /* short names: fits cmdbuf with room */
 		size_t o = 0;
 		if (f.queue)
 			o += (size_t)snprintf(opts + o, sizeof(opts) - o, " --queue %s", f.queue);
