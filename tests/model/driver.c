@@ -667,7 +667,8 @@ static int learn_task_runs(model *m, int64_t task_id, const slist *l, const char
 	srun *got = malloc((l->n ? l->n : 1) * sizeof(*got));
 	if (!got)
 		DIFF("out of memory");
-	memcpy(got, l->rows, l->n * sizeof(*got));
+	if (l->n) /* an empty list has no rows to copy (rows may be NULL) */
+		memcpy(got, l->rows, l->n * sizeof(*got));
 	qsort(got, l->n, sizeof(*got), by_run_id);
 	size_t j = 0;
 	char a[200], b[200];
