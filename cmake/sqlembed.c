@@ -8,7 +8,10 @@
  *       block runs to the next such line.  Comment lines ("--") and a final
  *       ';' are dropped.  Emits
  *       const char *const SYMBOL[LQ_SQL__COUNT] = {[LQ_SQL_NAME] = "...", ...};
- *       so an unknown NAME is a compile error.  A block that starts with
+ *       Every statement sql_names.h names must be defined, or declared
+ *       missing in this dialect by a line "-- absent: NAME reason" (a
+ *       capability the dialect lacks, say); an unknown NAME, or one both
+ *       defined and declared absent, fails with the file and line.  A block that starts with
  *       "-- fragment: NAME" instead is no statement: its text (comment and
  *       blank lines dropped, trimmed) replaces every {{NAME}} in the
  *       statements and fragments of the same run, so an expression written
@@ -28,6 +31,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "backend/sql_names.h"
+
+/* The catalogue's names, to check each dialect against. */
+static const char *const catalogue[] = {
+#define LQ__SQL_STR(name) #name,
+	LQ_SQL_LIST(LQ__SQL_STR)
+#undef LQ__SQL_STR
+};
 
 /* The file being written: removed if sqlembed fails, so a failed run leaves
  * nothing the build could take for up to date. */
@@ -128,6 +140,15 @@ struct block {
 static struct block *blocks;
 static int nblocks, capblocks;
 
+/* "-- absent: NAME reason" lines. */
+struct absent {
+	const char *file;
+	int line;
+	char name[64];
+};
+static struct absent absents[LQ_SQL__COUNT];
+static int nabsents;
+
 /* "-- name: NAME" or "-- fragment: NAME" at p (a line start): 1 or 0 as
  * fragment, -1 if neither; the name into name. */
 static int marker(const char *p, const char *file, int line, char *name)
@@ -166,6 +187,30 @@ static void read_blocks(const char *file)
 		int k = marker(p, file, line, name);
 		char *eol = strchr(p, '\n');
 		char *next = eol ? eol + 1 : p + strlen(p);
+		if (strncmp(p, "-- absent:", 10) == 0) {
+			const char *a = p + 10;
+			while (*a == ' ')
+				a++;
+			size_t n = 0;
+			while (isalnum((unsigned char)a[n]) || a[n] == '_')
+				n++;
+			const char *why = a + n;
+			while (*why == ' ')
+				why++;
+			if (n == 0 || n >= 64 || *why == '\n' || *why == '\0') {
+				fprintf(stderr, "%s:%d: write \"-- absent: NAME reason\"\n", file, line);
+				exit(1);
+			}
+			if (nabsents == LQ_SQL__COUNT) {
+				fprintf(stderr, "%s:%d: more absent statements than the catalogue has\n", file, line);
+				exit(1);
+			}
+			struct absent *ab = &absents[nabsents++];
+			ab->file = file;
+			ab->line = line;
+			memcpy(ab->name, a, n);
+			ab->name[n] = '\0';
+		}
 		if (k >= 0) {
 			if (cur)
 				cur->len = (size_t)(p - cur->body);
@@ -277,6 +322,63 @@ static void expand(struct buf *b, struct block *blk)
 	}
 }
 
+static int in_catalogue(const char *name)
+{
+	for (int i = 0; i < LQ_SQL__COUNT; i++)
+		if (strcmp(catalogue[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every name of the catalogue defined in this dialect or declared absent,
+ * nothing else, and not both: a statement left out by mistake fails the
+ * build, not the first caller at run time. */
+static int check_catalogue(const char *where)
+{
+	int bad = 0;
+	for (int i = 0; i < nblocks; i++)
+		if (!blocks[i].fragment && !in_catalogue(blocks[i].name)) {
+			fprintf(stderr, "%s:%d: statement %s is not in lib/backend/sql_names.h\n", blocks[i].file,
+				blocks[i].line, blocks[i].name);
+			bad = 1;
+		}
+	for (int a = 0; a < nabsents; a++) {
+		if (!in_catalogue(absents[a].name)) {
+			fprintf(stderr, "%s:%d: absent statement %s is not in lib/backend/sql_names.h\n",
+				absents[a].file, absents[a].line, absents[a].name);
+			bad = 1;
+		}
+		for (int i = 0; i < nblocks; i++)
+			if (!blocks[i].fragment && strcmp(blocks[i].name, absents[a].name) == 0) {
+				fprintf(stderr, "%s:%d: statement %s is defined at %s:%d but declared absent\n",
+					absents[a].file, absents[a].line, absents[a].name, blocks[i].file,
+					blocks[i].line);
+				bad = 1;
+			}
+		for (int b = 0; b < a; b++)
+			if (strcmp(absents[b].name, absents[a].name) == 0) {
+				fprintf(stderr, "%s:%d: statement %s declared absent twice\n", absents[a].file,
+					absents[a].line, absents[a].name);
+				bad = 1;
+			}
+	}
+	for (int c = 0; c < LQ_SQL__COUNT; c++) {
+		int found = 0;
+		for (int i = 0; i < nblocks && !found; i++)
+			found = !blocks[i].fragment && strcmp(blocks[i].name, catalogue[c]) == 0;
+		for (int a = 0; a < nabsents && !found; a++)
+			found = strcmp(absents[a].name, catalogue[c]) == 0;
+		if (!found) {
+			fprintf(stderr,
+				"%s: statement %s (lib/backend/sql_names.h) is missing from this dialect: "
+				"write it, or \"-- absent: %s reason\"\n",
+				where, catalogue[c], catalogue[c]);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
 static int stmts(FILE *out, const char *symbol, int named, int nfiles, char **files)
 {
 	for (int f = 0; f < nfiles; f++)
@@ -289,6 +391,8 @@ static int stmts(FILE *out, const char *symbol, int named, int nfiles, char **fi
 					blocks[j].file, blocks[j].line);
 				return 1;
 			}
+	if (!named && check_catalogue(symbol) != 0)
+		return 1;
 	fprintf(out, "/* Generated by sqlembed from sql/: do not edit. */\n");
 	if (named) {
 		fprintf(out, "#include <stddef.h>\n\n");

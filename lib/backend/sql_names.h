@@ -2,8 +2,11 @@
  * sql_names.h - the catalogue of named statements.  Every dialect defines
  * each of these in sql/<dialect>/NAME.sql under "-- name: NAME" with the same
  * parameters (in this order, written ?1.. in SQLite and MySQL files, $1.. in
- * PostgreSQL files) and the same result columns.  NOW below means the
- * database clock in epoch milliseconds, evaluated inside the statement.
+ * PostgreSQL files) and the same result columns, or declares it missing
+ * there with "-- absent: NAME reason" (a capability the dialect lacks):
+ * sqlembed fails the build on a statement neither defined nor declared
+ * absent, or unknown here.  NOW below means the database clock in epoch
+ * milliseconds, evaluated inside the statement.
  *
  * Column groups:
  *   LEASE_COLS  name, owner, token, acquired_at, expires_at, NOW

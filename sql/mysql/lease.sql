@@ -6,6 +6,8 @@
 -- lease (the row had an owner and gets a new one) or a break (it gets
 -- none); the owners given are never NULL.  The counting assignments come
 -- first: MySQL assigns left to right, each seeing the ones before.
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: lease_release_notify no NOTIFY (LQ_CAP_NOTIFY): waiters poll
 
 -- name: lease_acquire
 -- Take the lease in one statement: insert it if absent, or take it over if

@@ -1,6 +1,8 @@
 -- Run history and counters (MySQL/MariaDB).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- RUN_COLS: id, task_id, run_at, queue, name, worker, attempt, started_at,
 -- ended_at, outcome, error, NOW.
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: task_ack_run no LQ_CAP_ONE_STATEMENT_ACK: task_ack, then run_insert
 
 -- name: run_insert
 -- One finished run; ended_at is the database clock.  run_count counts it,

@@ -4,6 +4,11 @@
 -- ... LIMIT: it locks every index record it scans and deadlocks under load.
 -- Inserts that may conflict are plain INSERTs: ER_DUP_ENTRY is reported by
 -- the backend as 0 affected rows ("ON CONFLICT DO NOTHING").
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: task_claim_batch_delete no DELETE ... RETURNING (LQ_CAP_CLAIM_RETURNING): the *_set ones
+-- absent: task_claim_batch_update no UPDATE ... RETURNING, as above
+-- absent: task_claim_one_delete no DELETE ... RETURNING, as above
+-- absent: task_claim_one_update no UPDATE ... RETURNING, as above
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,

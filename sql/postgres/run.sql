@@ -1,6 +1,9 @@
 -- Run history and counters (PostgreSQL).  NOW is (SELECT n FROM clk), see
 -- schema.sql.  RUN_COLS: id, task_id, run_at, queue, name, worker, attempt,
 -- started_at, ended_at, outcome, error, NOW.
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: run_count run_insert counts in the same statement (no LQ_CAP_RUN_COUNT_APART)
+-- absent: run_count_many run_insert_many does, the same way
 
 -- name: run_insert
 -- One finished run; ended_at is the database clock.  Counted in lq_counter

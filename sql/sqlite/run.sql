@@ -1,6 +1,10 @@
 -- Run history and counters (SQLite).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- RUN_COLS: id, task_id, run_at, queue, name, worker, attempt, started_at,
 -- ended_at, outcome, error, NOW.
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: run_count a trigger counts each run (no LQ_CAP_RUN_COUNT_APART)
+-- absent: run_count_many the same trigger
+-- absent: task_ack_run no LQ_CAP_ONE_STATEMENT_ACK: task_ack, then run_insert
 
 -- name: run_insert
 -- One finished run; ended_at is the database clock.  The lq_run_counted

@@ -1,5 +1,12 @@
 -- Tasks (SQLite).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- Every claim, ack and heartbeat is conditional and checked by affected rows.
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: task_claim_batch_delete no LQ_CAP_CLAIM_RETURNING: task_candidates, then task_claim_*
+-- absent: task_claim_batch_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_one_delete no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_one_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_delete_set no LQ_CAP_CLAIM_SET: claims go one by one
+-- absent: task_claim_update_set no LQ_CAP_CLAIM_SET, as above
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
