@@ -30,7 +30,6 @@
 	X(migrate_lock)         /* () serialise concurrent migrators (tx or named lock) */    \
 	X(migrate_unlock)       /* () release what migrate_lock took, if not tx-scoped */     \
 	/* leases */                                                                          \
-	X(lease_insert)         /* (?1 name, ?2 owner, ?3 ttl) insert if absent, token 1 -> affected */ \
 	X(lease_take)           /* (?1 name, ?2 owner, ?3 ttl) take if expires_at <= NOW, token+1 */ \
 	X(lease_acquire)        /* (?1 name, ?2 owner, ?3 ttl) insert if absent (token 1) or take \
 	                            if expires_at <= NOW (token+1), one statement -> LEASE_COLS, \

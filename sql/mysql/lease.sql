@@ -36,14 +36,6 @@ ON DUPLICATE KEY UPDATE
 RETURNING name, owner, token, acquired_at, expires_at, {{NOW}},
           owner <=> ?2 AND acquired_at = {{NOW}};
 
--- name: lease_insert
--- A plain INSERT: a taken name is ER_DUP_ENTRY, which the backend reports as
--- 0 affected rows ("ON CONFLICT DO NOTHING").  Not INSERT IGNORE: that would
--- turn strict-mode errors into warnings.
-INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
-VALUES (?1, ?2, 1, {{NOW}},
-        {{NOW}} + ?3);
-
 -- name: lease_take
 UPDATE lq_lease
    SET lost = lost + (owner IS NOT NULL), owner = ?2, token = token + 1,

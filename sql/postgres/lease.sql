@@ -26,12 +26,6 @@ SELECT name, owner, token, acquired_at, expires_at, (SELECT n FROM clk), 0
   FROM lq_lease
  WHERE name = $1::text AND NOT EXISTS (SELECT 1 FROM took);
 
--- name: lease_insert
-WITH {{CLK}}
-INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
-SELECT $1::text, $2::text, 1, n, n + $3::bigint FROM clk
-ON CONFLICT (name) DO NOTHING;
-
 -- name: lease_take
 WITH {{CLK}}
 UPDATE lq_lease

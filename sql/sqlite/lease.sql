@@ -18,13 +18,6 @@ ON CONFLICT (name) DO UPDATE
  WHERE expires_at <= excluded.acquired_at
 RETURNING name, owner, token, acquired_at, expires_at, acquired_at, 1;
 
--- name: lease_insert
-INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
-SELECT ?1, ?2, 1, n, n + ?3
-  FROM (SELECT {{NOW}} AS n)
- WHERE true
-ON CONFLICT (name) DO NOTHING;
-
 -- name: lease_take
 UPDATE lq_lease
    SET owner = ?2, token = token + 1,
