@@ -13,12 +13,17 @@
  *   TASK_COLS   id, queue, name, payload, run_at, attempts, max_attempts,
  *               unique_key, claim_owner, claim_until, every_ms, cron, tz,
  *               missed, paused, last_error, created_at, dead (0|1),
- *               died_at (NULL for live tasks), NOW          (20 columns)
+ *               died_at (NULL for live tasks), NOW, priority, timeout_ms
+ *                                             (LQ_TASK_COLS columns)
  *   RUN_COLS    id, task_id, run_at, queue, name, worker, attempt, started_at,
  *               ended_at, outcome, error, NOW                 (12 columns)
  */
 #ifndef LEASEQ_SQL_NAMES_H
 #define LEASEQ_SQL_NAMES_H
+
+/* How many columns TASK_COLS has: what lq__task_from_row reads, and where
+ * the claim_batch statements put "claimed". */
+#define LQ_TASK_COLS 22
 
 #define LQ_SQL_LIST(X)                                                                        \
 	/* schema */                                                                          \
