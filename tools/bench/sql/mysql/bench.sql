@@ -3,7 +3,7 @@
 -- leaseq's own tables.  The session runs as leaseq's does (strict sql_mode,
 -- time_zone '+00:00', READ COMMITTED) but without CLIENT_FOUND_ROWS, so an
 -- upsert's affected rows tell insert (1), update (2) and no change (0) apart.
--- NOW is CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED): NOW(3) is fixed for the whole statement.
+-- NOW is {{NOW}} of sql/mysql/fragments.sql: NOW(3) is fixed for the whole statement.
 -- MariaDB plans DELETE ... WHERE id = (SELECT ... SKIP LOCKED) as a table
 -- scan, so a claim is SELECT ... FOR UPDATE SKIP LOCKED, then the write by
 -- id, then COMMIT.  Parameters are positional (?), in the order given.
