@@ -8,7 +8,17 @@
  *       block runs to the next such line.  Comment lines ("--") and a final
  *       ';' are dropped.  Emits
  *       const char *const SYMBOL[LQ_SQL__COUNT] = {[LQ_SQL_NAME] = "...", ...};
- *       so an unknown NAME is a compile error.
+ *       Every statement sql_names.h names must be defined, or declared
+ *       missing in this dialect by a line "-- absent: NAME reason" (a
+ *       capability the dialect lacks, say); an unknown NAME, or one both
+ *       defined and declared absent, fails with the file and line.  A block that starts with
+ *       "-- fragment: NAME" instead is no statement: its text (comment and
+ *       blank lines dropped, trimmed) replaces every {{NAME}} in the
+ *       statements and fragments of the same run, so an expression written
+ *       the same way everywhere (the clock, a claim guard) is written once
+ *       per dialect (sql/<dialect>/fragments.sql).  An unknown {{NAME}}, a
+ *       fragment or statement defined twice, or a fragment using itself
+ *       fails with the file and line.
  *   sqlembed named OUT.c SYMBOL FILE...
  *       The same blocks, for code outside the library (leasectl bench's raw
  *       baselines): emits const char *const SYMBOL[][2] =
@@ -21,6 +31,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "backend/sql_names.h"
+
+/* The catalogue's names, to check each dialect against. */
+static const char *const catalogue[] = {
+#define LQ__SQL_STR(name) #name,
+	LQ_SQL_LIST(LQ__SQL_STR)
+#undef LQ__SQL_STR
+};
+
+/* The file being written: removed if sqlembed fails, so a failed run leaves
+ * nothing the build could take for up to date. */
+static const char *out_path;
+static int out_done;
+
+static void remove_partial(void)
+{
+	if (out_path && !out_done)
+		remove(out_path);
+}
 
 static char *slurp(const char *path)
 {
@@ -96,8 +126,273 @@ static size_t clean_stmt(const char *in, size_t len, char *out)
 	return o;
 }
 
+/* One "-- name:" or "-- fragment:" block of a file. */
+struct block {
+	const char *file;
+	int line;      /* of the marker */
+	int fragment;  /* 1: "-- fragment: NAME", 0: "-- name: NAME" */
+	char name[64];
+	const char *body; /* the lines after the marker, up to the next marker */
+	size_t len;
+	int busy;         /* fragment being expanded: a cycle if met again */
+};
+
+static struct block *blocks;
+static int nblocks, capblocks;
+
+/* "-- absent: NAME reason" lines. */
+struct absent {
+	const char *file;
+	int line;
+	char name[64];
+};
+static struct absent absents[LQ_SQL__COUNT];
+static int nabsents;
+
+/* "-- name: NAME" or "-- fragment: NAME" at p (a line start): 1 or 0 as
+ * fragment, -1 if neither; the name into name. */
+static int marker(const char *p, const char *file, int line, char *name)
+{
+	static const char *const kinds[2] = {"-- name:", "-- fragment:"};
+	for (int k = 0; k < 2; k++) {
+		size_t kl = strlen(kinds[k]);
+		if (strncmp(p, kinds[k], kl) != 0)
+			continue;
+		p += kl;
+		while (*p == ' ')
+			p++;
+		size_t n = 0;
+		while (isalnum((unsigned char)p[n]) || p[n] == '_')
+			n++;
+		if (n == 0 || n >= 64) {
+			fprintf(stderr, "%s:%d: %s needs a name (letters, digits, _)\n", file, line, kinds[k]);
+			exit(1);
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		return k;
+	}
+	return -1;
+}
+
+/* Split a file's text (kept alive) into blocks; text before the first
+ * marker is a header and dropped. */
+static void read_blocks(const char *file)
+{
+	char *text = slurp(file);
+	struct block *cur = NULL;
+	int line = 1;
+	for (char *p = text; *p; line++) {
+		char name[64];
+		int k = marker(p, file, line, name);
+		char *eol = strchr(p, '\n');
+		char *next = eol ? eol + 1 : p + strlen(p);
+		if (strncmp(p, "-- absent:", 10) == 0) {
+			const char *a = p + 10;
+			while (*a == ' ')
+				a++;
+			size_t n = 0;
+			while (isalnum((unsigned char)a[n]) || a[n] == '_')
+				n++;
+			const char *why = a + n;
+			while (*why == ' ')
+				why++;
+			if (n == 0 || n >= 64 || *why == '\n' || *why == '\0') {
+				fprintf(stderr, "%s:%d: write \"-- absent: NAME reason\"\n", file, line);
+				exit(1);
+			}
+			if (nabsents == LQ_SQL__COUNT) {
+				fprintf(stderr, "%s:%d: more absent statements than the catalogue has\n", file, line);
+				exit(1);
+			}
+			struct absent *ab = &absents[nabsents++];
+			ab->file = file;
+			ab->line = line;
+			memcpy(ab->name, a, n);
+			ab->name[n] = '\0';
+		}
+		if (k >= 0) {
+			if (cur)
+				cur->len = (size_t)(p - cur->body);
+			if (nblocks == capblocks) {
+				capblocks = capblocks ? 2 * capblocks : 256;
+				blocks = realloc(blocks, capblocks * sizeof *blocks);
+				if (!blocks) {
+					fprintf(stderr, "sqlembed: out of memory\n");
+					exit(1);
+				}
+			}
+			cur = &blocks[nblocks++];
+			*cur = (struct block){.file = file, .line = line, .fragment = k, .body = next};
+			strcpy(cur->name, name);
+		}
+		p = next;
+	}
+	if (cur)
+		cur->len = strlen(cur->body);
+}
+
+static struct block *find_fragment(const char *name, size_t n)
+{
+	for (int i = 0; i < nblocks; i++)
+		if (blocks[i].fragment && strlen(blocks[i].name) == n && strncmp(blocks[i].name, name, n) == 0)
+			return &blocks[i];
+	return NULL;
+}
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void put(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = 2 * (b->len + n + 1);
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			fprintf(stderr, "sqlembed: out of memory\n");
+			exit(1);
+		}
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+/* Append blk's body to b with every {{NAME}} replaced by that fragment's
+ * text (comments and blank lines dropped, leading and trailing space
+ * trimmed), itself expanded.  Comment lines are copied as they are: the
+ * statement cleaner drops them. */
+static void expand(struct buf *b, struct block *blk)
+{
+	const char *p = blk->body, *end = blk->body + blk->len;
+	int line = blk->line + 1;
+	for (; p < end; line++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		eol = eol ? eol + 1 : end;
+		const char *s = p;
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		if (eol - s >= 2 && s[0] == '-' && s[1] == '-') {
+			put(b, p, (size_t)(eol - p));
+			p = eol;
+			continue;
+		}
+		while (p < eol) {
+			const char *o = p;
+			while (o + 1 < eol && !(o[0] == '{' && o[1] == '{'))
+				o++;
+			if (o + 1 >= eol) {
+				put(b, p, (size_t)(eol - p));
+				break;
+			}
+			put(b, p, (size_t)(o - p));
+			const char *name = o + 2, *c = name;
+			while (c < eol && (isalnum((unsigned char)*c) || *c == '_'))
+				c++;
+			if (c + 1 >= eol || c[0] != '}' || c[1] != '}') {
+				fprintf(stderr, "%s:%d: '{{' must be followed by NAME}}\n", blk->file, line);
+				exit(1);
+			}
+			struct block *f = find_fragment(name, (size_t)(c - name));
+			if (!f) {
+				fprintf(stderr, "%s:%d: unknown fragment {{%.*s}}\n", blk->file, line, (int)(c - name), name);
+				exit(1);
+			}
+			if (f->busy) {
+				fprintf(stderr, "%s:%d: fragment %s uses itself\n", f->file, f->line, f->name);
+				exit(1);
+			}
+			f->busy = 1;
+			struct buf fb = {0};
+			expand(&fb, f);
+			f->busy = 0;
+			char *clean = malloc(fb.len + 1);
+			size_t n = clean_stmt(fb.p ? fb.p : "", fb.len, clean);
+			size_t lead = 0;
+			while (lead < n && isspace((unsigned char)clean[lead]))
+				lead++;
+			put(b, clean + lead, n - lead);
+			free(clean);
+			free(fb.p);
+			p = c + 2;
+		}
+		p = eol;
+	}
+}
+
+static int in_catalogue(const char *name)
+{
+	for (int i = 0; i < LQ_SQL__COUNT; i++)
+		if (strcmp(catalogue[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every name of the catalogue defined in this dialect or declared absent,
+ * nothing else, and not both: a statement left out by mistake fails the
+ * build, not the first caller at run time. */
+static int check_catalogue(const char *where)
+{
+	int bad = 0;
+	for (int i = 0; i < nblocks; i++)
+		if (!blocks[i].fragment && !in_catalogue(blocks[i].name)) {
+			fprintf(stderr, "%s:%d: statement %s is not in lib/backend/sql_names.h\n", blocks[i].file,
+				blocks[i].line, blocks[i].name);
+			bad = 1;
+		}
+	for (int a = 0; a < nabsents; a++) {
+		if (!in_catalogue(absents[a].name)) {
+			fprintf(stderr, "%s:%d: absent statement %s is not in lib/backend/sql_names.h\n",
+				absents[a].file, absents[a].line, absents[a].name);
+			bad = 1;
+		}
+		for (int i = 0; i < nblocks; i++)
+			if (!blocks[i].fragment && strcmp(blocks[i].name, absents[a].name) == 0) {
+				fprintf(stderr, "%s:%d: statement %s is defined at %s:%d but declared absent\n",
+					absents[a].file, absents[a].line, absents[a].name, blocks[i].file,
+					blocks[i].line);
+				bad = 1;
+			}
+		for (int b = 0; b < a; b++)
+			if (strcmp(absents[b].name, absents[a].name) == 0) {
+				fprintf(stderr, "%s:%d: statement %s declared absent twice\n", absents[a].file,
+					absents[a].line, absents[a].name);
+				bad = 1;
+			}
+	}
+	for (int c = 0; c < LQ_SQL__COUNT; c++) {
+		int found = 0;
+		for (int i = 0; i < nblocks && !found; i++)
+			found = !blocks[i].fragment && strcmp(blocks[i].name, catalogue[c]) == 0;
+		for (int a = 0; a < nabsents && !found; a++)
+			found = strcmp(absents[a].name, catalogue[c]) == 0;
+		if (!found) {
+			fprintf(stderr,
+				"%s: statement %s (lib/backend/sql_names.h) is missing from this dialect: "
+				"write it, or \"-- absent: %s reason\"\n",
+				where, catalogue[c], catalogue[c]);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
 static int stmts(FILE *out, const char *symbol, int named, int nfiles, char **files)
 {
+	for (int f = 0; f < nfiles; f++)
+		read_blocks(files[f]);
+	for (int i = 0; i < nblocks; i++)
+		for (int j = 0; j < i; j++)
+			if (blocks[j].fragment == blocks[i].fragment && strcmp(blocks[j].name, blocks[i].name) == 0) {
+				fprintf(stderr, "%s:%d: %s %s defined twice (first at %s:%d)\n", blocks[i].file,
+					blocks[i].line, blocks[i].fragment ? "fragment" : "statement", blocks[i].name,
+					blocks[j].file, blocks[j].line);
+				return 1;
+			}
+	if (!named && check_catalogue(symbol) != 0)
+		return 1;
 	fprintf(out, "/* Generated by sqlembed from sql/: do not edit. */\n");
 	if (named) {
 		fprintf(out, "#include <stddef.h>\n\n");
@@ -108,39 +403,26 @@ static int stmts(FILE *out, const char *symbol, int named, int nfiles, char **fi
 		fprintf(out, "extern const char *const %s[LQ_SQL__COUNT];\n", symbol);
 		fprintf(out, "const char *const %s[LQ_SQL__COUNT] = {\n", symbol);
 	}
-	for (int f = 0; f < nfiles; f++) {
-		char *text = slurp(files[f]);
-		const char *marker = "-- name:";
-		char *p = strstr(text, marker);
-		while (p) {
-			char *name = p + strlen(marker);
-			while (*name == ' ')
-				name++;
-			char *nend = name;
-			while (*nend && (isalnum((unsigned char)*nend) || *nend == '_'))
-				nend++;
-			char *body = strchr(nend, '\n');
-			if (!body)
-				break;
-			body++;
-			char *next = strstr(body, marker);
-			size_t blen = next ? (size_t)(next - body) : strlen(body);
-			char *clean = malloc(blen + 1);
-			size_t clen = clean_stmt(body, blen, clean);
-			if (clen == 0) {
-				fprintf(stderr, "%s: statement %.*s is empty\n", files[f], (int)(nend - name), name);
-				return 1;
-			}
-			if (named)
-				fprintf(out, "\t{\"%.*s\", ", (int)(nend - name), name);
-			else
-				fprintf(out, "\t[LQ_SQL_%.*s] = ", (int)(nend - name), name);
-			emit_literal(out, clean, clen);
-			fputs(named ? "},\n" : ",\n", out);
-			free(clean);
-			p = next;
+	for (int i = 0; i < nblocks; i++) {
+		struct block *blk = &blocks[i];
+		if (blk->fragment)
+			continue;
+		struct buf b = {0};
+		expand(&b, blk);
+		char *clean = malloc(b.len + 1);
+		size_t clen = clean_stmt(b.p ? b.p : "", b.len, clean);
+		if (clen == 0) {
+			fprintf(stderr, "%s:%d: statement %s is empty\n", blk->file, blk->line, blk->name);
+			return 1;
 		}
-		free(text);
+		if (named)
+			fprintf(out, "\t{\"%s\", ", blk->name);
+		else
+			fprintf(out, "\t[LQ_SQL_%s] = ", blk->name);
+		emit_literal(out, clean, clen);
+		fputs(named ? "},\n" : ",\n", out);
+		free(clean);
+		free(b.p);
 	}
 	if (named)
 		fputs("\t{NULL, NULL}\n", out);
@@ -190,12 +472,13 @@ int main(int argc, char **argv)
 		perror(argv[2]);
 		return 1;
 	}
+	out_path = argv[2];
+	atexit(remove_partial);
 	int rc = strcmp(argv[1], "stmts") == 0	  ? stmts(out, argv[3], 0, argc - 4, argv + 4)
 		 : strcmp(argv[1], "named") == 0 ? stmts(out, argv[3], 1, argc - 4, argv + 4)
 						  : migrations(out, argv[3], argc - 4, argv + 4);
 	if (fclose(out) != 0)
 		rc = 1;
-	if (rc)
-		remove(argv[2]);
+	out_done = rc == 0;
 	return rc;
 }

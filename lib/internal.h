@@ -108,7 +108,8 @@ int lq__row_int(void *ctx, const lq_value *cols, int ncols);
 /* Parameter for an optional string: NULL or "" -> NULL. */
 lq_value lq__v_opt_text(const char *s);
 
-/* Fill a task from TASK_COLS (20 columns); payload copied when present. */
+/* Fill a task from TASK_COLS (LQ_TASK_COLS columns); payload copied when
+ * present. */
 lq_status lq__task_from_row(lq_task *t, const lq_value *cols, int ncols);
 
 /* Run history (run.c).  lq__run_worker: "host:pid".  lq__run_record: one

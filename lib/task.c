@@ -30,7 +30,7 @@ LQ_EXTERN(void) lq_task_clear_abi(lq_task *t, int abi)
 lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 {
 	memset(t, 0, sizeof(*t));
-	if (n < 22)
+	if (n < LQ_TASK_COLS)
 		return LQ_ERROR;
 	t->id = lq__col_int(&c[0]);
 	lq__col_str(&c[1], t->queue, sizeof(t->queue));
@@ -791,11 +791,11 @@ static lq_status claim_body(lq_db *db, void *arg)
 static int batch_row(void *arg, const lq_value *c, int n)
 {
 	struct claim_ctx *cc = arg;
-	if (n < 23) {
+	if (n < LQ_TASK_COLS + 1) {
 		cc->err = LQ_ERROR;
 		return 1;
 	}
-	if (lq__col_int(&c[22]) == 0) {
+	if (lq__col_int(&c[LQ_TASK_COLS]) == 0) { /* claimed */
 		cc->left++;
 		return 0;
 	}

@@ -129,6 +129,18 @@ static int64_t run_st(struct lq_conn *c, lq_status want, lq_sql_id id, const lq_
 }
 #define RUN(c, id, p, n, r) run_st((c), LQ_OK, (id), (p), (n), (r), __FILE__, __LINE__)
 
+/* A held lease, token 1, as lease_acquire leaves a new one: the row made
+ * free by lease_create (a plain INSERT), then taken -> 1; 0 if the name was
+ * there already. */
+static int64_t lease_row(struct lq_conn *c, const lq_value p[3], const char *where, int line)
+{
+	lq_value pc[3] = {p[0], p[1], lq_v_null()};
+	if (run_st(c, LQ_OK, LQ_SQL_lease_create, pc, 3, NULL, where, line) == 0)
+		return 0;
+	return run_st(c, LQ_OK, LQ_SQL_lease_take, p, 3, NULL, where, line);
+}
+#define LEASE_ROW(c, p) lease_row((c), (p), __FILE__, __LINE__)
+
 static struct lq_conn *conn_open(const char *dsn)
 {
 	struct lq_conn *c = NULL;
@@ -461,12 +473,12 @@ static void test_duplicate_insert(void **state)
 	char l[64];
 	name(l, sizeof(l), "dup");
 	lq_value p[3] = {txt(l), txt("owner-1"), lq_v_int(60000)};
-	assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 1);
-	assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 0);
+	assert_int_equal(LEASE_ROW(c, p), 1);
+	assert_int_equal(LEASE_ROW(c, p), 0);
 
 	begin(c);
 	p[1] = txt("owner-2");
-	assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 0);
+	assert_int_equal(LEASE_ROW(c, p), 0);
 	RUN(c, LQ_SQL_lease_get, p, 1, r);
 	assert_int_equal(r->n, 1);
 	assert_string_equal(r->c[0][1].s, "owner-1");
@@ -519,7 +531,7 @@ static void test_byte_exact_names(void **state)
 	for (int i = 0; i < 5; i++) {
 		name(nm[i], sizeof(nm[i]), suffix[i]);
 		lq_value p[3] = {txt(nm[i]), txt("o"), lq_v_int(60000)};
-		assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 1);
+		assert_int_equal(LEASE_ROW(c, p), 1);
 	}
 	for (int i = 0; i < 5; i++) {
 		lq_value p[1] = {txt(nm[i])};
@@ -647,7 +659,7 @@ static void test_kill_connection(void **state)
 	char l[64];
 	name(l, sizeof(l), "killed");
 	lq_value p[3] = {txt(l), txt("o"), lq_v_int(60000)};
-	assert_int_equal(RUN(v, LQ_SQL_lease_insert, p, 3, NULL), 1);
+	assert_int_equal(LEASE_ROW(v, p), 1);
 	kill_lock_holder(killer, lock);
 	sleep_ms(200);
 	assert_int_equal(be->commit(v, &err), LQ_EUNKNOWN);
@@ -692,8 +704,8 @@ static void test_deadlock(void **state)
 	name(y, sizeof(y), "dl_y");
 	lq_value px[3] = {txt(x), txt("o"), lq_v_int(60000)};
 	lq_value py[3] = {txt(y), txt("o"), lq_v_int(60000)};
-	RUN(c, LQ_SQL_lease_insert, px, 3, NULL);
-	RUN(c, LQ_SQL_lease_insert, py, 3, NULL);
+	LEASE_ROW(c, px);
+	LEASE_ROW(c, py);
 
 	begin(c);
 	assert_int_equal(RUN(c, LQ_SQL_lease_break, px, 1, NULL), 1);
@@ -741,7 +753,7 @@ static void test_lock_wait_timeout(void **state)
 	char x[64];
 	name(x, sizeof(x), "lw_x");
 	lq_value px[3] = {txt(x), txt("o"), lq_v_int(60000)};
-	RUN(c, LQ_SQL_lease_insert, px, 3, NULL);
+	LEASE_ROW(c, px);
 	begin(c);
 	assert_int_equal(RUN(c, LQ_SQL_lease_break, px, 1, NULL), 1);
 	script_ok(c2, "SET SESSION innodb_lock_wait_timeout = 1");
@@ -819,7 +831,7 @@ static void test_lease_semantics(void **state)
 	name(l, sizeof(l), "sem_lease");
 	name(q, sizeof(q), "sem_q");
 	lq_value p[4] = {txt(l), txt("o1"), lq_v_int(60000)};
-	assert_int_equal(RUN(c, LQ_SQL_lease_insert, p, 3, NULL), 1);
+	assert_int_equal(LEASE_ROW(c, p), 1);
 	RUN(c, LQ_SQL_lease_get, p, 1, r);
 	assert_int_equal(r->ncols, 6);
 	assert_string_equal(r->c[0][1].s, "o1");

@@ -114,6 +114,15 @@ static int64_t run_st(struct lq_conn *c, lq_status want, lq_sql_id id, const lq_
 	       (int)(sizeof((const lq_value[]){__VA_ARGS__}) / sizeof(lq_value)), (r))
 #define RUN0(c, id, r) run_st((c), LQ_OK, LQ_SQL_##id, NULL, 0, (r))
 
+/* A held lease, token 1, as lease_acquire leaves a new one: the row made
+ * free by lease_create, then taken -> 1; 0 if the name was there already. */
+static int64_t lease_row(struct lq_conn *c, lq_value name, lq_value owner, lq_value ttl)
+{
+	if (RUN(c, lease_create, NULL, name, owner, lq_v_null()) == 0)
+		return 0;
+	return RUN(c, lease_take, NULL, name, owner, ttl);
+}
+
 static void script_ok(struct lq_conn *c, const char *sql)
 {
 	lq_err err = {{0}, 0};
@@ -451,7 +460,7 @@ static void test_bytea_roundtrip(void **state)
 
 	/* Text keeps its bytes (UTF-8 included). */
 	const char *utf = "t\xc3\xa2" "che \xe2\x9c\x93";
-	RUN(c, lease_insert, NULL, lq__v_text(utf), lq__v_text("o"), lq_v_int(1000));
+	lease_row(c, lq__v_text(utf), lq__v_text("o"), lq_v_int(1000));
 	RUN(c, lease_get, &r, lq__v_text(utf));
 	assert_int_equal(r.n, 1);
 	assert_string_equal(r.s[0], utf);
@@ -466,11 +475,11 @@ static void test_affected_rows(void **state)
 	struct lq_conn *c = conn();
 	struct rows r = {0};
 
-	assert_int_equal(RUN(c, lease_insert, NULL, lq__v_text("a"), lq__v_text("o1"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(c, lease_insert, NULL, lq__v_text("a"), lq__v_text("o2"), lq_v_int(60000)), 0);
+	assert_int_equal(lease_row(c, lq__v_text("a"), lq__v_text("o1"), lq_v_int(60000)), 1);
+	assert_int_equal(lease_row(c, lq__v_text("a"), lq__v_text("o2"), lq_v_int(60000)), 0);
 	/* Byte-exact names: 'a', 'a ' and 'A' are three leases. */
-	assert_int_equal(RUN(c, lease_insert, NULL, lq__v_text("a "), lq__v_text("o1"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(c, lease_insert, NULL, lq__v_text("A"), lq__v_text("o1"), lq_v_int(60000)), 1);
+	assert_int_equal(lease_row(c, lq__v_text("a "), lq__v_text("o1"), lq_v_int(60000)), 1);
+	assert_int_equal(lease_row(c, lq__v_text("A"), lq__v_text("o1"), lq_v_int(60000)), 1);
 	assert_int_equal(RUN(c, lease_take, NULL, lq__v_text("a"), lq__v_text("o2"), lq_v_int(60000)), 0);
 	assert_int_equal(RUN(c, lease_renew, NULL, lq__v_text("a"), lq__v_text("o1"), lq_v_int(1),
 			     lq_v_int(60000)), 1);
@@ -564,8 +573,7 @@ static void test_every_statement(void **state)
 	DID(schema_record);
 	RUN0(c, migrate_unlock, NULL), DID(migrate_unlock);
 
-	assert_int_equal(RUN(c, lease_insert, NULL, nm, lq__v_text("o"), lq_v_int(60000)), 1);
-	DID(lease_insert);
+	assert_int_equal(lease_row(c, nm, lq__v_text("o"), lq_v_int(60000)), 1);
 	assert_int_equal(RUN(c, lease_take, NULL, nm, lq__v_text("o2"), lq_v_int(60000)), 0);
 	DID(lease_take);
 	/* Held: no take, and the row as the statement saw it, got = 0. */
@@ -945,7 +953,7 @@ static void test_killed_connection(void **state)
 	/* Killed inside a transaction: COMMIT cannot know what happened. */
 	c = connect_to(d);
 	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
-	RUN(c, lease_insert, NULL, lq__v_text("k"), lq__v_text("o"), lq_v_int(1000));
+	lease_row(c, lq__v_text("k"), lq__v_text("o"), lq_v_int(1000));
 	terminate(app);
 	lq_status st = be->commit(c, &err);
 	assert_int_equal(st, LQ_EUNKNOWN);
@@ -1041,7 +1049,7 @@ static void test_notify(void **state)
 	snprintf(lname, sizeof(lname), "lqt_wake_%ld", (long)getpid());
 	const lq_value ln = lq__v_text(lname);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 0, &err), LQ_ETIMEDOUT);
-	assert_int_equal(RUN(b, lease_insert, NULL, ln, lq__v_text("o"), lq_v_int(60000)), 1);
+	assert_int_equal(lease_row(b, ln, lq__v_text("o"), lq_v_int(60000)), 1);
 	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("x"), lq_v_int(1)), 0);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
 	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o"), lq_v_int(1)), 1);
@@ -1128,8 +1136,8 @@ static void test_retry_mapping(void **state)
 	lq_err err = {{0}, 0};
 	const lq_value x = lq__v_text("x"), y = lq__v_text("y");
 
-	RUN(a, lease_insert, NULL, x, lq__v_text("o"), lq_v_int(1000));
-	RUN(a, lease_insert, NULL, y, lq__v_text("o"), lq_v_int(1000));
+	lease_row(a, x, lq__v_text("o"), lq_v_int(1000));
+	lease_row(a, y, lq__v_text("o"), lq_v_int(1000));
 
 	/* Serialization failure (40001): a REPEATABLE READ snapshot older
 	 * than a committed change of the row it updates. */

@@ -2,20 +2,28 @@
  * sql_names.h - the catalogue of named statements.  Every dialect defines
  * each of these in sql/<dialect>/NAME.sql under "-- name: NAME" with the same
  * parameters (in this order, written ?1.. in SQLite and MySQL files, $1.. in
- * PostgreSQL files) and the same result columns.  NOW below means the
- * database clock in epoch milliseconds, evaluated inside the statement.
+ * PostgreSQL files) and the same result columns, or declares it missing
+ * there with "-- absent: NAME reason" (a capability the dialect lacks):
+ * sqlembed fails the build on a statement neither defined nor declared
+ * absent, or unknown here.  NOW below means the database clock in epoch
+ * milliseconds, evaluated inside the statement.
  *
  * Column groups:
  *   LEASE_COLS  name, owner, token, acquired_at, expires_at, NOW
  *   TASK_COLS   id, queue, name, payload, run_at, attempts, max_attempts,
  *               unique_key, claim_owner, claim_until, every_ms, cron, tz,
  *               missed, paused, last_error, created_at, dead (0|1),
- *               died_at (NULL for live tasks), NOW          (20 columns)
+ *               died_at (NULL for live tasks), NOW, priority, timeout_ms
+ *                                             (LQ_TASK_COLS columns)
  *   RUN_COLS    id, task_id, run_at, queue, name, worker, attempt, started_at,
  *               ended_at, outcome, error, NOW                 (12 columns)
  */
 #ifndef LEASEQ_SQL_NAMES_H
 #define LEASEQ_SQL_NAMES_H
+
+/* How many columns TASK_COLS has: what lq__task_from_row reads, and where
+ * the claim_batch statements put "claimed". */
+#define LQ_TASK_COLS 22
 
 #define LQ_SQL_LIST(X)                                                                        \
 	/* schema */                                                                          \
@@ -27,7 +35,6 @@
 	X(migrate_lock)         /* () serialise concurrent migrators (tx or named lock) */    \
 	X(migrate_unlock)       /* () release what migrate_lock took, if not tx-scoped */     \
 	/* leases */                                                                          \
-	X(lease_insert)         /* (?1 name, ?2 owner, ?3 ttl) insert if absent, token 1 -> affected */ \
 	X(lease_take)           /* (?1 name, ?2 owner, ?3 ttl) take if expires_at <= NOW, token+1 */ \
 	X(lease_acquire)        /* (?1 name, ?2 owner, ?3 ttl) insert if absent (token 1) or take \
 	                            if expires_at <= NOW (token+1), one statement -> LEASE_COLS, \

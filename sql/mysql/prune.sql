@@ -3,25 +3,25 @@
 
 -- name: task_dead_prune
 DELETE FROM lq_task_dead
- WHERE died_at < CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?1
+ WHERE died_at < {{NOW}} - ?1
    AND (?2 IS NULL OR queue = ?2)
  ORDER BY died_at, id
  LIMIT ?3;
 
 -- name: task_dead_prune_count
 SELECT count(*) FROM lq_task_dead
- WHERE died_at < CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?1
+ WHERE died_at < {{NOW}} - ?1
    AND (?2 IS NULL OR queue = ?2);
 
 -- name: run_prune
 -- The oldest runs first, found on lq_run_ended.
 DELETE FROM lq_run
- WHERE ended_at < CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?1
+ WHERE ended_at < {{NOW}} - ?1
    AND (?2 IS NULL OR queue = ?2)
  ORDER BY ended_at, id
  LIMIT ?3;
 
 -- name: run_prune_count
 SELECT count(*) FROM lq_run
- WHERE ended_at < CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?1
+ WHERE ended_at < {{NOW}} - ?1
    AND (?2 IS NULL OR queue = ?2);

@@ -1,12 +1,14 @@
--- Run history and counters (MySQL/MariaDB).  NOW is CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED).
+-- Run history and counters (MySQL/MariaDB).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- RUN_COLS: id, task_id, run_at, queue, name, worker, attempt, started_at,
 -- ended_at, outcome, error, NOW.
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: task_ack_run no LQ_CAP_ONE_STATEMENT_ACK: task_ack, then run_insert
 
 -- name: run_insert
 -- One finished run; ended_at is the database clock.  run_count counts it,
 -- next in the same transaction (a MySQL statement writes one table).
 INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?8, ?9);
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {{NOW}}, ?8, ?9);
 
 -- name: run_insert_many
 -- Up to 64 runs that their claims settled already (at-most-once), written
@@ -18,7 +20,7 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED
 -- the order given; run_count_many counts them, next in the same
 -- transaction.
 INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
-SELECT tid, ra, q, nm, ?1, att, sa, GREATEST(sa, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ago), oc
+SELECT tid, ra, q, nm, ?1, att, sa, GREATEST(sa, {{NOW}} - ago), oc
   FROM (SELECT 1 AS k, ?2 AS tid, ?3 AS ra, ?4 AS q, ?5 AS nm, ?6 AS att, ?7 AS sa, ?8 AS ago, ?9 AS oc
        UNION ALL SELECT 2, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17
        UNION ALL SELECT 3, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25
@@ -175,9 +177,9 @@ ON DUPLICATE KEY UPDATE n = n + g.c;
 -- in later, their ended_at back-dated to when the run ended).  A backward
 -- walk of lq_run_ended that stops at the window's start or after LIMIT
 -- rows: a narrow window or a small limit never reads the whole history.
-SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error, {{NOW}}
   FROM lq_run
- WHERE ended_at >= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?3
+ WHERE ended_at >= {{NOW}} - ?3
    AND (?1 IS NULL OR queue = ?1)
    AND (?2 IS NULL OR name = ?2)
  ORDER BY ended_at DESC, id DESC
@@ -186,9 +188,9 @@ SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, 
 -- name: run_list_task
 -- In run_list's order (newest ended_at first, ties by id), walking
 -- lq_run_task (task_id, ended_at, id) backwards.
-SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error, {{NOW}}
   FROM lq_run
- WHERE task_id = ?1 AND ended_at >= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?2
+ WHERE task_id = ?1 AND ended_at >= {{NOW}} - ?2
  ORDER BY ended_at DESC, id DESC
  LIMIT ?3;
 
@@ -202,7 +204,7 @@ SELECT 1 FROM lq_run
 -- name: run_count_since
 -- A range of lq_run_ended: reads the window's rows, not the whole history.
 SELECT outcome, count(*) FROM lq_run
- WHERE ended_at >= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) - ?1 AND (?2 IS NULL OR queue = ?2)
+ WHERE ended_at >= {{NOW}} - ?1 AND (?2 IS NULL OR queue = ?2)
  GROUP BY outcome;
 
 -- name: counter_list

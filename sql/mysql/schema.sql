@@ -1,10 +1,8 @@
 -- Schema bookkeeping and the clock (MySQL/MariaDB).
--- NOW is CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED): the session runs with
--- time_zone '+00:00' and NOW(3) is fixed for the whole statement, so every
--- comparison in one statement sees the same instant and indexes stay usable.
+-- NOW is the database clock, {{NOW}} in fragments.sql.
 
 -- name: db_now
-SELECT CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED);
+SELECT {{NOW}};
 
 -- name: schema_exists
 SELECT count(*) FROM information_schema.tables
@@ -23,7 +21,7 @@ SELECT COALESCE(MAX(version), 0) FROM lq_schema;
 -- name: schema_record
 -- A concurrent migrator's duplicate is ER_DUP_ENTRY: the backend reports 0 rows.
 INSERT INTO lq_schema (version, name, applied_at)
-VALUES (?1, ?2, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+VALUES (?1, ?2, {{NOW}});
 
 -- name: migrate_lock
 -- DDL commits implicitly in MySQL, so a transaction cannot serialise

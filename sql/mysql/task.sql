@@ -1,14 +1,19 @@
--- Tasks (MySQL/MariaDB).  NOW is written out as CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED).
+-- Tasks (MySQL/MariaDB).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- Every claim, ack and heartbeat is conditional, by id, and checked by
 -- affected rows (matched rows: CLIENT_FOUND_ROWS).  No UPDATE ... ORDER BY
 -- ... LIMIT: it locks every index record it scans and deadlocks under load.
 -- Inserts that may conflict are plain INSERTs: ER_DUP_ENTRY is reported by
 -- the backend as 0 affected rows ("ON CONFLICT DO NOTHING").
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: task_claim_batch_delete no DELETE ... RETURNING (LQ_CAP_CLAIM_RETURNING): the *_set ones
+-- absent: task_claim_batch_update no UPDATE ... RETURNING, as above
+-- absent: task_claim_one_delete no DELETE ... RETURNING, as above
+-- absent: task_claim_one_update no UPDATE ... RETURNING, as above
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?12, ?13);
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13);
 
 -- name: task_insert_notify
 -- task_insert as one autocommit statement; the backend returns the new id
@@ -16,7 +21,7 @@ VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) +
 -- There is no wake-up to send on MySQL.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, COALESCE(?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?12, ?13);
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13);
 
 -- name: task_last_id
 SELECT LAST_INSERT_ID();
@@ -35,14 +40,14 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 -- lq_task_due and sort, which reads (and locks) the whole due set.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
   FROM lq_task FORCE INDEX (lq_task_claim)
  WHERE queue = ?1
-   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND run_at <= {{NOW}}
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
+   AND ({{CLAIM_FREE}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
-   AND EXISTS (SELECT 1 FROM lq_task d FORCE INDEX (lq_task_due) WHERE d.queue = ?1 AND d.run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
+   AND EXISTS (SELECT 1 FROM lq_task d FORCE INDEX (lq_task_due) WHERE d.queue = ?1 AND d.run_at <= {{NOW}})
  ORDER BY priority DESC, run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
@@ -51,9 +56,9 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
 DELETE FROM lq_task
  WHERE id = ?1
    AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND run_at <= {{NOW}}
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_delete_set
 -- task_claim_delete for up to 100 ids at once (unused places NULL, which
@@ -69,16 +74,16 @@ DELETE FROM lq_task
                 ?73, ?74, ?75, ?76, ?77, ?78, ?79, ?80, ?81, ?82, ?83, ?84, ?85, ?86,
                 ?87, ?88, ?89, ?90, ?91, ?92, ?93, ?94, ?95, ?96, ?97, ?98, ?99, ?100)
    AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND run_at <= {{NOW}}
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_update_set
 -- task_claim_update for up to 100 ids at once (?3.., NULL-padded), all for
 -- owner ?1 with a claim lease of ?2 ms; judged by the affected rows, as
 -- task_claim_delete_set.
 UPDATE lq_task
-   SET claim_owner = ?1, claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?2, attempts = attempts + 1
+   SET claim_owner = ?1, claim_until = {{NOW}} + ?2, attempts = attempts + 1
  WHERE id IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,
                 ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45,
@@ -88,17 +93,17 @@ UPDATE lq_task
                 ?88, ?89, ?90, ?91, ?92, ?93, ?94, ?95, ?96, ?97, ?98, ?99, ?100, ?101,
                 ?102)
    AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND run_at <= {{NOW}}
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_update
 UPDATE lq_task
-   SET claim_owner = ?2, claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3, attempts = attempts + 1
+   SET claim_owner = ?2, claim_until = {{NOW}} + ?3, attempts = attempts + 1
  WHERE id = ?1
-   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+   AND run_at <= {{NOW}}
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_occurrence
 -- Exactly one runner moves run_at off the occurrence it saw (at-most-once).
@@ -107,22 +112,22 @@ UPDATE lq_task
 UPDATE lq_task
    SET run_at = ?3, claim_owner = NULL, claim_until = NULL, attempts = 0
  WHERE id = ?1 AND run_at = ?2 AND paused = 0
-   AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
-   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED));
+   AND run_at <= {{NOW}}
+   AND ({{CLAIM_FREE}});
 
 -- name: task_ack
 DELETE FROM lq_task WHERE id = ?1 AND claim_owner = ?2;
 
 -- name: task_heartbeat
 UPDATE lq_task
-   SET claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3
+   SET claim_until = {{NOW}} + ?3
  WHERE id = ?1 AND claim_owner = ?2
-   AND claim_until > CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED);
+   AND claim_until > {{NOW}};
 
 -- name: task_retry_later
 UPDATE lq_task
    SET claim_owner = NULL, claim_until = NULL,
-       run_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3, last_error = ?4
+       run_at = {{NOW}} + ?3, last_error = ?4
  WHERE id = ?1 AND claim_owner = ?2;
 
 -- name: task_release_claim
@@ -145,24 +150,24 @@ UPDATE lq_task
 -- claim is cleared but claim_until holds it back; run_at stays the
 -- occurrence's due time.
 UPDATE lq_task
-   SET claim_owner = NULL, claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?3, last_error = ?4
+   SET claim_owner = NULL, claim_until = {{NOW}} + ?3, last_error = ?4
  WHERE id = ?1 AND claim_owner = ?2;
 
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
                      unique_key, last_error, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12);
+VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12);
 
 -- name: task_bury
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
                           created_at, died_at, priority, timeout_ms)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, ?3, created_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
+       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms
   FROM lq_task
  WHERE id = ?1
    AND ((?2 IS NOT NULL AND claim_owner = ?2)
-     OR (?2 IS NULL AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))));
+     OR (?2 IS NULL AND ({{CLAIM_FREE}})));
 
 -- name: task_delete
 DELETE FROM lq_task WHERE id = ?1;
@@ -170,7 +175,7 @@ DELETE FROM lq_task WHERE id = ?1;
 -- name: task_dead_insert
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, last_error, created_at, died_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?5, ?6, ?7, ?8, ?9, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), ?10, ?11);
+VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11);
 
 -- name: task_record_error
 UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
@@ -178,28 +183,28 @@ UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
 -- name: task_get
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
   FROM lq_task WHERE id = ?1
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
   FROM lq_task
  WHERE (?1 IS NULL OR queue = ?1)
-   AND (?2 = 0 OR (run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) AND paused = 0
-                   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))))
+   AND (?2 = 0 OR (run_at <= {{NOW}} AND paused = 0
+                   AND ({{CLAIM_FREE}})))
  ORDER BY id;
 
 -- name: task_list_dead
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
@@ -210,7 +215,7 @@ DELETE FROM lq_task_dead WHERE id = ?1;
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
                      unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
-SELECT id, queue, name, payload, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), 0, max_attempts, unique_key,
+SELECT id, queue, name, payload, {{NOW}}, 0, max_attempts, unique_key,
        every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms
   FROM lq_task_dead WHERE id = ?1;
 
@@ -218,7 +223,7 @@ SELECT id, queue, name, payload, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), 
 -- Due now: a future run_at comes forward (a due one keeps its place, and a
 -- recurring task its occurrence), and a back-off without a claim ends.
 UPDATE lq_task
-   SET run_at = CASE WHEN run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) THEN run_at ELSE CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) END,
+   SET run_at = CASE WHEN run_at <= {{NOW}} THEN run_at ELSE {{NOW}} END,
        claim_until = CASE WHEN claim_owner IS NULL THEN NULL ELSE claim_until END
  WHERE id = ?1;
 
@@ -236,8 +241,8 @@ UPDATE lq_task SET paused = ?2 WHERE id = ?1;
 -- retries the transaction).  Returns (id, unique_key) of each row inserted.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-SELECT q, nm, pl, COALESCE(ra, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + dl), ma, uk, ev, cr, tz, mi,
-       CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), pr, tm
+SELECT q, nm, pl, COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
+       {{NOW}}, pr, tm
   FROM (SELECT 1 AS k, ?1 AS q, ?2 AS nm, ?3 AS pl, ?4 AS ra, ?5 AS dl, ?6 AS ma, ?7 AS uk, ?8 AS ev, ?9 AS cr, ?10 AS tz, ?11 AS mi, ?12 AS pr, ?13 AS tm
        UNION ALL SELECT 2, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26
        UNION ALL SELECT 3, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39

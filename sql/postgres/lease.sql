@@ -11,7 +11,7 @@
 -- with got = 0 (no row at all when a racing insert is not in the snapshot:
 -- the caller then reads it).  ON CONFLICT locks the existing row before its
 -- WHERE runs, so of two racing takers one sees the other's expires_at.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+WITH {{CLK}},
 took AS (
   INSERT INTO lq_lease AS l (name, owner, token, acquired_at, expires_at)
   SELECT $1::text, $2::text, 1, n, n + $3::bigint FROM clk
@@ -26,14 +26,8 @@ SELECT name, owner, token, acquired_at, expires_at, (SELECT n FROM clk), 0
   FROM lq_lease
  WHERE name = $1::text AND NOT EXISTS (SELECT 1 FROM took);
 
--- name: lease_insert
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
-INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
-SELECT $1::text, $2::text, 1, n, n + $3::bigint FROM clk
-ON CONFLICT (name) DO NOTHING;
-
 -- name: lease_take
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease
    SET owner = $2::text, token = token + 1,
        acquired_at = (SELECT n FROM clk),
@@ -42,12 +36,12 @@ UPDATE lq_lease
    AND expires_at <= (SELECT n FROM clk);
 
 -- name: lease_get
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT name, owner, token, acquired_at, expires_at, (SELECT n FROM clk)
   FROM lq_lease WHERE name = $1::text;
 
 -- name: lease_renew
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease
    SET expires_at = (SELECT n FROM clk) + $4::bigint
  WHERE name = $1::text AND owner = $2::text AND token = $3::bigint
@@ -57,7 +51,7 @@ RETURNING expires_at, (SELECT n FROM clk);
 -- name: lease_release
 UPDATE lq_lease
    SET owner = NULL,
-       expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+       expires_at = {{NOW}}
  WHERE name = $1::text AND owner = $2::text AND token = $3::bigint;
 
 -- name: lease_release_notify
@@ -66,7 +60,7 @@ UPDATE lq_lease
 WITH u AS (
   UPDATE lq_lease
      SET owner = NULL,
-         expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+         expires_at = {{NOW}}
    WHERE name = $1::text AND owner = $2::text AND token = $3::bigint
   RETURNING 1)
 SELECT 1 FROM u, LATERAL (SELECT pg_notify('leaseq_lease', '')) AS wake;
@@ -75,14 +69,14 @@ SELECT 1 FROM u, LATERAL (SELECT pg_notify('leaseq_lease', '')) AS wake;
 -- The token moves on so that the old holder's renew and release fail.
 UPDATE lq_lease
    SET owner = NULL, token = token + 1,
-       expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+       expires_at = {{NOW}}
  WHERE name = $1::text;
 
 -- name: lease_list
 -- (?1 name, or NULL for all) -> LEASE_COLS, then slot (NULL for the row
 -- itself), and the lq_lease row's owner, token and expires_at: every
 -- holder, a shared lease's live slots in place of its lq_lease row.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT l.name, COALESCE(s.owner, l.owner), COALESCE(s.token, l.token),
        COALESCE(s.acquired_at, l.acquired_at), COALESCE(s.expires_at, l.expires_at), (SELECT n FROM clk),
        s.slot, l.owner, l.token, l.expires_at
@@ -105,29 +99,29 @@ SELECT l.name, COALESCE(s.owner, l.owner), COALESCE(s.token, l.token),
 -- name: lease_create
 -- The lq_lease row of a shared lease, if absent: token 0, so the first
 -- acquisition has token 1.  ?3 NULL: free now.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
 SELECT $1::text, $2::text, 0, n, COALESCE($3::bigint, n)
   FROM clk
 ON CONFLICT (name) DO NOTHING;
 
 -- name: lease_lock
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT name, owner, token, acquired_at, expires_at, (SELECT n FROM clk)
   FROM lq_lease WHERE name = $1::text FOR UPDATE;
 
 -- name: lease_slot_get
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT name, owner, token, acquired_at, expires_at, (SELECT n FROM clk)
   FROM lq_lease_slot WHERE name = $1::text AND slot = $2::integer;
 
 -- name: lease_slot_scan
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT slot, expires_at, (SELECT n FROM clk)
   FROM lq_lease_slot WHERE name = $1::text AND slot >= 0 AND slot < $2::integer ORDER BY slot;
 
 -- name: lease_slot_insert
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_lease_slot (name, slot, owner, token, acquired_at, expires_at)
 SELECT $1::text, $2::integer, $3::text, 1, n, n + $4::bigint
   FROM clk
@@ -135,34 +129,34 @@ ON CONFLICT (name, slot) DO NOTHING;
 
 -- name: lease_slot_take
 -- Take an expired slot: token + 1, so the fencing token grows per slot.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease_slot
    SET owner = $3::text, token = token + 1, acquired_at = (SELECT n FROM clk), expires_at = (SELECT n FROM clk) + $4::bigint
  WHERE name = $1::text AND slot = $2::integer AND expires_at <= (SELECT n FROM clk);
 
 -- name: lease_slot_renew
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease_slot
    SET expires_at = (SELECT n FROM clk) + $5::bigint
  WHERE name = $1::text AND slot = $2::integer AND owner = $3::text AND token = $4::bigint
    AND expires_at > (SELECT n FROM clk);
 
 -- name: lease_slot_release
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease_slot
    SET owner = NULL, expires_at = (SELECT n FROM clk)
  WHERE name = $1::text AND slot = $2::integer AND owner = $3::text AND token = $4::bigint;
 
 -- name: lease_slot_break
 -- Every slot of the name, readers and intent included: token + 1.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease_slot
    SET owner = NULL, token = token + 1, expires_at = (SELECT n FROM clk)
  WHERE name = $1::text;
 
 -- name: lease_rw_state
 -- (highest reader slot, live readers, the live intent's owner or NULL)
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT COALESCE(MAX(CASE WHEN slot > 0 THEN slot END), 0),
        COALESCE(SUM(CASE WHEN slot > 0 AND owner IS NOT NULL AND expires_at > (SELECT n FROM clk) THEN 1 ELSE 0 END), 0),
        MAX(CASE WHEN slot = -1 AND owner IS NOT NULL AND expires_at > (SELECT n FROM clk) THEN owner END)
@@ -170,19 +164,19 @@ SELECT COALESCE(MAX(CASE WHEN slot > 0 THEN slot END), 0),
 
 -- name: lease_read_purge
 -- Readers gone (released, expired or broken) leave their slot numbers free.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 DELETE FROM lq_lease_slot
  WHERE name = $1::text AND slot > 0 AND (owner IS NULL OR expires_at <= (SELECT n FROM clk));
 
 -- name: lease_read_insert
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_lease_slot (name, slot, owner, token, acquired_at, expires_at)
 SELECT $1::text, $2::integer, $3::text, $4::bigint, n, COALESCE($5::bigint, n + $6::bigint)
   FROM clk;
 
 -- name: lease_read_extend
 -- A reader joins or renews: the group lasts as long as its latest reader.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease
    SET expires_at = GREATEST(expires_at, (SELECT n FROM clk) + $4::bigint)
  WHERE name = $1::text AND owner = $2::text AND token = $3::bigint AND expires_at > (SELECT n FROM clk);
@@ -190,7 +184,7 @@ UPDATE lq_lease
 -- name: lease_read_shrink
 -- After a reader left: the group lasts until its latest remaining reader,
 -- or ends now (owner NULL) when none remains.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease
    SET owner = CASE WHEN EXISTS (SELECT 1 FROM lq_lease_slot s WHERE s.name = $1::text AND s.slot > 0 AND s.owner IS NOT NULL AND s.expires_at > (SELECT n FROM clk))
                     THEN owner ELSE NULL END,
@@ -199,7 +193,7 @@ UPDATE lq_lease
 
 -- name: lease_promote
 -- The only reader becomes the writer, keeping its expiry; token + 1.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease
    SET owner = $4::text, token = token + 1, acquired_at = (SELECT n FROM clk),
        expires_at = (SELECT s.expires_at FROM lq_lease_slot s WHERE s.name = $1::text AND s.slot = $5::integer)
@@ -208,7 +202,7 @@ UPDATE lq_lease
 -- name: lease_demote
 -- The writer's row passes to the readers' group (the writer becomes its one
 -- reader), keeping its expiry; token + 1.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease
    SET owner = $4::text, token = token + 1
  WHERE name = $1::text AND owner = $2::text AND token = $3::bigint AND expires_at > (SELECT n FROM clk);
@@ -216,7 +210,7 @@ UPDATE lq_lease
 -- name: lease_intent_set
 -- A waiting writer's intent (slot -1) keeps new readers out until it
 -- expires, unless another writer's intent is live.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_lease_slot AS s (name, slot, owner, token, acquired_at, expires_at)
 SELECT $1::text, -1, $2::text, 0, n, n + $3::bigint
   FROM clk
@@ -226,7 +220,7 @@ ON CONFLICT (name, slot) DO UPDATE
  WHERE s.expires_at <= excluded.acquired_at OR s.owner = excluded.owner;
 
 -- name: lease_intent_clear
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_lease_slot
    SET owner = NULL, expires_at = (SELECT n FROM clk)
  WHERE name = $1::text AND slot = -1 AND owner = $2::text;

@@ -4,26 +4,26 @@
 -- name: task_dead_prune
 DELETE FROM lq_task_dead WHERE id IN (
     SELECT id FROM lq_task_dead
-     WHERE died_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1::bigint
+     WHERE died_at < {{NOW}} - $1::bigint
        AND ($2::text IS NULL OR queue = $2::text)
      ORDER BY died_at, id
      LIMIT $3::bigint);
 
 -- name: task_dead_prune_count
 SELECT count(*) FROM lq_task_dead
- WHERE died_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1::bigint
+ WHERE died_at < {{NOW}} - $1::bigint
    AND ($2::text IS NULL OR queue = $2::text);
 
 -- name: run_prune
 -- The oldest runs first, found on lq_run_ended.
 DELETE FROM lq_run WHERE id IN (
     SELECT id FROM lq_run
-     WHERE ended_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1::bigint
+     WHERE ended_at < {{NOW}} - $1::bigint
        AND ($2::text IS NULL OR queue = $2::text)
      ORDER BY ended_at, id
      LIMIT $3::bigint);
 
 -- name: run_prune_count
 SELECT count(*) FROM lq_run
- WHERE ended_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1::bigint
+ WHERE ended_at < {{NOW}} - $1::bigint
    AND ($2::text IS NULL OR queue = $2::text);

@@ -6,7 +6,7 @@ INSERT INTO lq_queue (name, paused) VALUES ($1::text, $2::bigint)
 ON CONFLICT (name) DO UPDATE SET paused = excluded.paused;
 
 -- name: queue_list
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT q.name,
        COALESCE((SELECT paused FROM lq_queue WHERE lq_queue.name = q.name), 0)::bigint,
        (SELECT count(*) FROM lq_task t WHERE t.queue = q.name)::bigint,
@@ -22,10 +22,10 @@ SELECT q.name,
 
 -- name: queue_next_due
 -- First claimable task in run_at order: an index walk on lq_task_due, not a scan.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT (SELECT run_at FROM lq_task
          WHERE queue = $1::text AND paused = 0
-           AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+           AND ({{CLAIM_FREE}})
            AND NOT EXISTS (SELECT 1 FROM lq_queue
                             WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
          ORDER BY run_at LIMIT 1),
@@ -35,12 +35,12 @@ SELECT (SELECT run_at FROM lq_task
 -- The cheap path of a tick: is the runner lease held, is anything due?
 -- Two index probes (lq_lease primary key, lq_task_due); "first due task by
 -- run_at" rather than EXISTS, which the planner may answer with a scan.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT COALESCE((SELECT (expires_at > (SELECT n FROM clk))::int
                    FROM lq_lease WHERE name = $1::text), 0)::bigint,
        ((SELECT run_at FROM lq_task
           WHERE queue = $2::text AND run_at <= (SELECT n FROM clk) AND paused = 0
-            AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+            AND ({{CLAIM_FREE}})
             AND NOT EXISTS (SELECT 1 FROM lq_queue
                              WHERE lq_queue.name = $2::text AND lq_queue.paused = 1)
           ORDER BY run_at LIMIT 1) IS NOT NULL)::int::bigint;
@@ -65,12 +65,12 @@ ORDER BY 1;
 -- stops there), and its next due time: a walk of lq_task_due in run_at
 -- order that stops at the first unpaused task (MIN() with the paused
 -- filter would read the whole queue).
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT COALESCE((SELECT paused FROM lq_queue WHERE name = $1::text), 0)::bigint,
        (SELECT count(*) FROM (SELECT 1 FROM lq_task WHERE queue = $1::text LIMIT $2::bigint) t)::bigint,
        (SELECT count(*) FROM (SELECT 1 FROM lq_task
                                WHERE queue = $1::text AND run_at <= (SELECT n FROM clk) AND paused = 0
-                                 AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+                                 AND ({{CLAIM_FREE}})
                                LIMIT $2::bigint) t)::bigint,
        (SELECT count(*) FROM (SELECT 1 FROM lq_task_dead WHERE queue = $1::text LIMIT $2::bigint) t)::bigint,
        (SELECT run_at FROM lq_task WHERE queue = $1::text AND paused = 0 ORDER BY run_at LIMIT 1)::bigint;

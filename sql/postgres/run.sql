@@ -1,6 +1,9 @@
 -- Run history and counters (PostgreSQL).  NOW is (SELECT n FROM clk), see
 -- schema.sql.  RUN_COLS: id, task_id, run_at, queue, name, worker, attempt,
 -- started_at, ended_at, outcome, error, NOW.
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: run_count run_insert counts in the same statement (no LQ_CAP_RUN_COUNT_APART)
+-- absent: run_count_many run_insert_many does, the same way
 
 -- name: run_insert
 -- One finished run; ended_at is the database clock.  Counted in lq_counter
@@ -9,7 +12,7 @@
 WITH i AS (
   INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error)
   VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::bigint, $7::bigint,
-          (extract(epoch FROM clock_timestamp()) * 1000)::bigint, $8::text, $9::text)
+          {{NOW}}, $8::text, $9::text)
   RETURNING id, queue, name, outcome)
 INSERT INTO lq_counter (metric, queue, name, shard, n)
 SELECT 'run_' || outcome, queue, name, id % 8, 1 FROM i
@@ -23,7 +26,7 @@ ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1;
 -- is the database clock less ago, the milliseconds since the run ended
 -- (measured by the worker), and never before started_at.  Rows go in in
 -- the order given.  Counted in lq_counter by the same statement.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+WITH {{CLK}},
 i AS (
   INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
   SELECT v.tid, v.ra, v.q, v.nm, $1::text, v.att, v.sa, GREATEST(v.sa, clk.n - v.ago), v.oc
@@ -108,7 +111,7 @@ WITH d AS (DELETE FROM lq_task WHERE id = $1::bigint AND claim_owner = $2::text
            RETURNING id, run_at, queue, name, attempts),
      i AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
            SELECT id, run_at, queue, name, $3::text, attempts, $4::bigint,
-                  (extract(epoch FROM clock_timestamp()) * 1000)::bigint, 'done' FROM d
+                  {{NOW}}, 'done' FROM d
            RETURNING id, queue, name),
      c AS (INSERT INTO lq_counter (metric, queue, name, shard, n)
            SELECT 'run_done', queue, name, id % 8, 1 FROM i
@@ -121,7 +124,7 @@ SELECT count(*)::bigint FROM i;
 -- in later, their ended_at back-dated to when the run ended).  A backward
 -- walk of lq_run_ended that stops at the window's start or after LIMIT
 -- rows: a narrow window or a small limit never reads the whole history.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error,
        (SELECT n FROM clk)
   FROM lq_run
@@ -134,7 +137,7 @@ SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, 
 -- name: run_list_task
 -- In run_list's order (newest ended_at first, ties by id), walking
 -- lq_run_task (task_id, ended_at, id) backwards.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT id, task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome, error,
        (SELECT n FROM clk)
   FROM lq_run
@@ -151,7 +154,7 @@ SELECT 1 FROM lq_run
 
 -- name: run_count_since
 -- A range of lq_run_ended: reads the window's rows, not the whole history.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT outcome, count(*)::bigint FROM lq_run
  WHERE ended_at >= (SELECT n FROM clk) - $1::bigint AND ($2::text IS NULL OR queue = $2::text)
  GROUP BY outcome;

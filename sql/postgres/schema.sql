@@ -1,13 +1,10 @@
 -- Schema bookkeeping and the clock (PostgreSQL).
--- NOW is epoch milliseconds from clock_timestamp() (now() is the start of
--- the transaction).  Statements that use NOW more than once compute it once
--- in a CTE, clk(n), and read it as the scalar subquery (SELECT n FROM clk):
--- an uncorrelated InitPlan, so every comparison in the statement sees the
--- same instant and it can still be an index condition (a volatile function
--- call cannot).  Every integer result is bigint.
+-- NOW is the database clock, {{NOW}} in fragments.sql; statements that use
+-- it more than once read it from the CTE {{CLK}} (see there).  Every
+-- integer result is bigint.
 
 -- name: db_now
-SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+SELECT {{NOW}};
 
 -- name: schema_exists
 SELECT (to_regclass('lq_schema') IS NOT NULL)::int::bigint;
@@ -32,7 +29,7 @@ SELECT COALESCE(MAX(version), 0)::bigint FROM lq_schema;
 
 -- name: schema_record
 INSERT INTO lq_schema (version, name, applied_at)
-VALUES ($1::bigint, $2::text, (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
+VALUES ($1::bigint, $2::text, {{NOW}});
 
 -- name: migrate_lock
 -- Transaction-scoped (1818583411 is 'leas'): released by COMMIT or

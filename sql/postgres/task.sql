@@ -8,7 +8,7 @@
 -- Returns the id too: with notify=off in the DSN the backend runs this in
 -- place of task_insert_notify (NOTIFY holds a database-wide lock from its
 -- commit to the end of the transaction, which serialises enqueuers).
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
 SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
@@ -22,7 +22,7 @@ RETURNING id;
 -- notification goes out when the statement commits, and only when a row went
 -- in; the channel is LQ_CHANNEL_TASK (lib/internal.h).  No row back: the
 -- unique key is taken (the library then looks up the holder).
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+WITH {{CLK}},
 ins AS (
   INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                        every_ms, cron, tz, missed, created_at, priority, timeout_ms)
@@ -50,7 +50,7 @@ SELECT id FROM lq_task WHERE unique_key = $1::text;
 -- ones claimed already, whose dead index entries wait at the left for
 -- VACUUM, and the walk itself reads them once; a count from the left read
 -- them a second time (18 % of a one-task claim under pgbench, 5 % now).
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
@@ -58,7 +58,7 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
  WHERE queue = $1::text
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+   AND ({{CLAIM_FREE}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
  ORDER BY priority DESC, run_at, id
  LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -76,7 +76,7 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
 -- claimed = 0 and are left to the transactional path.  "id = ANY (ARRAY
 -- (...))" keeps the write on the primary key even in a generic plan, which
 -- cannot know that cand holds at most $2 rows.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
               AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
@@ -84,7 +84,7 @@ cand AS (
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
-     AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+     AND ({{CLAIM_FREE}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -111,7 +111,7 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 -- At-least-once claim of up to $2 due one-off tasks in one round trip, for
 -- owner $3 with a claim lease of $4 ms; result as task_claim_batch_delete,
 -- with the rows as updated.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
               AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
@@ -119,7 +119,7 @@ cand AS (
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
-     AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+     AND ({{CLAIM_FREE}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -153,7 +153,7 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 -- generic plan above the custom ones, and planning anew on every call cost
 -- more than running the claim.  The probe reads from the newest due task
 -- back, as task_candidates' count does.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
               AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
@@ -161,7 +161,7 @@ cand AS (
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
-     AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+     AND ({{CLAIM_FREE}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
@@ -188,7 +188,7 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 -- name: task_claim_one_update
 -- task_claim_batch_update for one task: ($1 queue, $2 owner, $3 claim
 -- lease ms); constant LIMITs as in task_claim_one_delete.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint),
+WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
               AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
@@ -196,7 +196,7 @@ cand AS (
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
-     AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+     AND ({{CLAIM_FREE}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
@@ -223,19 +223,19 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
 -- name: task_claim_delete
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 DELETE FROM lq_task
  WHERE id = $1::bigint
    AND every_ms IS NULL AND cron IS NULL
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_delete_set
 -- task_claim_delete for up to 100 ids at once (unused places NULL, which
 -- match nothing); judged by the affected rows.  PostgreSQL claims with
 -- task_claim_batch_delete instead: this one is here for the catalogue.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 DELETE FROM lq_task
  WHERE id IN ($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::bigint, $6::bigint,
                 $7::bigint, $8::bigint, $9::bigint, $10::bigint, $11::bigint,
@@ -260,12 +260,12 @@ DELETE FROM lq_task
    AND every_ms IS NULL AND cron IS NULL
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_update_set
 -- task_claim_update for up to 100 ids at once ($3.., NULL-padded), all for
 -- owner $1 with a claim lease of $2 ms; judged by the affected rows.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_task
    SET claim_owner = $1::text, claim_until = (SELECT n FROM clk) + $2::bigint, attempts = attempts + 1
  WHERE id IN ($3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8::bigint,
@@ -291,17 +291,17 @@ UPDATE lq_task
    AND every_ms IS NULL AND cron IS NULL
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_update
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_task
    SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
        attempts = attempts + 1
  WHERE id = $1::bigint
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_occurrence
 -- Exactly one runner moves run_at off the occurrence it saw (at-most-once).
@@ -310,14 +310,14 @@ UPDATE lq_task
 UPDATE lq_task
    SET run_at = $3::bigint, claim_owner = NULL, claim_until = NULL, attempts = 0
  WHERE id = $1::bigint AND run_at = $2::bigint AND paused = 0
-   AND run_at <= (extract(epoch FROM clock_timestamp()) * 1000)::bigint
-   AND (claim_until IS NULL OR claim_until <= (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
+   AND run_at <= {{NOW}}
+   AND (claim_until IS NULL OR claim_until <= {{NOW}});
 
 -- name: task_ack
 DELETE FROM lq_task WHERE id = $1::bigint AND claim_owner = $2::text;
 
 -- name: task_heartbeat
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_task
    SET claim_until = (SELECT n FROM clk) + $3::bigint
  WHERE id = $1::bigint AND claim_owner = $2::text
@@ -326,7 +326,7 @@ UPDATE lq_task
 -- name: task_retry_later
 UPDATE lq_task
    SET claim_owner = NULL, claim_until = NULL,
-       run_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3::bigint,
+       run_at = {{NOW}} + $3::bigint,
        last_error = $4::text
  WHERE id = $1::bigint AND claim_owner = $2::text;
 
@@ -350,12 +350,12 @@ UPDATE lq_task
 -- claim is cleared but claim_until holds it back; run_at stays the
 -- occurrence's due time.
 UPDATE lq_task
-   SET claim_owner = NULL, claim_until = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3::bigint, last_error = $4::text
+   SET claim_owner = NULL, claim_until = {{NOW}} + $3::bigint, last_error = $4::text
  WHERE id = $1::bigint AND claim_owner = $2::text;
 
 -- name: task_reinsert
 -- Keeps the task's id (explicit ids are allowed: GENERATED BY DEFAULT).
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
                      unique_key, last_error, created_at, priority, timeout_ms)
 SELECT $1::bigint, $2::text, $3::text, $4::bytea, n + $8::bigint, $5::bigint, $6::bigint,
@@ -366,7 +366,7 @@ ON CONFLICT DO NOTHING;
 -- name: task_bury
 -- FOR UPDATE: the row stays locked until the caller deletes it, so no
 -- claimer takes it in between.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
                           created_at, died_at, priority, timeout_ms)
@@ -375,14 +375,14 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
   FROM lq_task
  WHERE id = $1::bigint
    AND (($2::text IS NOT NULL AND claim_owner = $2::text)
-     OR ($2::text IS NULL AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))))
+     OR ($2::text IS NULL AND ({{CLAIM_FREE}})))
    FOR UPDATE OF lq_task;
 
 -- name: task_delete
 DELETE FROM lq_task WHERE id = $1::bigint;
 
 -- name: task_dead_insert
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, last_error, created_at, died_at, priority, timeout_ms)
 SELECT $1::bigint, $2::text, $3::text, $4::bytea, n, $5::bigint, $6::bigint,
@@ -393,7 +393,7 @@ SELECT $1::bigint, $2::text, $3::text, $4::bytea, n, $5::bigint, $6::bigint,
 UPDATE lq_task SET last_error = $2::text WHERE id = $1::bigint;
 
 -- name: task_get
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
@@ -405,18 +405,18 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
   FROM lq_task_dead WHERE id = $1::bigint;
 
 -- name: task_list
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
   FROM lq_task
  WHERE ($1::text IS NULL OR queue = $1::text)
    AND ($2::bigint = 0 OR (run_at <= (SELECT n FROM clk) AND paused = 0
-                           AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))))
+                           AND ({{CLAIM_FREE}})))
  ORDER BY id;
 
 -- name: task_list_dead
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
        NULL::text, NULL::bigint, every_ms, cron, tz, missed, 0::bigint, last_error,
        created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms
@@ -430,7 +430,7 @@ DELETE FROM lq_task_dead WHERE id = $1::bigint;
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
                      unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
-SELECT id, queue, name, payload, (extract(epoch FROM clock_timestamp()) * 1000)::bigint, 0,
+SELECT id, queue, name, payload, {{NOW}}, 0,
        max_attempts, unique_key, every_ms, cron, tz, missed, last_error, created_at,
        priority, timeout_ms
   FROM lq_task_dead WHERE id = $1::bigint
@@ -440,7 +440,7 @@ ON CONFLICT DO NOTHING;
 -- Due now: a future run_at comes forward (a due one keeps its place, and a
 -- recurring task its occurrence), and a back-off without a claim ends.
 UPDATE lq_task
-   SET run_at = CASE WHEN run_at <= (extract(epoch FROM clock_timestamp()) * 1000)::bigint THEN run_at ELSE (extract(epoch FROM clock_timestamp()) * 1000)::bigint END,
+   SET run_at = CASE WHEN run_at <= {{NOW}} THEN run_at ELSE {{NOW}} END,
        claim_until = CASE WHEN claim_owner IS NULL THEN NULL ELSE claim_until END
  WHERE id = $1::bigint;
 
@@ -454,7 +454,7 @@ UPDATE lq_task SET paused = $2::bigint WHERE id = $1::bigint;
 -- skipped (a task always has a name).  Rows go in in the order given, so
 -- their ids ascend in that order; a task whose unique key is taken is
 -- skipped.  Returns (id, unique_key) of each row inserted.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
 SELECT v.q, v.nm, v.pl, COALESCE(v.ra, clk.n + v.dl), v.ma, v.uk, v.ev, v.cr, v.tz, v.mi,

@@ -2,7 +2,7 @@
 -- counts scan lq_task once each: doctor runs every few minutes, not per task.
 
 -- name: health_counts
-WITH n AS (SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AS now)
+WITH n AS (SELECT {{NOW}} AS now)
 SELECT c.cnt, COALESCE(n.now - c.oldest, 0), l.cnt, o.cnt, COALESCE(n.now - o.oldest, 0), d.cnt, n.now
   FROM n,
        (SELECT count(*) AS cnt, min(claim_until) AS oldest FROM lq_task, n

@@ -9,8 +9,8 @@ SELECT q.name,
        COALESCE((SELECT paused FROM lq_queue WHERE lq_queue.name = q.name), 0),
        (SELECT count(*) FROM lq_task t WHERE t.queue = q.name),
        (SELECT count(*) FROM lq_task t
-         WHERE t.queue = q.name AND t.run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AND t.paused = 0
-           AND (t.claim_until IS NULL OR t.claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))),
+         WHERE t.queue = q.name AND t.run_at <= {{NOW}} AND t.paused = 0
+           AND (t.claim_until IS NULL OR t.claim_until <= {{NOW}})),
        (SELECT count(*) FROM lq_task_dead d WHERE d.queue = q.name),
        (SELECT MIN(run_at) FROM lq_task t WHERE t.queue = q.name AND t.paused = 0)
   FROM (SELECT queue AS name FROM lq_task
@@ -22,18 +22,18 @@ SELECT q.name,
 -- First claimable task in run_at order: an index walk, not a scan.
 SELECT (SELECT run_at FROM lq_task
          WHERE queue = ?1 AND paused = 0
-           AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+           AND ({{CLAIM_FREE}})
            AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
          ORDER BY run_at LIMIT 1),
-       CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER);
+       {{NOW}};
 
 -- name: tick_probe
 -- The cheap path of a tick: is the runner lease held, is anything due?
-SELECT COALESCE((SELECT expires_at > CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+SELECT COALESCE((SELECT expires_at > {{NOW}}
                    FROM lq_lease WHERE name = ?1), 0),
        EXISTS (SELECT 1 FROM lq_task
-                WHERE queue = ?2 AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AND paused = 0
-                  AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+                WHERE queue = ?2 AND run_at <= {{NOW}} AND paused = 0
+                  AND ({{CLAIM_FREE}})
                   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?2 AND lq_queue.paused = 1));
 
 -- name: queue_names
@@ -59,8 +59,8 @@ ORDER BY 1;
 SELECT COALESCE((SELECT paused FROM lq_queue WHERE name = ?1), 0),
        (SELECT count(*) FROM (SELECT 1 FROM lq_task WHERE queue = ?1 LIMIT ?2)),
        (SELECT count(*) FROM (SELECT 1 FROM lq_task
-                               WHERE queue = ?1 AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AND paused = 0
-                                 AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+                               WHERE queue = ?1 AND run_at <= {{NOW}} AND paused = 0
+                                 AND ({{CLAIM_FREE}})
                                LIMIT ?2)),
        (SELECT count(*) FROM (SELECT 1 FROM lq_task_dead WHERE queue = ?1 LIMIT ?2)),
        (SELECT run_at FROM lq_task WHERE queue = ?1 AND paused = 0 ORDER BY run_at LIMIT 1);

@@ -1,10 +1,8 @@
 -- Schema bookkeeping and the clock (SQLite).
--- NOW is CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER):
--- julianday('now') is fixed for the whole statement, so every comparison in
--- one statement sees the same instant.
+-- NOW is the database clock, {{NOW}} in fragments.sql.
 
 -- name: db_now
-SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER);
+SELECT {{NOW}};
 
 -- name: schema_exists
 SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'lq_schema';
@@ -21,7 +19,7 @@ SELECT COALESCE(MAX(version), 0) FROM lq_schema;
 
 -- name: schema_record
 INSERT INTO lq_schema (version, name, applied_at)
-VALUES (?1, ?2, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
+VALUES (?1, ?2, {{NOW}});
 
 -- name: migrate_lock
 -- The migration runs in a BEGIN IMMEDIATE transaction: that is the lock.

@@ -1,10 +1,17 @@
--- Tasks (SQLite).  NOW is written out as CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER).
+-- Tasks (SQLite).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- Every claim, ack and heartbeat is conditional and checked by affected rows.
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: task_claim_batch_delete no LQ_CAP_CLAIM_RETURNING: task_candidates, then task_claim_*
+-- absent: task_claim_batch_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_one_delete no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_one_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_delete_set no LQ_CAP_CLAIM_SET: claims go one by one
+-- absent: task_claim_update_set no LQ_CAP_CLAIM_SET, as above
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?12, ?13)
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13)
 ON CONFLICT (unique_key) DO NOTHING;
 
 -- name: task_insert_notify
@@ -13,7 +20,7 @@ ON CONFLICT (unique_key) DO NOTHING;
 -- is taken (the library then looks up the holder).
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, COALESCE(?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?5), ?6, ?7, ?8, ?9, ?10, ?11, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?12, ?13)
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13)
 ON CONFLICT (unique_key) DO NOTHING
 RETURNING id;
 
@@ -32,35 +39,35 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 -- reads on through the tasks that are not due yet, however many wait.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
   FROM lq_task INDEXED BY lq_task_claim
  WHERE queue = ?1
-   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+   AND run_at <= {{NOW}}
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+   AND ({{CLAIM_FREE}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY priority DESC, run_at, id
  LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d INDEXED BY lq_task_due
-                               WHERE d.queue = ?1 AND d.run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+                               WHERE d.queue = ?1 AND d.run_at <= {{NOW}}
                                  AND d.paused = 0
-                                 AND (d.claim_until IS NULL OR d.claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+                                 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
                                LIMIT ?2));
 
 -- name: task_claim_delete
 DELETE FROM lq_task
  WHERE id = ?1
    AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+   AND run_at <= {{NOW}}
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_update
 UPDATE lq_task
-   SET claim_owner = ?2, claim_until = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3, attempts = attempts + 1
+   SET claim_owner = ?2, claim_until = {{NOW}} + ?3, attempts = attempts + 1
  WHERE id = ?1
-   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+   AND run_at <= {{NOW}}
    AND paused = 0
-   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
+   AND ({{CLAIM_FREE}});
 
 -- name: task_claim_occurrence
 -- Exactly one runner moves run_at off the occurrence it saw (at-most-once).
@@ -69,22 +76,22 @@ UPDATE lq_task
 UPDATE lq_task
    SET run_at = ?3, claim_owner = NULL, claim_until = NULL, attempts = 0
  WHERE id = ?1 AND run_at = ?2 AND paused = 0
-   AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
-   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER));
+   AND run_at <= {{NOW}}
+   AND ({{CLAIM_FREE}});
 
 -- name: task_ack
 DELETE FROM lq_task WHERE id = ?1 AND claim_owner = ?2;
 
 -- name: task_heartbeat
 UPDATE lq_task
-   SET claim_until = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3
+   SET claim_until = {{NOW}} + ?3
  WHERE id = ?1 AND claim_owner = ?2
-   AND claim_until > CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER);
+   AND claim_until > {{NOW}};
 
 -- name: task_retry_later
 UPDATE lq_task
    SET claim_owner = NULL, claim_until = NULL,
-       run_at = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3, last_error = ?4
+       run_at = {{NOW}} + ?3, last_error = ?4
  WHERE id = ?1 AND claim_owner = ?2;
 
 -- name: task_release_claim
@@ -107,13 +114,13 @@ UPDATE lq_task
 -- claim is cleared but claim_until holds it back; run_at stays the
 -- occurrence's due time.
 UPDATE lq_task
-   SET claim_owner = NULL, claim_until = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3, last_error = ?4
+   SET claim_owner = NULL, claim_until = {{NOW}} + ?3, last_error = ?4
  WHERE id = ?1 AND claim_owner = ?2;
 
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
                      unique_key, last_error, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12)
+VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12)
 ON CONFLICT DO NOTHING;
 
 -- name: task_bury
@@ -121,11 +128,11 @@ INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attemp
                           unique_key, every_ms, cron, tz, missed, last_error,
                           created_at, died_at, priority, timeout_ms)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, ?3, created_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
+       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms
   FROM lq_task
  WHERE id = ?1
    AND ((?2 IS NOT NULL AND claim_owner = ?2)
-     OR (?2 IS NULL AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))));
+     OR (?2 IS NULL AND ({{CLAIM_FREE}})));
 
 -- name: task_delete
 DELETE FROM lq_task WHERE id = ?1;
@@ -133,7 +140,7 @@ DELETE FROM lq_task WHERE id = ?1;
 -- name: task_dead_insert
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, last_error, created_at, died_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?5, ?6, ?7, ?8, ?9, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), ?10, ?11);
+VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11);
 
 -- name: task_record_error
 UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
@@ -141,28 +148,28 @@ UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
 -- name: task_get
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
   FROM lq_task WHERE id = ?1
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
   FROM lq_task
  WHERE (?1 IS NULL OR queue = ?1)
-   AND (?2 = 0 OR (run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AND paused = 0
-                   AND (claim_until IS NULL OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))))
+   AND (?2 = 0 OR (run_at <= {{NOW}} AND paused = 0
+                   AND ({{CLAIM_FREE}})))
  ORDER BY id;
 
 -- name: task_list_dead
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
@@ -173,7 +180,7 @@ DELETE FROM lq_task_dead WHERE id = ?1;
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
                      unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
-SELECT id, queue, name, payload, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), 0, max_attempts, unique_key,
+SELECT id, queue, name, payload, {{NOW}}, 0, max_attempts, unique_key,
        every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms
   FROM lq_task_dead WHERE id = ?1
 ON CONFLICT DO NOTHING;
@@ -182,7 +189,7 @@ ON CONFLICT DO NOTHING;
 -- Due now: a future run_at comes forward (a due one keeps its place, and a
 -- recurring task its occurrence), and a back-off without a claim ends.
 UPDATE lq_task
-   SET run_at = CASE WHEN run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) THEN run_at ELSE CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) END,
+   SET run_at = CASE WHEN run_at <= {{NOW}} THEN run_at ELSE {{NOW}} END,
        claim_until = CASE WHEN claim_owner IS NULL THEN NULL ELSE claim_until END
  WHERE id = ?1;
 
@@ -198,8 +205,8 @@ UPDATE lq_task SET paused = ?2 WHERE id = ?1;
 -- skipped.  Returns (id, unique_key) of each row inserted.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-SELECT q, nm, pl, COALESCE(ra, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + dl), ma, uk, ev, cr, tz, mi,
-       CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER), pr, tm
+SELECT q, nm, pl, COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
+       {{NOW}}, pr, tm
   FROM (SELECT 1 AS k, ?1 AS q, ?2 AS nm, ?3 AS pl, ?4 AS ra, ?5 AS dl, ?6 AS ma, ?7 AS uk, ?8 AS ev, ?9 AS cr, ?10 AS tz, ?11 AS mi, ?12 AS pr, ?13 AS tm
        UNION ALL SELECT 2, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26
        UNION ALL SELECT 3, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39

@@ -3,7 +3,7 @@
 -- leaseq's own tables.  The session runs as leaseq's does (strict sql_mode,
 -- time_zone '+00:00', READ COMMITTED) but without CLIENT_FOUND_ROWS, so an
 -- upsert's affected rows tell insert (1), update (2) and no change (0) apart.
--- NOW is CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED): NOW(3) is fixed for the whole statement.
+-- NOW is {{NOW}} of sql/mysql/fragments.sql: NOW(3) is fixed for the whole statement.
 -- MariaDB plans DELETE ... WHERE id = (SELECT ... SKIP LOCKED) as a table
 -- scan, so a claim is SELECT ... FOR UPDATE SKIP LOCKED, then the write by
 -- id, then COMMIT.  Parameters are positional (?), in the order given.
@@ -11,7 +11,7 @@
 -- name: claim_pick
 -- (queue, how many) -> due tasks, locked, in claim order
 SELECT id, name, payload, run_at FROM lq_task
- WHERE queue = ? AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+ WHERE queue = ? AND run_at <= {{NOW}}
  ORDER BY run_at, id LIMIT ?
    FOR UPDATE SKIP LOCKED;
 
@@ -36,15 +36,15 @@ DELETE FROM lq_task
 -- name: claim_ack_pick
 -- (queue) -> a due task not claimed by anyone alive, locked
 SELECT id, name, payload, run_at FROM lq_task
- WHERE queue = ? AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
-   AND (claim_until IS NULL OR claim_until <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED))
+ WHERE queue = ? AND run_at <= {{NOW}}
+   AND ({{CLAIM_FREE}})
  ORDER BY run_at, id LIMIT 1
    FOR UPDATE SKIP LOCKED;
 
 -- name: claim_ack_mark
 -- (owner, claim ttl ms, id)
 UPDATE lq_task
-   SET claim_owner = ?, claim_until = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?, attempts = attempts + 1
+   SET claim_owner = ?, claim_until = {{NOW}} + ?, attempts = attempts + 1
  WHERE id = ?;
 
 -- name: claim_ack_ack
@@ -79,7 +79,7 @@ VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, 
 -- taken, 0 = held.  The assignments run left to right and each reads the
 -- columns as already assigned, so expires_at, which every test reads, goes last.
 INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
-VALUES (?, ?, 1, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED), CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ?)
+VALUES (?, ?, 1, {{NOW}}, {{NOW}} + ?)
 ON DUPLICATE KEY UPDATE
    owner = IF(expires_at <= VALUES(acquired_at), VALUES(owner), owner),
    token = IF(expires_at <= VALUES(acquired_at), token + 1, token),
@@ -88,25 +88,25 @@ ON DUPLICATE KEY UPDATE
 
 -- name: lease_release
 -- (name, owner): the owner is unique to one acquisition
-UPDATE lq_lease SET owner = NULL, expires_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+UPDATE lq_lease SET owner = NULL, expires_at = {{NOW}}
  WHERE name = ? AND owner = ?;
 
 -- name: tick_due
 -- (queue) -> a row when a task is due, read off the (queue, run_at, id) index
 SELECT run_at FROM lq_task
- WHERE queue = ? AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+ WHERE queue = ? AND run_at <= {{NOW}}
  ORDER BY run_at LIMIT 1;
 
 -- name: recurring_pick
 -- (queue) -> a due occurrence, locked
 SELECT id, name, payload, run_at FROM lq_task
- WHERE queue = ? AND run_at <= CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+ WHERE queue = ? AND run_at <= {{NOW}}
  ORDER BY run_at, id LIMIT 1
    FOR UPDATE SKIP LOCKED;
 
 -- name: recurring_move
 -- (id): run_at one interval past now
-UPDATE lq_task SET run_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + every_ms WHERE id = ?;
+UPDATE lq_task SET run_at = {{NOW}} + every_ms WHERE id = ?;
 
 -- name: fill
 -- (rows, queue, payload, kind, kind, every_ms or NULL); kind: 0 due, 1 every
@@ -114,8 +114,8 @@ UPDATE lq_task SET run_at = CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + ever
 INSERT INTO lq_task (queue, name, payload, run_at, every_ms, created_at)
 WITH RECURSIVE g(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM g WHERE k < ?)
 SELECT ?, 'bench', ?,
-       CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED) + IF(? = 2 OR (? = 1 AND k % 2 = 1), 31536000000, 0),
-       ?, CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)
+       {{NOW}} + IF(? = 2 OR (? = 1 AND k % 2 = 1), 31536000000, 0),
+       ?, {{NOW}}
   FROM g ORDER BY k;
 
 -- name: clear_tasks

@@ -6,7 +6,7 @@
 
 -- name: claim
 -- ($1 queue) -> the claimed task
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 DELETE FROM lq_task
  WHERE id = (SELECT id FROM lq_task
               WHERE queue = $1::text AND run_at <= (SELECT n FROM clk)
@@ -16,7 +16,7 @@ RETURNING id, name, payload, run_at;
 
 -- name: claim_batch
 -- ($1 queue, $2 how many) -> the claimed tasks
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 DELETE FROM lq_task
  WHERE id = ANY (ARRAY (SELECT id FROM lq_task
                          WHERE queue = $1::text AND run_at <= (SELECT n FROM clk)
@@ -26,12 +26,12 @@ RETURNING id, name, payload, run_at;
 
 -- name: claim_ack_claim
 -- ($1 queue, $2 owner, $3 claim ttl ms) -> the claimed task
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_task
    SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint, attempts = attempts + 1
  WHERE id = (SELECT id FROM lq_task
               WHERE queue = $1::text AND run_at <= (SELECT n FROM clk)
-                AND (claim_until IS NULL OR claim_until <= (SELECT n FROM clk))
+                AND ({{CLAIM_FREE}})
               ORDER BY run_at, id LIMIT 1
                 FOR UPDATE SKIP LOCKED)
 RETURNING id, name, payload, run_at;
@@ -91,7 +91,7 @@ RETURNING id;
 
 -- name: lease_take
 -- ($1 name, $2 owner, $3 ttl ms) -> token when taken, no row when held
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_lease AS l (name, owner, token, acquired_at, expires_at)
 SELECT $1::text, $2::text, 1, n, n + $3::bigint FROM clk
 ON CONFLICT (name) DO UPDATE
@@ -103,20 +103,20 @@ RETURNING token;
 -- name: lease_release
 -- ($1 name, $2 owner, $3 token)
 UPDATE lq_lease
-   SET owner = NULL, expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+   SET owner = NULL, expires_at = {{NOW}}
  WHERE name = $1::text AND owner = $2::text AND token = $3::bigint;
 
 -- name: tick_due
 -- ($1 queue) -> a row when a task is due.  ORDER BY keeps it on the
 -- (queue, run_at, id) index: with a bare LIMIT 1 a generic plan may scan the table.
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 SELECT run_at FROM lq_task
  WHERE queue = $1::text AND run_at <= (SELECT n FROM clk)
  ORDER BY run_at LIMIT 1;
 
 -- name: recurring
 -- ($1 queue) -> the occurrence claimed; run_at moves one interval past now
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 UPDATE lq_task
    SET run_at = (SELECT n FROM clk) + every_ms
  WHERE id = (SELECT id FROM lq_task
@@ -128,7 +128,7 @@ RETURNING id, name, payload, run_at;
 -- name: fill
 -- ($1 queue, $2 payload, $3 rows, $4 kind: 0 due, 1 every second row due in
 -- a year, 2 all in a year, $5 every_ms or NULL), in id order
-WITH clk(n) AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+WITH {{CLK}}
 INSERT INTO lq_task (queue, name, payload, run_at, every_ms, created_at)
 SELECT $1::text, 'bench', $2::bytea,
        n + CASE WHEN $4::int = 2 OR ($4::int = 1 AND g % 2 = 1) THEN 31536000000 ELSE 0 END,

@@ -9,7 +9,7 @@
 DELETE FROM lq_task
  WHERE id = (SELECT id FROM lq_task
               WHERE queue = ?1
-                AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+                AND run_at <= {{NOW}}
               ORDER BY run_at, id LIMIT 1)
 RETURNING id, name, payload, run_at;
 
@@ -18,7 +18,7 @@ RETURNING id, name, payload, run_at;
 DELETE FROM lq_task
  WHERE id IN (SELECT id FROM lq_task
                WHERE queue = ?1
-                 AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+                 AND run_at <= {{NOW}}
                ORDER BY run_at, id LIMIT ?2)
 RETURNING id, name, payload, run_at;
 
@@ -26,13 +26,13 @@ RETURNING id, name, payload, run_at;
 -- (?1 queue, ?2 owner, ?3 claim ttl ms) -> the claimed task
 UPDATE lq_task
    SET claim_owner = ?2,
-       claim_until = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3,
+       claim_until = {{NOW}} + ?3,
        attempts = attempts + 1
  WHERE id = (SELECT id FROM lq_task
               WHERE queue = ?1
-                AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+                AND run_at <= {{NOW}}
                 AND (claim_until IS NULL
-                     OR claim_until <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER))
+                     OR claim_until <= {{NOW}})
               ORDER BY run_at, id LIMIT 1)
 RETURNING id, name, payload, run_at;
 
@@ -66,8 +66,8 @@ VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, 
 -- name: lease_take
 -- (?1 name, ?2 owner, ?3 ttl ms) -> token when taken, no row when held
 INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
-VALUES (?1, ?2, 1, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER),
-        CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + ?3)
+VALUES (?1, ?2, 1, {{NOW}},
+        {{NOW}} + ?3)
 ON CONFLICT (name) DO UPDATE
    SET owner = excluded.owner, token = token + 1,
        acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
@@ -77,22 +77,22 @@ RETURNING token;
 -- name: lease_release
 -- (?1 name, ?2 owner, ?3 token)
 UPDATE lq_lease
-   SET owner = NULL, expires_at = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+   SET owner = NULL, expires_at = {{NOW}}
  WHERE name = ?1 AND owner = ?2 AND token = ?3;
 
 -- name: tick_due
 -- (?1 queue) -> a row when a task is due, read off the (queue, run_at, id) index
 SELECT run_at FROM lq_task
- WHERE queue = ?1 AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+ WHERE queue = ?1 AND run_at <= {{NOW}}
  ORDER BY run_at LIMIT 1;
 
 -- name: recurring
 -- (?1 queue) -> the occurrence claimed; run_at moves one interval past now
 UPDATE lq_task
-   SET run_at = CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + every_ms
+   SET run_at = {{NOW}} + every_ms
  WHERE id = (SELECT id FROM lq_task
               WHERE queue = ?1
-                AND run_at <= CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+                AND run_at <= {{NOW}}
               ORDER BY run_at, id LIMIT 1)
 RETURNING id, name, payload, run_at;
 
@@ -102,9 +102,9 @@ RETURNING id, name, payload, run_at;
 WITH RECURSIVE g(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM g WHERE k < ?3)
 INSERT INTO lq_task (queue, name, payload, run_at, every_ms, created_at)
 SELECT ?1, 'bench', ?2,
-       CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+       {{NOW}}
          + CASE WHEN ?4 = 2 OR (?4 = 1 AND k % 2 = 1) THEN 31536000000 ELSE 0 END,
-       ?5, CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+       ?5, {{NOW}}
   FROM g ORDER BY k;
 
 -- name: clear_tasks

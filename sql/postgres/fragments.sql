@@ -1,0 +1,20 @@
+-- Fragments (PostgreSQL): text written once here, put in place of {{NAME}}
+-- in every statement of this dialect at build time (see cmake/sqlembed.c).
+
+-- NOW: the database clock in epoch milliseconds, from clock_timestamp()
+-- (now() is the start of the transaction).
+-- fragment: NOW
+(extract(epoch FROM clock_timestamp()) * 1000)::bigint
+
+-- CLK: a statement that uses NOW more than once computes it once, in this
+-- CTE (WITH {{CLK}}), and reads it as the scalar subquery (SELECT n FROM clk):
+-- an uncorrelated InitPlan, so every comparison in the statement sees the
+-- same instant and it can still be an index condition (a volatile function
+-- call cannot).
+-- fragment: CLK
+clk(n) AS (SELECT {{NOW}})
+
+-- CLAIM_FREE: the task is unclaimed or its claim has expired, by the clk
+-- instant.
+-- fragment: CLAIM_FREE
+claim_until IS NULL OR claim_until <= (SELECT n FROM clk)

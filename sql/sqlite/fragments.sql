@@ -1,0 +1,12 @@
+-- Fragments (SQLite): text written once here, put in place of {{NAME}} in
+-- every statement of this dialect at build time (see cmake/sqlembed.c).
+
+-- NOW: the database clock in epoch milliseconds.  julianday('now') is fixed
+-- for the whole statement, so every comparison in one statement sees the
+-- same instant.
+-- fragment: NOW
+CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
+
+-- CLAIM_FREE: the task is unclaimed or its claim has expired.
+-- fragment: CLAIM_FREE
+claim_until IS NULL OR claim_until <= {{NOW}}
