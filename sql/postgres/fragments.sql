@@ -18,3 +18,11 @@ clk(n) AS (SELECT {{NOW}})
 -- instant.
 -- fragment: CLAIM_FREE
 claim_until IS NULL OR claim_until <= (SELECT n FROM clk)
+
+-- CLAIM_FREE_T, CLAIM_FREE_D: the same test of the rows of a statement's
+-- "t" (a task) and "d" (a due candidate) aliases.
+-- fragment: CLAIM_FREE_T
+t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)
+
+-- fragment: CLAIM_FREE_D
+d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)

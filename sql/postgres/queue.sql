@@ -12,7 +12,7 @@ SELECT q.name,
        (SELECT count(*) FROM lq_task t WHERE t.queue = q.name)::bigint,
        (SELECT count(*) FROM lq_task t
          WHERE t.queue = q.name AND t.run_at <= (SELECT n FROM clk) AND t.paused = 0
-           AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)))::bigint,
+           AND ({{CLAIM_FREE_T}}))::bigint,
        (SELECT count(*) FROM lq_task_dead d WHERE d.queue = q.name)::bigint,
        (SELECT MIN(run_at) FROM lq_task t WHERE t.queue = q.name AND t.paused = 0)::bigint
   FROM (SELECT queue AS name FROM lq_task

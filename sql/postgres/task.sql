@@ -64,7 +64,7 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
  LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
                                 WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
                                   AND d.paused = 0
-                                  AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+                                  AND ({{CLAIM_FREE_D}})
                                 ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
    FOR UPDATE SKIP LOCKED;
 
@@ -90,7 +90,7 @@ cand AS (
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
                                   WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
                                     AND d.paused = 0
-                                    AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+                                    AND ({{CLAIM_FREE_D}})
                                   ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
      FOR UPDATE SKIP LOCKED),
 gone AS (
@@ -99,7 +99,7 @@ gone AS (
      AND t.every_ms IS NULL AND t.cron IS NULL
      AND t.run_at <= (SELECT n FROM clk)
      AND t.paused = 0
-     AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk))
+     AND ({{CLAIM_FREE_T}})
   RETURNING t.*)
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
@@ -125,7 +125,7 @@ cand AS (
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
                                   WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
                                     AND d.paused = 0
-                                    AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+                                    AND ({{CLAIM_FREE_D}})
                                   ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
      FOR UPDATE SKIP LOCKED),
 took AS (
@@ -136,7 +136,7 @@ took AS (
      AND t.every_ms IS NULL AND t.cron IS NULL
      AND t.run_at <= (SELECT n FROM clk)
      AND t.paused = 0
-     AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk))
+     AND ({{CLAIM_FREE_T}})
   RETURNING t.*)
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
@@ -166,7 +166,7 @@ cand AS (
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
              AND d.paused = 0
-             AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+             AND ({{CLAIM_FREE_D}})
            ORDER BY d.run_at DESC LIMIT 1) IS NOT NULL
    ORDER BY priority DESC, run_at, id
    LIMIT 1
@@ -177,7 +177,7 @@ gone AS (
      AND t.every_ms IS NULL AND t.cron IS NULL
      AND t.run_at <= (SELECT n FROM clk)
      AND t.paused = 0
-     AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk))
+     AND ({{CLAIM_FREE_T}})
   RETURNING t.*)
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
@@ -201,7 +201,7 @@ cand AS (
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
              AND d.paused = 0
-             AND (d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk))
+             AND ({{CLAIM_FREE_D}})
            ORDER BY d.run_at DESC LIMIT 1) IS NOT NULL
    ORDER BY priority DESC, run_at, id
    LIMIT 1
@@ -214,7 +214,7 @@ took AS (
      AND t.every_ms IS NULL AND t.cron IS NULL
      AND t.run_at <= (SELECT n FROM clk)
      AND t.paused = 0
-     AND (t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk))
+     AND ({{CLAIM_FREE_T}})
   RETURNING t.*)
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
