@@ -18,7 +18,11 @@
  *       the same way everywhere (the clock, a claim guard) is written once
  *       per dialect (sql/<dialect>/fragments.sql).  An unknown {{NAME}}, a
  *       fragment or statement defined twice, or a fragment using itself
- *       fails with the file and line.
+ *       fails with the file and line.  Each statement's result columns,
+ *       counted in its text (see result_cols), must be the catalogue's
+ *       X(NAME, COLS), or what a line "-- columns: NAME N reason" of the
+ *       dialect says instead (N a count, or "unchecked": text this tool
+ *       cannot count); docs/testing.md lists what this does not see.
  *   sqlembed named OUT.c SYMBOL FILE...
  *       The same blocks, for code outside the library (leasectl bench's raw
  *       baselines): emits const char *const SYMBOL[][2] =
@@ -31,14 +35,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "backend/sql_names.h"
 
-/* The catalogue's names, to check each dialect against. */
+/* The catalogue's names and result columns, to check each dialect
+ * against. */
 static const char *const catalogue[] = {
-#define LQ__SQL_STR(name) #name,
+#define LQ__SQL_STR(name, cols) #name,
 	LQ_SQL_LIST(LQ__SQL_STR)
 #undef LQ__SQL_STR
+};
+static const int catalogue_cols[] = {
+#define LQ__SQL_COLS(name, cols) (cols),
+	LQ_SQL_LIST(LQ__SQL_COLS)
+#undef LQ__SQL_COLS
 };
 
 /* The file being written: removed if sqlembed fails, so a failed run leaves
@@ -149,6 +160,18 @@ struct absent {
 static struct absent absents[LQ_SQL__COUNT];
 static int nabsents;
 
+/* "-- columns: NAME N|unchecked reason" lines: this dialect's statement
+ * returns N columns, not the catalogue's, or is not counted. */
+struct columns {
+	const char *file;
+	int line;
+	char name[64];
+	int cols; /* -1: unchecked */
+	int used;
+};
+static struct columns columns[LQ_SQL__COUNT];
+static int ncolumns;
+
 /* "-- name: NAME" or "-- fragment: NAME" at p (a line start): 1 or 0 as
  * fragment, -1 if neither; the name into name. */
 static int marker(const char *p, const char *file, int line, char *name)
@@ -175,6 +198,51 @@ static int marker(const char *p, const char *file, int line, char *name)
 	return -1;
 }
 
+static const char *skip_spaces(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+/* The length of the name (letters, digits, _) at p. */
+static size_t name_len(const char *p)
+{
+	size_t n = 0;
+	while (isalnum((unsigned char)p[n]) || p[n] == '_')
+		n++;
+	return n;
+}
+
+/* "-- columns: NAME N|unchecked reason" after the colon, at a. */
+static void read_columns(const char *a, const char *file, int line)
+{
+	a = skip_spaces(a);
+	size_t n = name_len(a);
+	const char *v = skip_spaces(a + n);
+	char *end = NULL;
+	long cols = strtol(v, &end, 10);
+	if (strncmp(v, "unchecked", 9) == 0) {
+		cols = -1;
+		end = (char *)v + 9;
+	} else if (end == v || cols < 0 || cols > 1000) {
+		end = NULL;
+	}
+	const char *why = end ? skip_spaces(end) : NULL;
+	if (n == 0 || n >= 64 || !end || (*end != ' ' && *end != '\t') || *why == '\n' || *why == '\0') {
+		fprintf(stderr, "%s:%d: write \"-- columns: NAME N reason\" (N a count, or unchecked)\n", file, line);
+		exit(1);
+	}
+	if (ncolumns == LQ_SQL__COUNT) {
+		fprintf(stderr, "%s:%d: more column declarations than the catalogue has statements\n", file, line);
+		exit(1);
+	}
+	struct columns *c = &columns[ncolumns++];
+	*c = (struct columns){.file = file, .line = line, .cols = (int)cols};
+	memcpy(c->name, a, n);
+	c->name[n] = '\0';
+}
+
 /* Split a file's text (kept alive) into blocks; text before the first
  * marker is a header and dropped. */
 static void read_blocks(const char *file)
@@ -188,15 +256,9 @@ static void read_blocks(const char *file)
 		char *eol = strchr(p, '\n');
 		char *next = eol ? eol + 1 : p + strlen(p);
 		if (strncmp(p, "-- absent:", 10) == 0) {
-			const char *a = p + 10;
-			while (*a == ' ')
-				a++;
-			size_t n = 0;
-			while (isalnum((unsigned char)a[n]) || a[n] == '_')
-				n++;
-			const char *why = a + n;
-			while (*why == ' ')
-				why++;
+			const char *a = skip_spaces(p + 10);
+			size_t n = name_len(a);
+			const char *why = skip_spaces(a + n);
 			if (n == 0 || n >= 64 || *why == '\n' || *why == '\0') {
 				fprintf(stderr, "%s:%d: write \"-- absent: NAME reason\"\n", file, line);
 				exit(1);
@@ -211,6 +273,8 @@ static void read_blocks(const char *file)
 			memcpy(ab->name, a, n);
 			ab->name[n] = '\0';
 		}
+		if (strncmp(p, "-- columns:", 11) == 0)
+			read_columns(p + 11, file, line);
 		if (k >= 0) {
 			if (cur)
 				cur->len = (size_t)(p - cur->body);
@@ -322,6 +386,183 @@ static void expand(struct buf *b, struct block *blk)
 	}
 }
 
+/* ------------------------------------------------ result columns */
+
+/* Whether the word at p (length n) is kw, case-insensitively. */
+static int is_kw(const char *p, size_t n, const char *kw)
+{
+	return strlen(kw) == n && strncasecmp(p, kw, n) == 0;
+}
+
+static int word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The top level of a statement: quoted text ('..', "..", `..`, $tag$..$tag$)
+ * and parenthesised text are skipped whole; fn gets each depth-0 word (kind
+ * 'w', n its length) and each depth-0 ',', ';' and '*' (kind the
+ * character). */
+typedef void (*tok_fn)(void *ctx, int kind, const char *p, size_t n);
+
+static void walk_top(const char *sql, tok_fn fn, void *ctx)
+{
+	int depth = 0;
+	for (const char *p = sql; *p;) {
+		char c = *p;
+		if (c == '\'' || c == '"' || c == '`') {
+			p++;
+			while (*p && !(*p == c && p[1] != c))
+				p += *p == c ? 2 : 1;
+			if (*p)
+				p++;
+		} else if (c == '$' && (p[1] == '$' || isalpha((unsigned char)p[1]) || p[1] == '_')) {
+			/* PostgreSQL $tag$...$tag$ (a $1 parameter has a digit) */
+			const char *t = p + 1;
+			while (word_char(*t))
+				t++;
+			if (*t != '$') {
+				p = t;
+				continue;
+			}
+			size_t tl = (size_t)(t + 1 - p);
+			const char *e;
+			for (e = t + 1; *e && strncmp(e, p, tl) != 0; e++)
+				;
+			p = *e ? e + tl : e;
+		} else if (c == '(') {
+			depth++;
+			p++;
+		} else if (c == ')') {
+			depth--;
+			p++;
+		} else if (word_char(c)) {
+			const char *s = p;
+			while (word_char(*p))
+				p++;
+			if (depth == 0)
+				fn(ctx, 'w', s, (size_t)(p - s));
+		} else {
+			if (depth == 0 && (c == ',' || c == ';' || c == '*'))
+				fn(ctx, c, p, 1);
+			p++;
+		}
+	}
+}
+
+/* Finding the result list, after the main SELECT or after RETURNING, and
+ * counting its items. */
+struct cols_walk {
+	const char *sql;
+	int state;      /* 0 before the list, 2 in it, 3 done */
+	int main;       /* the main statement's verb seen (after any WITH) */
+	int select;     /* the main statement is a SELECT */
+	int commas;     /* in the list */
+	int item_words; /* words of the list's current item so far */
+	int cols;       /* the count, once done; -1 none */
+	int words;      /* top-level words so far */
+	int semis;      /* top-level ';' (several statements) */
+	int unknown;    /* the statement starts with a word not read here */
+	int star;       /* a "*" or "t.*" item */
+};
+
+static void cols_tok(void *ctx, int kind, const char *p, size_t n)
+{
+	struct cols_walk *w = ctx;
+	if (kind == ';') {
+		w->semis++;
+		if (w->state == 2) {
+			w->cols = w->commas + 1;
+			w->state = 3;
+		}
+		return;
+	}
+	if (w->state == 3)
+		return;
+	if (kind == '*') {
+		/* "*" or "t.*" as an item: as many columns as the table has */
+		const char *b = p;
+		while (b > w->sql && isspace((unsigned char)b[-1]))
+			b--;
+		if (w->state == 2 && (w->item_words == 0 || (b > w->sql && b[-1] == '.')))
+			w->star = 1;
+		return;
+	}
+	if (w->state == 2) {
+		static const char *const ends[] = {"FROM",   "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT",
+						   "UNION",  "FOR",   "INTO",  "WINDOW", "EXCEPT", "INTERSECT",
+						   "OFFSET", "LOCK",  NULL};
+		if (kind == ',') {
+			w->commas++;
+			w->item_words = 0;
+			return;
+		}
+		w->item_words++;
+		for (int i = 0; ends[i]; i++)
+			if (is_kw(p, n, ends[i]) && w->select) {
+				w->cols = w->commas + 1;
+				w->state = 3;
+				return;
+			}
+		return;
+	}
+	if (kind != 'w')
+		return;
+	if (w->words++ == 0) {
+		/* Statements that return no rows, and those read below; any
+		 * other (PRAGMA, SHOW, CALL, ...) cannot be vouched for. */
+		static const char *const quiet[] = {"DO", "CREATE", "DROP", "ALTER", "SET", "LOCK", NULL};
+		static const char *const read[] = {"WITH",   "SELECT",  "INSERT", "UPDATE",
+						   "DELETE", "REPLACE", "VALUES", NULL};
+		for (int i = 0; quiet[i]; i++)
+			if (is_kw(p, n, quiet[i])) {
+				w->state = 3;
+				w->cols = 0;
+				return;
+			}
+		int known = 0;
+		for (int i = 0; read[i]; i++)
+			known |= is_kw(p, n, read[i]);
+		if (!known) {
+			w->unknown = 1;
+			w->state = 3;
+			return;
+		}
+	}
+	if (!w->main && (is_kw(p, n, "SELECT") || is_kw(p, n, "INSERT") || is_kw(p, n, "UPDATE") ||
+			 is_kw(p, n, "DELETE") || is_kw(p, n, "REPLACE") || is_kw(p, n, "VALUES"))) {
+		w->main = 1;
+		if (is_kw(p, n, "SELECT")) {
+			w->select = 1;
+			w->state = 2;
+			w->commas = 0;
+			w->item_words = 0;
+		}
+		return;
+	}
+	if (w->main && !w->select && is_kw(p, n, "RETURNING")) {
+		w->state = 2;
+		w->commas = 0;
+		w->item_words = 0;
+	}
+}
+
+/* How many columns a statement returns: the top-level commas of its main
+ * SELECT list (up to FROM, WHERE, ...) or of its RETURNING list, plus one;
+ * 0 for a statement that returns no rows; -1 for text this reading cannot
+ * vouch for (several statements in one, a "*" item, a first word other
+ * than those below). */
+static int result_cols(const char *sql)
+{
+	struct cols_walk w = {.cols = -1, .sql = sql};
+	walk_top(sql, cols_tok, &w);
+	if (w.state == 2)
+		w.cols = w.commas + 1;
+	if (w.semis > 0 || w.unknown || w.star)
+		return -1;
+	return w.cols < 0 ? 0 : w.cols;
+}
+
 static int in_catalogue(const char *name)
 {
 	for (int i = 0; i < LQ_SQL__COUNT; i++)
@@ -379,6 +620,57 @@ static int check_catalogue(const char *where)
 	return bad;
 }
 
+/* The result columns of blk (its text expanded and cleaned) against the
+ * catalogue's count, or the dialect's own "-- columns:" line: 0 or 1. */
+static int check_columns(const struct block *blk, const char *sql)
+{
+	int want = -1;
+	for (int i = 0; i < LQ_SQL__COUNT; i++)
+		if (strcmp(catalogue[i], blk->name) == 0)
+			want = catalogue_cols[i];
+	struct columns *decl = NULL;
+	for (int c = 0; c < ncolumns; c++)
+		if (strcmp(columns[c].name, blk->name) == 0) {
+			if (decl) {
+				fprintf(stderr, "%s:%d: columns of %s declared twice\n", columns[c].file,
+					columns[c].line, blk->name);
+				return 1;
+			}
+			decl = &columns[c];
+		}
+	int got = result_cols(sql);
+	if (decl) {
+		decl->used = 1;
+		if (decl->cols < 0 && got >= 0) {
+			fprintf(stderr, "%s:%d: statement %s can be counted (%d columns): drop \"unchecked\"\n",
+				decl->file, decl->line, blk->name, got);
+			return 1;
+		}
+		if (decl->cols == want) {
+			fprintf(stderr, "%s:%d: statement %s returns %d columns as the catalogue says: drop the line\n",
+				decl->file, decl->line, blk->name, want);
+			return 1;
+		}
+		want = decl->cols;
+		if (want < 0)
+			return 0;
+	}
+	if (got < 0) {
+		fprintf(stderr,
+			"%s:%d: cannot count the result columns of statement %s (a \"*\" item, several "
+			"statements, or not a SELECT, INSERT, UPDATE or DELETE): declare \"-- columns: %s unchecked "
+			"reason\"\n",
+			blk->file, blk->line, blk->name, blk->name);
+		return 1;
+	}
+	if (got != want) {
+		fprintf(stderr, "%s:%d: statement %s returns %d columns, %s %d\n", blk->file, blk->line, blk->name,
+			got, decl ? "its \"-- columns:\" line says" : "lib/backend/sql_names.h says", want);
+		return 1;
+	}
+	return 0;
+}
+
 static int stmts(FILE *out, const char *symbol, int named, int nfiles, char **files)
 {
 	for (int f = 0; f < nfiles; f++)
@@ -415,6 +707,8 @@ static int stmts(FILE *out, const char *symbol, int named, int nfiles, char **fi
 			fprintf(stderr, "%s:%d: statement %s is empty\n", blk->file, blk->line, blk->name);
 			return 1;
 		}
+		if (!named && check_columns(blk, clean) != 0)
+			return 1;
 		if (named)
 			fprintf(out, "\t{\"%s\", ", blk->name);
 		else
@@ -424,6 +718,12 @@ static int stmts(FILE *out, const char *symbol, int named, int nfiles, char **fi
 		free(clean);
 		free(b.p);
 	}
+	for (int c = 0; c < ncolumns && !named; c++)
+		if (!columns[c].used) {
+			fprintf(stderr, "%s:%d: \"-- columns:\" for %s, which this dialect does not define\n",
+				columns[c].file, columns[c].line, columns[c].name);
+			return 1;
+		}
 	if (named)
 		fputs("\t{NULL, NULL}\n", out);
 	fputs("};\n", out);

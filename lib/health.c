@@ -22,7 +22,7 @@ static int index_row(void *ctx, const lq_value *cols, int ncols)
 {
 	struct index_seen *s = ctx;
 
-	if (ncols < 1 || !cols[0].s) /* text or, from some catalogues, binary */
+	if (ncols < LQ_COLS_health_indexes || !cols[0].s) /* text or, from some catalogues, binary */
 		return 0;
 	for (size_t i = 0; i < N_EXPECTED; i++)
 		if (cols[0].len == strlen(expected_indexes[i]) &&
@@ -35,7 +35,7 @@ static int counts_row(void *ctx, const lq_value *cols, int ncols)
 {
 	lq_health *h = ctx;
 
-	if (ncols < 7)
+	if (ncols < LQ_COLS_health_counts)
 		return 0;
 	h->expired_claims = lq__col_int(&cols[0]);
 	h->oldest_expired_claim_ms = lq__col_int(&cols[1]);
@@ -51,7 +51,7 @@ static int journal_row(void *ctx, const lq_value *cols, int ncols)
 {
 	lq_health *h = ctx;
 
-	if (ncols >= 1 && cols[0].s) {
+	if (ncols >= LQ_COLS_health_journal && cols[0].s) {
 		size_t n = cols[0].len < sizeof(h->journal_mode) - 1 ? cols[0].len : sizeof(h->journal_mode) - 1;
 		memcpy(h->journal_mode, cols[0].s, n);
 		h->journal_mode[n] = '\0';

@@ -25,11 +25,16 @@ static lq_status shared_renew(lq_db *db, const char *what, lq_lease *l, int64_t 
 static lq_status shared_release(lq_db *db, const char *what, const lq_lease *l);
 static lq_status slot_get(lq_db *db, const char *what, const lq_lease *l, lq_lease *out);
 
+/* lease_row_raw and lease_row read the LEASE_COLS of these statements. */
+_Static_assert(LQ_COLS_lease_get == LQ_LEASE_COLS && LQ_COLS_lease_lock == LQ_LEASE_COLS &&
+		       LQ_COLS_lease_slot_get == LQ_LEASE_COLS && LQ_COLS_lease_list > LQ_LEASE_COLS,
+	       "lease rows: sql_names.h and lease.c disagree");
+
 /* The row as stored, the owner kept even when the lease has expired. */
 static int lease_row_raw(void *ctx, const lq_value *c, int n)
 {
 	lq_lease *l = ctx;
-	if (n < 6)
+	if (n < LQ_LEASE_COLS)
 		return 1;
 	lq__col_str(&c[0], l->name, sizeof(l->name));
 	lq__col_str(&c[1], l->owner, sizeof(l->owner));
@@ -65,7 +70,7 @@ struct acquire_ctx {
 static int acquire_row(void *ctx, const lq_value *c, int n)
 {
 	struct acquire_ctx *a = ctx;
-	if (n < 7 || a->rows++)
+	if (n < LQ_COLS_lease_acquire || a->rows++)
 		return 1;
 	a->got = lq__col_int(&c[6]) == 1;
 	/* A row we took keeps our owner even if a TTL of a few milliseconds
@@ -355,7 +360,7 @@ static lq_status check_handle(lq_db *db, const lq_lease *l)
 static int renew_row(void *ctx, const lq_value *c, int n)
 {
 	lq_lease *l = ctx;
-	if (n < 2)
+	if (n < LQ_COLS_lease_renew)
 		return 1;
 	l->expires_at = lq__col_int(&c[0]);
 	l->now = lq__col_int(&c[1]);
@@ -544,7 +549,7 @@ static int list_row(void *arg, const lq_value *c, int n)
 	lq_lease l, row;
 	memset(&l, 0, sizeof(l));
 	memset(&row, 0, sizeof(row));
-	if (n < 10 || lease_row(&l, c, n))
+	if (n < LQ_COLS_lease_list || lease_row(&l, c, n))
 		return 1;
 	lq__col_str(&c[7], row.owner, sizeof(row.owner));
 	row.token = lq__col_int(&c[8]);
@@ -637,7 +642,7 @@ struct rw_state {
 static int rw_state_row(void *ctx, const lq_value *c, int n)
 {
 	struct rw_state *s = ctx;
-	if (n < 3)
+	if (n < LQ_COLS_lease_rw_state)
 		return 1;
 	s->max_slot = lq__col_int(&c[0]);
 	s->readers = lq__col_int(&c[1]);
@@ -694,7 +699,7 @@ struct slot_scan {
 static int scan_row(void *ctx, const lq_value *c, int n)
 {
 	struct slot_scan *sc = ctx;
-	if (n < 3)
+	if (n < LQ_COLS_lease_slot_scan)
 		return 1;
 	int64_t slot = lq__col_int(&c[0]);
 	sc->now = lq__col_int(&c[2]);

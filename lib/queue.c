@@ -16,7 +16,7 @@ struct qlist_ctx {
 static int queue_row(void *arg, const lq_value *c, int n)
 {
 	struct qlist_ctx *qc = arg;
-	if (n < 6)
+	if (n < LQ_COLS_queue_list)
 		return 1;
 	lq_queue_info q;
 	memset(&q, 0, sizeof(q));
@@ -65,7 +65,7 @@ struct next_ctx {
 static int next_row(void *arg, const lq_value *c, int n)
 {
 	struct next_ctx *nc = arg;
-	if (n < 2)
+	if (n < LQ_COLS_queue_next_due)
 		return 1;
 	nc->have = c[0].type != LQ_V_NULL;
 	nc->next = lq__col_int(&c[0]);
@@ -106,7 +106,7 @@ struct names_ctx {
 static int name_row(void *arg, const lq_value *c, int n)
 {
 	struct names_ctx *nc = arg;
-	if (n < 1 || nc->n >= LQ_GAUGE_QUEUES_MAX)
+	if (n < LQ_COLS_queue_names || nc->n >= LQ_GAUGE_QUEUES_MAX)
 		return 1;
 	if (nc->n == nc->cap) {
 		size_t cap = nc->cap ? nc->cap * 2 : 16;
@@ -125,7 +125,7 @@ static int name_row(void *arg, const lq_value *c, int n)
 static int gauge_row(void *arg, const lq_value *c, int n)
 {
 	lq_queue_info *q = arg;
-	if (n < 5)
+	if (n < LQ_COLS_queue_gauges)
 		return 1;
 	q->paused = lq__col_int(&c[0]) != 0;
 	q->tasks = lq__col_int(&c[1]);

@@ -248,11 +248,15 @@ struct run_list_ctx {
 	void *ctx;
 };
 
+/* run_row reads the RUN_COLS of both. */
+_Static_assert(LQ_COLS_run_list == LQ_RUN_COLS && LQ_COLS_run_list_task == LQ_RUN_COLS,
+	       "run rows: sql_names.h and run.c disagree");
+
 static int run_row(void *arg, const lq_value *c, int n)
 {
 	struct run_list_ctx *rc = arg;
 	lq_run r;
-	if (n < 12)
+	if (n < LQ_RUN_COLS)
 		return 1;
 	memset(&r, 0, sizeof(r));
 	r.id = lq__col_int(&c[0]);
@@ -319,7 +323,7 @@ static void add_count(lq_run_counts *c, int outcome, int64_t n)
 
 static int count_row(void *arg, const lq_value *c, int n)
 {
-	if (n < 2)
+	if (n < LQ_COLS_run_count_since)
 		return 1;
 	add_count(arg, outcome_of(&c[0]), lq__col_int(&c[1]));
 	return 0;
@@ -362,7 +366,7 @@ static int counter_row(void *arg, const lq_value *c, int n)
 {
 	struct counter_ctx *cc = arg;
 	char metric[32], queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1];
-	if (n < 4)
+	if (n < LQ_COLS_counter_list)
 		return 1;
 	lq__col_str(&c[0], metric, sizeof(metric));
 	lq__col_str(&c[1], queue, sizeof(queue));

@@ -27,6 +27,16 @@ LQ_EXTERN(void) lq_task_clear_abi(lq_task *t, int abi)
 	memset(t, 0, sizeof(*t));
 }
 
+/* lq__task_from_row reads the TASK_COLS of these; the claim_batch ones add
+ * "claimed" after them. */
+_Static_assert(LQ_COLS_task_get == LQ_TASK_COLS && LQ_COLS_task_list == LQ_TASK_COLS &&
+		       LQ_COLS_task_list_dead == LQ_TASK_COLS && LQ_COLS_task_candidates == LQ_TASK_COLS &&
+		       LQ_COLS_task_claim_batch_delete == LQ_TASK_COLS + 1 &&
+		       LQ_COLS_task_claim_batch_update == LQ_TASK_COLS + 1 &&
+		       LQ_COLS_task_claim_one_delete == LQ_TASK_COLS + 1 &&
+		       LQ_COLS_task_claim_one_update == LQ_TASK_COLS + 1,
+	       "task rows: sql_names.h and task.c disagree");
+
 lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 {
 	memset(t, 0, sizeof(*t));
@@ -295,7 +305,7 @@ static const char *many_key(const struct many_ctx *m, size_t i)
 static int many_row_cb(void *arg, const lq_value *c, int n)
 {
 	struct many_ctx *m = arg;
-	if (n < 2 || m->nrows >= LQ_ADD_MANY_CHUNK) {
+	if (n < LQ_COLS_task_insert_many || m->nrows >= LQ_ADD_MANY_CHUNK) {
 		m->err = LQ_ERROR;
 		return 1;
 	}

@@ -113,11 +113,12 @@ check_common() {
     fi
 }
 SECRET="Pw9sEcReT77"
-# bad RC ERE DESC ARGS...: leasectl --db DSN ARGS... is refused with RC and
-# one line on stderr matching ERE, and the tables are what they were.
-# bad_raw: the same without --db (the case gives its own).
-bad() { refused run "$@"; }
-bad_raw() { refused run_raw "$@"; }
+# refused_unchanged RC ERE DESC ARGS...: leasectl --db DSN ARGS... is
+# refused with RC and one line on stderr matching ERE, and the tables are
+# what they were.
+# refused_unchanged_raw: the same without --db (the case gives its own).
+refused_unchanged() { refused run "$@"; }
+refused_unchanged_raw() { refused run_raw "$@"; }
 # The dump after one case is the dump before the next, unless anything ran
 # in between: every run/run_raw and schema_sql marks the last dump stale.
 # (A dump costs a client start and five queries; 112 cases, twice each.)
@@ -152,152 +153,152 @@ run --json task add victim --payload keep; VID=$(json_get "$T/out" id)
 run lease acquire "$ESCNAME" --ttl 1h
 
 # ================================================================== names
-bad 64 'empty' "lease acquire with an empty name" lease acquire "" --ttl 1h
-bad 64 'empty' "task add with an empty name" task add ""
-bad 64 'queue.*empty|empty.*queue' "task add with an empty queue" task add x --queue ""
-bad 64 'lease show|empty' "lease show with an empty name" lease show ""
-bad 64 'empty' "lease break with an empty name" lease break ""
-bad 64 'empty' "exec with an empty lease name" exec "" -- true
-bad 64 '255' "lease acquire, name of 256 bytes" lease acquire "$LONG" --ttl 1h
-bad 64 '255' "task add, name of 256 bytes" task add "$LONG"
-bad 64 '255' "task add, queue of 256 bytes" task add x --queue "$LONG"
-bad 64 '255' "task add, unique key of 256 bytes" task add x --unique "$LONG"
-bad 64 '255' "queue pause, name of 256 bytes" queue pause "$LONG"
-bad 64 'UTF-8' "lease acquire, invalid UTF-8" lease acquire "$BADUTF" --ttl 1h
-bad 64 'UTF-8' "task add, invalid UTF-8 name" task add "$BADUTF"
-bad 64 'UTF-8' "task add, invalid UTF-8 queue" task add x --queue "$BADUTF"
-bad 64 'UTF-8' "queue pause, invalid UTF-8" queue pause "$BADUTF"
-bad 64 'UTF-8' "lease acquire --owner, invalid UTF-8" lease acquire ok --ttl 1h --owner "$BADUTF"
-bad 64 'handle' "lease release, a handle whose name has %00 (NUL)" lease release 'lq1:1:a%00b:o'
-bad 75 'held' "lease acquire of a held lease whose name has escapes (escaped in the message)" lease acquire "$ESCNAME" --ttl 1h
-bad 75 'held' "exec on a held lease" exec held -- true
-bad 75 'held' "--json lease acquire of a held lease" --json lease acquire held --ttl 1h
+refused_unchanged 64 'empty' "lease acquire with an empty name" lease acquire "" --ttl 1h
+refused_unchanged 64 'empty' "task add with an empty name" task add ""
+refused_unchanged 64 'queue.*empty|empty.*queue' "task add with an empty queue" task add x --queue ""
+refused_unchanged 64 'lease show|empty' "lease show with an empty name" lease show ""
+refused_unchanged 64 'empty' "lease break with an empty name" lease break ""
+refused_unchanged 64 'empty' "exec with an empty lease name" exec "" -- true
+refused_unchanged 64 '255' "lease acquire, name of 256 bytes" lease acquire "$LONG" --ttl 1h
+refused_unchanged 64 '255' "task add, name of 256 bytes" task add "$LONG"
+refused_unchanged 64 '255' "task add, queue of 256 bytes" task add x --queue "$LONG"
+refused_unchanged 64 '255' "task add, unique key of 256 bytes" task add x --unique "$LONG"
+refused_unchanged 64 '255' "queue pause, name of 256 bytes" queue pause "$LONG"
+refused_unchanged 64 'UTF-8' "lease acquire, invalid UTF-8" lease acquire "$BADUTF" --ttl 1h
+refused_unchanged 64 'UTF-8' "task add, invalid UTF-8 name" task add "$BADUTF"
+refused_unchanged 64 'UTF-8' "task add, invalid UTF-8 queue" task add x --queue "$BADUTF"
+refused_unchanged 64 'UTF-8' "queue pause, invalid UTF-8" queue pause "$BADUTF"
+refused_unchanged 64 'UTF-8' "lease acquire --owner, invalid UTF-8" lease acquire ok --ttl 1h --owner "$BADUTF"
+refused_unchanged 64 'handle' "lease release, a handle whose name has %00 (NUL)" lease release 'lq1:1:a%00b:o'
+refused_unchanged 75 'held' "lease acquire of a held lease whose name has escapes (escaped in the message)" lease acquire "$ESCNAME" --ttl 1h
+refused_unchanged 75 'held' "exec on a held lease" exec held -- true
+refused_unchanged 75 'held' "--json lease acquire of a held lease" --json lease acquire held --ttl 1h
 
 # ================================================================== durations
-bad 64 'ttl' "--ttl 0" lease acquire d --ttl 0
-bad 64 'ttl' "--ttl -1s" lease acquire d --ttl -1s
-bad 64 'ttl' "--ttl 1x" lease acquire d --ttl 1x
-bad 64 'ttl' "--ttl 999999999999d" lease acquire d --ttl 999999999999d
-bad 64 'ttl' "--ttl empty" lease acquire d --ttl ""
-bad 64 'ttl' "--ttl 1.5s" lease acquire d --ttl 1.5s
-bad 64 'ttl' "--ttl 367d (over LQ_TTL_MAX)" lease acquire d --ttl 367d
-bad 64 'wait' "--wait 1x" lease acquire d --ttl 1h --wait 1x
-bad 64 'ttl' "lease renew --ttl 0" lease renew "$HELD" --ttl 0
-bad 64 'ttl' "exec --ttl 0" exec d --ttl 0 -- true
-bad 64 'min-hold' "exec --min-hold 1x" exec d --min-hold 1x -- true
-bad 64 'in' "task add --in 1x" task add d --in 1x
-bad 64 'in' "task add --in -5s" task add d --in -5s
-bad 64 'every' "task add --every 0" task add d --every 0
-bad 64 'every' "task add --every junk" task add d --every junk
-bad 64 'budget' "tick --budget 1x" tick --budget 1x
-bad 64 'claim-ttl' "worker --claim-ttl 0" worker --at-least-once --claim-ttl 0 --drain
+refused_unchanged 64 'ttl' "--ttl 0" lease acquire d --ttl 0
+refused_unchanged 64 'ttl' "--ttl -1s" lease acquire d --ttl -1s
+refused_unchanged 64 'ttl' "--ttl 1x" lease acquire d --ttl 1x
+refused_unchanged 64 'ttl' "--ttl 999999999999d" lease acquire d --ttl 999999999999d
+refused_unchanged 64 'ttl' "--ttl empty" lease acquire d --ttl ""
+refused_unchanged 64 'ttl' "--ttl 1.5s" lease acquire d --ttl 1.5s
+refused_unchanged 64 'ttl' "--ttl 367d (over LQ_TTL_MAX)" lease acquire d --ttl 367d
+refused_unchanged 64 'wait' "--wait 1x" lease acquire d --ttl 1h --wait 1x
+refused_unchanged 64 'ttl' "lease renew --ttl 0" lease renew "$HELD" --ttl 0
+refused_unchanged 64 'ttl' "exec --ttl 0" exec d --ttl 0 -- true
+refused_unchanged 64 'min-hold' "exec --min-hold 1x" exec d --min-hold 1x -- true
+refused_unchanged 64 'in' "task add --in 1x" task add d --in 1x
+refused_unchanged 64 'in' "task add --in -5s" task add d --in -5s
+refused_unchanged 64 'every' "task add --every 0" task add d --every 0
+refused_unchanged 64 'every' "task add --every junk" task add d --every junk
+refused_unchanged 64 'budget' "tick --budget 1x" tick --budget 1x
+refused_unchanged 64 'claim-ttl' "worker --claim-ttl 0" worker --at-least-once --claim-ttl 0 --drain
 
 # ================================================================== payloads
 head -c $((8 * 1024 * 1024 + 1)) /dev/zero >"$T/big"
-bad 64 'payload|8' "task add, payload file over the 8 MiB cap" task add d --payload-file "$T/big"
-bad 66 'payload-file .*nope: No such file' "task add, payload file missing" task add d --payload-file "$T/nope"
-bad 64 'payload' "task add --payload and --payload-file together" task add d --payload x --payload-file "$T/big"
+refused_unchanged 64 'payload|8' "task add, payload file over the 8 MiB cap" task add d --payload-file "$T/big"
+refused_unchanged 66 'payload-file .*nope: No such file' "task add, payload file missing" task add d --payload-file "$T/nope"
+refused_unchanged 64 'payload' "task add --payload and --payload-file together" task add d --payload x --payload-file "$T/big"
 
 # ================================================================== cron and zones
-bad 64 'cron' "cron with 6 fields" task add d --cron '* * * * * *'
-bad 64 'cron|61' "cron minute 61" task add d --cron '61 * * * *'
-bad 64 'cron|step|0' "cron step */0" task add d --cron '*/0 * * * *'
-bad 64 'cron' "cron junk" task add d --cron 'junk'
-bad 64 'cron' "cron empty" task add d --cron ''
-bad 64 'cron' "cron @yearly2" task add d --cron '@yearly2'
-bad 64 'Mars|zone|tz' "zone Mars/Olympus" task add d --cron '@daily' --tz Mars/Olympus
-bad 64 'passwd|zone|tz' "zone ../../etc/passwd" task add d --cron '@daily' --tz ../../etc/passwd
-bad 64 'zone|tz' "zone empty" task add d --cron '@daily' --tz ''
-bad 64 'missed' "--missed bogus" task add d --cron '@daily' --missed bogus
-bad 64 'every|cron' "--every and --cron together" task add d --every 1m --cron '@daily'
+refused_unchanged 64 'cron' "cron with 6 fields" task add d --cron '* * * * * *'
+refused_unchanged 64 'cron|61' "cron minute 61" task add d --cron '61 * * * *'
+refused_unchanged 64 'cron|step|0' "cron step */0" task add d --cron '*/0 * * * *'
+refused_unchanged 64 'cron' "cron junk" task add d --cron 'junk'
+refused_unchanged 64 'cron' "cron empty" task add d --cron ''
+refused_unchanged 64 'cron' "cron @yearly2" task add d --cron '@yearly2'
+refused_unchanged 64 'Mars|zone|tz' "zone Mars/Olympus" task add d --cron '@daily' --tz Mars/Olympus
+refused_unchanged 64 'passwd|zone|tz' "zone ../../etc/passwd" task add d --cron '@daily' --tz ../../etc/passwd
+refused_unchanged 64 'zone|tz' "zone empty" task add d --cron '@daily' --tz ''
+refused_unchanged 64 'missed' "--missed bogus" task add d --cron '@daily' --missed bogus
+refused_unchanged 64 'every|cron' "--every and --cron together" task add d --every 1m --cron '@daily'
 
 # ================================================================== task options
-bad 64 'in|at' "task add --in and --at together" task add d --in 5s --at 2030-01-01T00:00:00Z
-bad 64 'at' "task add --at garbage" task add d --at 'next tuesday'
-bad 64 'at' "task add --at empty" task add d --at ''
-bad 64 'max.attempts' "task add --max-attempts 0" task add d --max-attempts 0
-bad 64 'max.attempts' "task add --max-attempts 1001" task add d --max-attempts 1001
-bad 64 'max.attempts' "task add --max-attempts x" task add d --max-attempts x
-bad 64 '-j|jobs|slots' "worker -j 0" worker -j 0 --drain
-bad 64 '-j|jobs|slots' "worker -j 10000" worker -j 10000 --drain
-bad 64 'handler' "worker --handler without '='" worker --handler foo --drain
-bad 64 'handler' "tick --handler without '='" tick --handler foo
-bad 64 'handler' "worker --handler with an empty name" worker --handler '=true' --drain
+refused_unchanged 64 'in|at' "task add --in and --at together" task add d --in 5s --at 2030-01-01T00:00:00Z
+refused_unchanged 64 'at' "task add --at garbage" task add d --at 'next tuesday'
+refused_unchanged 64 'at' "task add --at empty" task add d --at ''
+refused_unchanged 64 'max.attempts' "task add --max-attempts 0" task add d --max-attempts 0
+refused_unchanged 64 'max.attempts' "task add --max-attempts 1001" task add d --max-attempts 1001
+refused_unchanged 64 'max.attempts' "task add --max-attempts x" task add d --max-attempts x
+refused_unchanged 64 '-j|jobs|slots' "worker -j 0" worker -j 0 --drain
+refused_unchanged 64 '-j|jobs|slots' "worker -j 10000" worker -j 10000 --drain
+refused_unchanged 64 'handler' "worker --handler without '='" worker --handler foo --drain
+refused_unchanged 64 'handler' "tick --handler without '='" tick --handler foo
+refused_unchanged 64 'handler' "worker --handler with an empty name" worker --handler '=true' --drain
 
 # ================================================================== task ids
-bad 64 'task id|abc' "task show abc" task show abc
-bad 64 'task id|-1|option' "task show -1" task show -1
-bad 64 'task id' "task show 2^74" task show 99999999999999999999999
-bad 64 'task id' "task rm 0" task rm 0
-bad 64 'task id' "task retry 1e3" task retry 1e3
-bad 64 'task id' "task pause ''" task pause ''
-bad 1 'not found' "task show of a missing id" task show 999999999
-bad 1 'not found' "task rm of a missing id" task rm 999999999
+refused_unchanged 64 'task id|abc' "task show abc" task show abc
+refused_unchanged 64 'task id|-1|option' "task show -1" task show -1
+refused_unchanged 64 'task id' "task show 2^74" task show 99999999999999999999999
+refused_unchanged 64 'task id' "task rm 0" task rm 0
+refused_unchanged 64 'task id' "task retry 1e3" task retry 1e3
+refused_unchanged 64 'task id' "task pause ''" task pause ''
+refused_unchanged 1 'not found' "task show of a missing id" task show 999999999
+refused_unchanged 1 'not found' "task rm of a missing id" task rm 999999999
 
 # ================================================================== lease handles
-bad 64 'handle' "handle lq1:" lease release 'lq1:'
-bad 64 'handle' "handle lq1:0:a:b" lease release 'lq1:0:a:b'
-bad 64 'handle' "handle lq1:-1:a:b" lease release 'lq1:-1:a:b'
-bad 64 'handle' "handle with extra colons" lease release 'lq1:1:a:b:c'
-bad 64 'handle' "handle with a bad %XX" lease renew 'lq1:1:a%zz:b' --ttl 1h
-bad 64 'handle' "handle empty" lease release ''
-bad 64 'handle' "handle of another version" lease release 'lq9:1:a:b'
+refused_unchanged 64 'handle' "handle lq1:" lease release 'lq1:'
+refused_unchanged 64 'handle' "handle lq1:0:a:b" lease release 'lq1:0:a:b'
+refused_unchanged 64 'handle' "handle lq1:-1:a:b" lease release 'lq1:-1:a:b'
+refused_unchanged 64 'handle' "handle with extra colons" lease release 'lq1:1:a:b:c'
+refused_unchanged 64 'handle' "handle with a bad %XX" lease renew 'lq1:1:a%zz:b' --ttl 1h
+refused_unchanged 64 'handle' "handle empty" lease release ''
+refused_unchanged 64 'handle' "handle of another version" lease release 'lq9:1:a:b'
 
 # ================================================================== usage
-bad 64 'frobnicate|command' "unknown command" frobnicate
-bad 64 'bogus|option' "unknown flag of lease acquire" lease acquire d --ttl 1h --bogus
-bad 64 'bogus|option' "unknown flag of task add" task add d --bogus
-bad 64 'bogus|option' "unknown global flag" --bogus lease list
-bad 64 'missing|NAME|usage' "lease acquire without a name" lease acquire
-bad 64 'missing|HANDLE|usage' "lease renew without a handle" lease renew
-bad 64 'missing|ID|usage' "task show without an id" task show
-bad 64 'missing|usage|queue' "queue pause without a name" queue pause
-bad 64 'missing|COMMAND' "exec with an empty command" exec d --
-bad 64 'ttl' "--json with a bad --ttl" --json lease acquire d --ttl 0
-bad 64 'empty' "--json with an empty name" --json task add ""
-bad 64 'format' "stats --format bogus" stats --format bogus
-bad 64 'older-than.*required' "prune without --older-than" prune
-bad 64 'older-than.*invalid duration' "prune --older-than bogus" prune --older-than bogus
-bad 64 'older-than' "prune --older-than -1d" prune --older-than -1d
-bad 64 'queue.*empty|empty.*queue' "prune with an empty queue" prune --older-than 1d --queue ""
+refused_unchanged 64 'frobnicate|command' "unknown command" frobnicate
+refused_unchanged 64 'bogus|option' "unknown flag of lease acquire" lease acquire d --ttl 1h --bogus
+refused_unchanged 64 'bogus|option' "unknown flag of task add" task add d --bogus
+refused_unchanged 64 'bogus|option' "unknown global flag" --bogus lease list
+refused_unchanged 64 'missing|NAME|usage' "lease acquire without a name" lease acquire
+refused_unchanged 64 'missing|HANDLE|usage' "lease renew without a handle" lease renew
+refused_unchanged 64 'missing|ID|usage' "task show without an id" task show
+refused_unchanged 64 'missing|usage|queue' "queue pause without a name" queue pause
+refused_unchanged 64 'missing|COMMAND' "exec with an empty command" exec d --
+refused_unchanged 64 'ttl' "--json with a bad --ttl" --json lease acquire d --ttl 0
+refused_unchanged 64 'empty' "--json with an empty name" --json task add ""
+refused_unchanged 64 'format' "stats --format bogus" stats --format bogus
+refused_unchanged 64 'older-than.*required' "prune without --older-than" prune
+refused_unchanged 64 'older-than.*invalid duration' "prune --older-than bogus" prune --older-than bogus
+refused_unchanged 64 'older-than' "prune --older-than -1d" prune --older-than -1d
+refused_unchanged 64 'queue.*empty|empty.*queue' "prune with an empty queue" prune --older-than 1d --queue ""
 
 # exec: the command's own status when it cannot be run; the lease is handed back.
 : >"$T/noexec"
 chmod 0644 "$T/noexec"
-bad 127 'nonexistent' "exec of a missing command" exec d -- "$T/nonexistent"
-bad 126 'noexec|permission' "exec of a non-executable file" exec d -- "$T/noexec"
+refused_unchanged 127 'nonexistent' "exec of a missing command" exec d -- "$T/nonexistent"
+refused_unchanged 126 'noexec|permission' "exec of a non-executable file" exec d -- "$T/noexec"
 
 # ================================================================== lost (3)
 run lease acquire lost --ttl 1h; LOSTH=$(cat "$T/out")
 run lease break lost
-bad 3 'lost' "lease renew after a break" lease renew "$LOSTH" --ttl 1h
-bad 3 'lost' "lease release after a break" lease release "$LOSTH"
+refused_unchanged 3 'lost' "lease renew after a break" lease renew "$LOSTH" --ttl 1h
+refused_unchanged 3 'lost' "lease release after a break" lease release "$LOSTH"
 
 # ================================================================== DSNs
-bad_raw 64 'dsn|bogus|scheme' "unknown DSN scheme" --db "bogus://u:$SECRET@h/db" lease list
-bad_raw 64 'sqlite|path|empty' "sqlite: with an empty path" --db "sqlite:" lease list
-bad_raw 64 'memory' "sqlite::memory: refused" --db "sqlite::memory:" lease list
-bad_raw 64 'dsn|url|host|port' "malformed URL" --db "mysql://u:$SECRET@[::1/db" lease list
-bad_raw 64 'dsn|port' "mysql:// with a non-numeric port" --db "mysql://u:$SECRET@127.0.0.1:port/db" lease list
+refused_unchanged_raw 64 'dsn|bogus|scheme' "unknown DSN scheme" --db "bogus://u:$SECRET@h/db" lease list
+refused_unchanged_raw 64 'sqlite|path|empty' "sqlite: with an empty path" --db "sqlite:" lease list
+refused_unchanged_raw 64 'memory' "sqlite::memory: refused" --db "sqlite::memory:" lease list
+refused_unchanged_raw 64 'dsn|url|host|port' "malformed URL" --db "mysql://u:$SECRET@[::1/db" lease list
+refused_unchanged_raw 64 'dsn|port' "mysql:// with a non-numeric port" --db "mysql://u:$SECRET@127.0.0.1:port/db" lease list
 # A closed port: 127.0.0.1:1 refuses at once; unreachable is 69.
-bad_raw 69 '' "postgresql:// to a closed port" --db "postgresql://u:$SECRET@127.0.0.1:1/db?connect_timeout=5" lease list
-bad_raw 69 '' "mysql:// to a closed port" --db "mysql://u:$SECRET@127.0.0.1:1/db" lease list
-bad_raw 69 '' "--json, postgresql:// to a closed port" --json --db "postgresql://u:$SECRET@127.0.0.1:1/db" task add x
-bad_raw 69 '' "--json, mysql:// to a closed port" --json --db "mysql://u:$SECRET@127.0.0.1:1/db" lease acquire x --ttl 1h
-bad_raw 69 '' "LEASEQ_DSN with a password, closed port" --db "mariadb://u:$SECRET@127.0.0.1:1/db" task list
+refused_unchanged_raw 69 '' "postgresql:// to a closed port" --db "postgresql://u:$SECRET@127.0.0.1:1/db?connect_timeout=5" lease list
+refused_unchanged_raw 69 '' "mysql:// to a closed port" --db "mysql://u:$SECRET@127.0.0.1:1/db" lease list
+refused_unchanged_raw 69 '' "--json, postgresql:// to a closed port" --json --db "postgresql://u:$SECRET@127.0.0.1:1/db" task add x
+refused_unchanged_raw 69 '' "--json, mysql:// to a closed port" --json --db "mysql://u:$SECRET@127.0.0.1:1/db" lease acquire x --ttl 1h
+refused_unchanged_raw 69 '' "LEASEQ_DSN with a password, closed port" --db "mariadb://u:$SECRET@127.0.0.1:1/db" task list
 
 # A wrong password on the real server: 69, the password never printed.
 if [[ $backend != sqlite && "$DSN" =~ ^([a-z]+://[^:@/]*):[^@]*(@.*)$ ]]; then
     WRONG="${BASH_REMATCH[1]}:$SECRET${BASH_REMATCH[2]}"
-    bad_raw 69 'denied|authentication|password' "a wrong password" --db "$WRONG" lease list
-    bad_raw 69 'denied|authentication|password' "--json, a wrong password" --json --db "$WRONG" task add x
+    refused_unchanged_raw 69 'denied|authentication|password' "a wrong password" --db "$WRONG" lease list
+    refused_unchanged_raw 69 'denied|authentication|password' "--json, a wrong password" --json --db "$WRONG" task add x
 fi
 
 # ================================================================== schema
 # missing: a fresh space
 if [[ -n "$DSN2" ]]; then
-    bad_raw 1 'leasectl migrate' "missing schema (fresh database): lease acquire" --db "$DSN2" lease acquire x --ttl 1h
-    bad_raw 1 'leasectl migrate' "missing schema (fresh database): task add" --db "$DSN2" task add x
+    refused_unchanged_raw 1 'leasectl migrate' "missing schema (fresh database): lease acquire" --db "$DSN2" lease acquire x --ttl 1h
+    refused_unchanged_raw 1 'leasectl migrate' "missing schema (fresh database): task add" --db "$DSN2" task add x
 fi
 # newer: the version raised past what this leasectl knows; restored after.
 schema_sql() { # SQL: run in our own space
@@ -309,15 +310,15 @@ schema_sql() { # SQL: run in our own space
     esac
 }
 schema_sql "INSERT INTO lq_schema (version, name, applied_at) VALUES (9999, '9999_future', 0)"
-bad 1 'schema|newer|version' "newer schema: lease acquire refuses" lease acquire x --ttl 1h
-bad 1 'schema|newer|version' "newer schema: task add refuses" task add x
-bad 1 'schema|newer|version' "newer schema: migrate refuses" migrate
+refused_unchanged 1 'schema|newer|version' "newer schema: lease acquire refuses" lease acquire x --ttl 1h
+refused_unchanged 1 'schema|newer|version' "newer schema: task add refuses" task add x
+refused_unchanged 1 'schema|newer|version' "newer schema: migrate refuses" migrate
 schema_sql "DELETE FROM lq_schema WHERE version = 9999"
 # older: the last step forgotten; restored after.
 schema_sql "CREATE TABLE lq_bi_keep AS SELECT * FROM lq_schema WHERE version = (SELECT m FROM (SELECT MAX(version) AS m FROM lq_schema) x)"
 schema_sql "DELETE FROM lq_schema WHERE version = (SELECT m FROM (SELECT MAX(version) AS m FROM lq_schema) x)"
 if [[ $(case $backend in sqlite) sqlite3 "${DSN#sqlite:}" 'SELECT COUNT(*) FROM lq_schema' ;; postgres) psql "$DSN" -X -At -c 'SELECT COUNT(*) FROM lq_schema' ;; mysql) mysql "${mysql_args[@]}" "$my_db" -e 'SELECT COUNT(*) FROM lq_schema' ;; esac) -gt 0 ]]; then
-    bad 1 'leasectl migrate|older|schema' "older schema: lease acquire asks for migrate" lease acquire x --ttl 1h
+    refused_unchanged 1 'leasectl migrate|older|schema' "older schema: lease acquire asks for migrate" lease acquire x --ttl 1h
 fi
 schema_sql "INSERT INTO lq_schema SELECT * FROM lq_bi_keep"
 schema_sql "DROP TABLE lq_bi_keep"

@@ -199,39 +199,39 @@ end "a lease name that looks like SQL is ordinary data"
 head -c $((8 * 1024 * 1024 + 1)) /dev/zero | tr '\0' x >"$T/payload.over"
 head -c $((8 * 1024 * 1024)) /dev/zero | tr '\0' y >"$T/payload.max"
 QB="${P}bad"
-bad() { # DESC ARGS...: exit 64, one line on stderr, nothing on stdout
+usage_error() { # DESC ARGS...: exit 64 (bad usage), one line on stderr, nothing on stdout
     local desc=$1
     shift
     begin; run "$@"; want_rc 64; want_err_line; want_out_empty
     end "bad input: $desc -> exit 64"
 }
-bad "empty lease name" lease acquire "" --ttl 30s
-bad "lease name over 255 bytes" lease acquire "$(printf 'n%.0s' {1..256})" --ttl 30s
-bad "lease name not valid UTF-8" lease acquire "${P}"$'\xff\xfe' --ttl 30s
-bad "--ttl 0" lease acquire "${P}bad" --ttl 0
-bad "--ttl abc" lease acquire "${P}bad" --ttl abc
-bad "--ttl -5s" lease acquire "${P}bad" --ttl -5s
-bad "acquire without --ttl" lease acquire "${P}bad"
-bad "renew --ttl 0" lease renew "$h3" --ttl 0
-bad "a malformed handle" lease renew "not-a-handle" --ttl 30s
-bad "exec --ttl 0" exec --ttl 0 "${P}bad" -- true
-bad "exec without a command" exec "${P}bad"
-bad "exec with an empty name" exec "" -- true
-bad "worker handler without '='" worker --queue "$QB" --drain --handler foo
-bad "worker handler with an empty name" worker --queue "$QB" --drain --handler "=true"
-bad "tick handler without '='" tick --queue "$QB" --handler foo
-bad "task add with an empty name" task add "" --queue "$QB"
-bad "task add with an empty queue" task add "${P}t" --queue ""
-bad "payload over 8 MiB" task add "${P}big" --queue "$QB" --payload-file "$T/payload.over"
-bad "cron */0 * * * *" task add "${P}cron" --queue "$QB" --cron "*/0 * * * *"
-bad "cron 61 * * * *" task add "${P}cron" --queue "$QB" --cron "61 * * * *"
-bad "cron with 4 fields" task add "${P}cron" --queue "$QB" --cron "* * * *"
-bad "unknown time zone" task add "${P}cron" --queue "$QB" --cron "0 3 * * *" --tz "Mars/Olympus_Mons"
-bad "--every 0" task add "${P}every" --queue "$QB" --every 0
-bad "--every and --cron together" task add "${P}every" --queue "$QB" --every 1s --cron "@hourly"
-bad "--in xyz" task add "${P}in" --queue "$QB" --in xyz
-bad "--max-attempts abc" task add "${P}ma" --queue "$QB" --max-attempts abc
-bad "task show abc" task show abc
+usage_error "empty lease name" lease acquire "" --ttl 30s
+usage_error "lease name over 255 bytes" lease acquire "$(printf 'n%.0s' {1..256})" --ttl 30s
+usage_error "lease name not valid UTF-8" lease acquire "${P}"$'\xff\xfe' --ttl 30s
+usage_error "--ttl 0" lease acquire "${P}bad" --ttl 0
+usage_error "--ttl abc" lease acquire "${P}bad" --ttl abc
+usage_error "--ttl -5s" lease acquire "${P}bad" --ttl -5s
+usage_error "acquire without --ttl" lease acquire "${P}bad"
+usage_error "renew --ttl 0" lease renew "$h3" --ttl 0
+usage_error "a malformed handle" lease renew "not-a-handle" --ttl 30s
+usage_error "exec --ttl 0" exec --ttl 0 "${P}bad" -- true
+usage_error "exec without a command" exec "${P}bad"
+usage_error "exec with an empty name" exec "" -- true
+usage_error "worker handler without '='" worker --queue "$QB" --drain --handler foo
+usage_error "worker handler with an empty name" worker --queue "$QB" --drain --handler "=true"
+usage_error "tick handler without '='" tick --queue "$QB" --handler foo
+usage_error "task add with an empty name" task add "" --queue "$QB"
+usage_error "task add with an empty queue" task add "${P}t" --queue ""
+usage_error "payload over 8 MiB" task add "${P}big" --queue "$QB" --payload-file "$T/payload.over"
+usage_error "cron */0 * * * *" task add "${P}cron" --queue "$QB" --cron "*/0 * * * *"
+usage_error "cron 61 * * * *" task add "${P}cron" --queue "$QB" --cron "61 * * * *"
+usage_error "cron with 4 fields" task add "${P}cron" --queue "$QB" --cron "* * * *"
+usage_error "unknown time zone" task add "${P}cron" --queue "$QB" --cron "0 3 * * *" --tz "Mars/Olympus_Mons"
+usage_error "--every 0" task add "${P}every" --queue "$QB" --every 0
+usage_error "--every and --cron together" task add "${P}every" --queue "$QB" --every 1s --cron "@hourly"
+usage_error "--in xyz" task add "${P}in" --queue "$QB" --in xyz
+usage_error "--max-attempts abc" task add "${P}ma" --queue "$QB" --max-attempts abc
+usage_error "task show abc" task show abc
 
 begin; run --json task list --queue "$QB"; want_rc 0
 [[ -z "$(ids "$T/out")" ]] || why+=("tasks were created in $QB by rejected commands")

@@ -39,7 +39,7 @@ void lq__err_set(lq_err *err, const char *fmt, ...)
 const char *lq__sql_name(lq_sql_id id)
 {
 	static const char *const names[] = {
-#define LQ__SQL_STR(name) #name,
+#define LQ__SQL_STR(name, cols) #name,
 		LQ_SQL_LIST(LQ__SQL_STR)
 #undef LQ__SQL_STR
 	};

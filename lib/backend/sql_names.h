@@ -8,15 +8,24 @@
  * absent, or unknown here.  NOW below means the database clock in epoch
  * milliseconds, evaluated inside the statement.
  *
+ * X(NAME, COLS): COLS is how many columns the statement returns (0: no
+ * rows), once for every dialect.  sqlembed counts them in each dialect's
+ * text (the top-level commas of the main SELECT list or of the RETURNING
+ * list) and fails the build on a difference, unless the dialect says why
+ * it differs with "-- columns: NAME N reason" (N a count, or "unchecked"
+ * for text it cannot count); docs/testing.md lists those.  The row
+ * readers check ncols against LQ_COLS_NAME, the same number.
+ *
  * Column groups:
  *   LEASE_COLS  name, owner, token, acquired_at, expires_at, NOW
+ *                                             (LQ_LEASE_COLS columns)
  *   TASK_COLS   id, queue, name, payload, run_at, attempts, max_attempts,
  *               unique_key, claim_owner, claim_until, every_ms, cron, tz,
  *               missed, paused, last_error, created_at, dead (0|1),
  *               died_at (NULL for live tasks), NOW, priority, timeout_ms
  *                                             (LQ_TASK_COLS columns)
  *   RUN_COLS    id, task_id, run_at, queue, name, worker, attempt, started_at,
- *               ended_at, outcome, error, NOW                 (12 columns)
+ *               ended_at, outcome, error, NOW  (LQ_RUN_COLS columns)
  */
 #ifndef LEASEQ_SQL_NAMES_H
 #define LEASEQ_SQL_NAMES_H
@@ -24,165 +33,174 @@
 /* How many columns TASK_COLS has: what lq__task_from_row reads, and where
  * the claim_batch statements put "claimed". */
 #define LQ_TASK_COLS 22
+#define LQ_LEASE_COLS 6
+#define LQ_RUN_COLS 12
 
 #define LQ_SQL_LIST(X)                                                                        \
-	/* schema */                                                                          \
-	X(db_now)               /* () -> (NOW) */                                             \
-	X(schema_exists)        /* () -> (1 if table lq_schema exists else 0) */              \
-	X(schema_create)        /* () create lq_schema(version PK, name, applied_at) if absent */ \
-	X(schema_version)       /* () -> (highest applied version, 0 if none) */              \
-	X(schema_record)        /* (?1 version, ?2 name) insert into lq_schema */            \
-	X(migrate_lock)         /* () serialise concurrent migrators (tx or named lock) */    \
-	X(migrate_unlock)       /* () release what migrate_lock took, if not tx-scoped */     \
-	/* leases */                                                                          \
-	X(lease_take)           /* (?1 name, ?2 owner, ?3 ttl) take if expires_at <= NOW, token+1 */ \
-	X(lease_acquire)        /* (?1 name, ?2 owner, ?3 ttl) insert if absent (token 1) or take \
-	                            if expires_at <= NOW (token+1), one statement -> LEASE_COLS, \
-	                            got 1 if taken, or got 0 with the row as seen, or no row */ \
-	X(lease_get)            /* (?1 name) -> LEASE_COLS */                                 \
-	X(lease_renew)          /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW \
-	                            -> (expires_at, NOW) where the dialect has RETURNING */  \
-	X(lease_release)        /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
-	X(lease_release_notify) /* (as lease_release) -> a row if released, and wakes lease \
-	                            waiters: one statement; only where LQ_CAP_NOTIFY */     \
-	X(lease_break)          /* (?1 name) token+1, owner NULL, expires_at NOW */           \
-	X(lease_list)           /* (?1 name|NULL) -> LEASE_COLS, slot|NULL, and the row's     \
-	                            owner, token, expires_at: shared slots in its place */    \
-	X(lease_create)         /* (?1 name, ?2 owner|NULL, ?3 expires_at|NULL) token 0 if absent */ \
-	X(lease_lock)           /* (?1 name) -> LEASE_COLS, row locked for the transaction */  \
-	X(lease_slot_get)       /* (?1 name, ?2 slot) -> LEASE_COLS of the slot row */         \
-	X(lease_slot_scan)      /* (?1 name, ?2 n) -> (slot, expires_at, NOW), 0 <= slot < n */ \
-	X(lease_slot_insert)    /* (?1 name, ?2 slot, ?3 owner, ?4 ttl) if absent, token 1 */  \
-	X(lease_slot_take)      /* (?1 name, ?2 slot, ?3 owner, ?4 ttl) if expired, token+1 */ \
-	X(lease_slot_renew)     /* (?1 name, ?2 slot, ?3 owner, ?4 token, ?5 ttl) if live */   \
-	X(lease_slot_release)   /* (?1 name, ?2 slot, ?3 owner, ?4 token) owner NULL */        \
-	X(lease_slot_break)     /* (?1 name) every slot: owner NULL, token+1 */                \
-	X(lease_rw_state)       /* (?1 name) -> (max slot, live readers, live intent owner) */ \
-	X(lease_read_purge)     /* (?1 name) delete readers gone */                            \
-	X(lease_read_insert)    /* (?1 name, ?2 slot, ?3 owner, ?4 token, ?5 expires|NULL, ?6 ttl) */ \
-	X(lease_read_extend)    /* (?1 name, ?2 marker, ?3 token, ?4 ttl) group lasts to NOW+ttl */ \
-	X(lease_read_shrink)    /* (?1 name, ?2 marker, ?3 token) group to latest reader or ends */ \
-	X(lease_promote)        /* (?1 name, ?2 marker, ?3 token, ?4 owner, ?5 slot) token+1 */ \
-	X(lease_demote)         /* (?1 name, ?2 owner, ?3 token, ?4 marker) token+1 */         \
-	X(lease_intent_set)     /* (?1 name, ?2 owner, ?3 ms) waiting writer's intent */       \
-	X(lease_intent_clear)   /* (?1 name, ?2 owner) drop it */                              \
-	/* tasks */                                                                           \
-	X(task_insert)          /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay,  \
-	                            ?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron,     \
-	                            ?10 tz, ?11 missed, ?12 priority, ?13 timeout_ms|NULL)    \
-	                            -> affected (0: unique key taken) */                      \
-	X(task_insert_notify)   /* (as task_insert) -> (id) if inserted, and wakes workers:   \
-	                            one statement; only where LQ_CAP_ONE_STATEMENT_ADD */    \
-	X(task_insert_many)     /* (13 parameters per task, as task_insert + ?12 priority,    \
-	                            ?13 timeout_ms; LQ_ADD_MANY_CHUNK tasks, NULL-padded)     \
-	                            -> (id, unique_key) per row inserted, in the given order; \
-	                            a taken unique key is skipped (or, on MySQL, a racing one \
-	                            fails the statement: no row at all) */                    \
-	X(task_last_id)         /* () -> (id of the row this connection inserted last) */     \
-	X(task_find_unique)     /* (?1 unique_key) -> (id) */                                 \
-	X(task_candidates)      /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \
-	                            expired, task and queue not paused; by run_at, id;        \
-	                            FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */        \
-	X(task_claim_batch_delete) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1: one    \
-	                            statement claiming due one-off tasks at-most-once;       \
-	                            only where LQ_CAP_CLAIM_RETURNING */                     \
-	X(task_claim_batch_update) /* (?1 queue, ?2 limit, ?3 owner, ?4 claim_ttl) the same,  \
-	                            at-least-once; only where LQ_CAP_CLAIM_RETURNING */      \
-	X(task_claim_one_delete) /* (?1 queue) task_claim_batch_delete of one task, with     \
-	                            constant LIMITs (a plan PostgreSQL keeps generic) */     \
-	X(task_claim_one_update) /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,             \
-	                            at-least-once */                                          \
-	X(task_claim_delete)    /* (?1 id) delete if one-off, still due and unclaimed */     \
-	X(task_claim_update)    /* (?1 id, ?2 owner, ?3 claim_ttl) claim + attempts+1 if due and unclaimed */ \
-	X(task_claim_delete_set) /* (?1..?100 ids, NULL-padded) task_claim_delete of each   \
-	                            -> affected; only where LQ_CAP_CLAIM_SET */              \
-	X(task_claim_update_set) /* (?1 owner, ?2 claim_ttl, ?3..?102 ids, NULL-padded)      \
-	                            task_claim_update of each -> affected; LQ_CAP_CLAIM_SET */ \
-	X(task_claim_occurrence) /* (?1 id, ?2 seen run_at, ?3 next run_at) if run_at = ?2   \
-	                            and not under a live claim; clears an expired one */      \
-	X(task_ack)             /* (?1 id, ?2 owner) delete if claimed by owner */            \
-	X(task_heartbeat)       /* (?1 id, ?2 owner, ?3 claim_ttl) if owner's claim not expired */ \
-	X(task_retry_later)     /* (?1 id, ?2 owner, ?3 backoff, ?4 error) unclaim, run_at NOW+backoff */ \
-	X(task_release_claim)   /* (?1 id, ?2 owner) unclaim, attempts-1: handed back unrun */ \
-	X(task_ack_occurrence)  /* (?1 id, ?2 owner, ?3 next run_at, ?4 error|NULL) recurring \
-	                            at-least-once: unclaim, attempts 0, run_at = ?3 */       \
-	X(task_retry_occurrence) /* (?1 id, ?2 owner, ?3 backoff, ?4 error) recurring        \
-	                            at-least-once: unclaim, held back until NOW+backoff */   \
-	X(task_reinsert)        /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,        \
-	                            ?6 max_attempts, ?7 unique_key, ?8 backoff, ?9 error,     \
-	                            ?10 created_at) at-most-once retry; conflict: nothing */  \
-	X(task_bury)            /* (?1 id, ?2 owner|NULL, ?3 error) copy to lq_task_dead if   \
-	                            claimed by owner, or (NULL) if unclaimed/claim expired */ \
-	X(task_delete)          /* (?1 id) delete the live task */                           \
-	X(task_dead_insert)     /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,        \
-	                            ?6 max_attempts, ?7 unique_key, ?8 error, ?9 created_at) */ \
-	X(task_record_error)    /* (?1 id, ?2 error) recurring task: last_error */           \
-	X(task_get)             /* (?1 id) -> TASK_COLS, live or dead */                      \
-	X(task_list)            /* (?1 queue|NULL, ?2 due_only) -> TASK_COLS (payload NULL) by id */ \
-	X(task_list_dead)       /* (?1 queue|NULL) -> TASK_COLS (payload NULL) by id */       \
-	X(task_dead_delete)     /* (?1 id) */                                                 \
-	/* health (doctor) */                                                                 \
-	X(health_counts)        /* (?1 grace ms) -> (expired claims, ms since the oldest expired, \
-	                            leases expired with an owner, overdue tasks, ms the most  \
-	                            overdue is late, dead tasks, NOW); read-only */          \
-	X(health_indexes)       /* () -> (index name) for every index of the lq_ tables */   \
-	X(health_journal)       /* () -> (SQLite journal mode; '' elsewhere) */               \
-	X(task_dead_prune)      /* (?1 age ms, ?2 queue|NULL, ?3 limit) delete dead tasks with \
-	                            died_at < NOW - age, oldest first -> affected */         \
-	X(task_dead_prune_count) /* (?1 age ms, ?2 queue|NULL) -> (how many would go) */      \
-	X(task_revive)          /* (?1 id) dead -> live, attempts 0, due NOW; conflict: nothing */ \
-	X(task_run_now)         /* (?1 id) live task due NOW (a back-off without a claim ends) */                              \
-	X(task_set_paused)      /* (?1 id, ?2 paused) */                                      \
-	/* run history and counters */                                                        \
-	X(run_insert)           /* (?1 task_id, ?2 run_at, ?3 queue, ?4 name, ?5 worker,      \
-	                            ?6 attempt, ?7 started_at, ?8 outcome, ?9 error|NULL)     \
-	                            ended_at NOW; counted in lq_counter in the same          \
-	                            statement (a trigger on SQLite), or by run_count where    \
-	                            LQ_CAP_RUN_COUNT_APART */                                \
-	X(run_insert_many)      /* (?1 worker, then per run ?2.. task_id, run_at, queue,     \
-	                            name, attempt, started_at, ago ms, outcome: 64 runs,      \
-	                            unused NULL) runs their claims settled (at-most-once),    \
-	                            written together; ended_at NOW - ago; counted as        \
-	                            run_insert's (by run_count_many where                    \
-	                            LQ_CAP_RUN_COUNT_APART) */                               \
-	X(run_count)            /* (as run_insert) count in lq_counter the run that          \
-	                            run_insert wrote last on this connection; only where      \
-	                            LQ_CAP_RUN_COUNT_APART, in run_insert's transaction */   \
-	X(run_count_many)       /* (as run_insert_many) count the runs it wrote last: the     \
-	                            same, for run_insert_many */                             \
-	X(task_ack_run)         /* (?1 id, ?2 owner, ?3 worker, ?4 started_at) task_ack and   \
-	                            its 'done' run_insert in one round trip and one         \
-	                            transaction -> (acked 0|1); only where                   \
-	                            LQ_CAP_ONE_STATEMENT_ACK */                              \
-	X(run_list)             /* (?1 queue|NULL, ?2 name|NULL, ?3 age ms, ?4 limit) ->      \
-	                            RUN_COLS ended within age, newest first */               \
-	X(run_list_task)        /* (?1 task_id, ?2 age ms, ?3 limit) -> RUN_COLS, newest first */ \
-	X(run_settled)          /* (?1 task_id, ?2 attempt, ?3 started_at, ?4 worker) -> (1)  \
-	                            if the history has that run: did a settle commit */      \
-	X(run_count_since)      /* (?1 age ms, ?2 queue|NULL) -> (outcome, count) */          \
-	X(counter_list)         /* () -> (metric, queue, name, n) by queue, name, metric;     \
-	                            metric lease_taken from the fencing tokens */            \
-	X(run_prune)            /* (?1 age ms, ?2 queue|NULL, ?3 limit) delete runs with      \
-	                            ended_at < NOW - age, oldest first -> affected */        \
-	X(run_prune_count)      /* (?1 age ms, ?2 queue|NULL) -> (how many would go) */       \
-	/* queues */                                                                          \
-	X(queue_set_paused)     /* (?1 queue, ?2 paused) upsert lq_queue */                   \
-	X(queue_list)           /* () -> (name, paused, tasks, due, dead, next_run_at|NULL) */ \
-	X(queue_names)          /* () -> (name) every queue, by name, by skip scans */        \
-	X(queue_gauges)         /* (?1 queue, ?2 cap) -> (paused, tasks, due, dead, each      \
-	                            counting at most cap rows, next_run_at|NULL) */          \
-	X(queue_next_due)       /* (?1 queue) -> (earliest run_at of a claimable task         \
-	                            (unpaused, unclaimed or claim expired) or NULL, NOW) */  \
-	/* runner */                                                                          \
-	X(tick_probe)           /* (?1 runner lease name, ?2 queue) -> (held 0|1, due 0|1):   \
-	                            the one read every web hit pays */
+	/* schema */                                                                                          \
+	X(db_now, 1)                                /* () -> (NOW) */                                         \
+	X(schema_exists, 1)                         /* () -> (1 if table lq_schema exists else 0) */          \
+	X(schema_create, 0)                         /* () create lq_schema(version PK, name, applied_at) if absent */ \
+	X(schema_version, 1)                        /* () -> (highest applied version, 0 if none) */          \
+	X(schema_record, 0)                         /* (?1 version, ?2 name) insert into lq_schema */         \
+	X(migrate_lock, 1)                          /* () serialise concurrent migrators (tx or named lock) */ \
+	X(migrate_unlock, 1)                        /* () release what migrate_lock took, if not tx-scoped */ \
+	/* leases */                                                                                          \
+	X(lease_take, 0)                            /* (?1 name, ?2 owner, ?3 ttl) take if expires_at <= NOW, token+1 */ \
+	X(lease_acquire, LQ_LEASE_COLS + 1)         /* (?1 name, ?2 owner, ?3 ttl) insert if absent (token 1) or take \
+							if expires_at <= NOW (token+1), one statement -> LEASE_COLS, \
+							got 1 if taken, or got 0 with the row as seen, or no row */ \
+	X(lease_get, LQ_LEASE_COLS)                 /* (?1 name) -> LEASE_COLS */                             \
+	X(lease_renew, 2)                           /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW \
+							-> (expires_at, NOW) where the dialect has RETURNING */ \
+	X(lease_release, 0)                         /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
+	X(lease_release_notify, 1)                  /* (as lease_release) -> a row if released, and wakes lease \
+							waiters: one statement; only where LQ_CAP_NOTIFY */   \
+	X(lease_break, 0)                           /* (?1 name) token+1, owner NULL, expires_at NOW */       \
+	X(lease_list, LQ_LEASE_COLS + 4)            /* (?1 name|NULL) -> LEASE_COLS, slot|NULL, and the row's \
+							owner, token, expires_at: shared slots in its place */ \
+	X(lease_create, 0)                          /* (?1 name, ?2 owner|NULL, ?3 expires_at|NULL) token 0 if absent */ \
+	X(lease_lock, LQ_LEASE_COLS)                /* (?1 name) -> LEASE_COLS, row locked for the transaction */ \
+	X(lease_slot_get, LQ_LEASE_COLS)            /* (?1 name, ?2 slot) -> LEASE_COLS of the slot row */    \
+	X(lease_slot_scan, 3)                       /* (?1 name, ?2 n) -> (slot, expires_at, NOW), 0 <= slot < n */ \
+	X(lease_slot_insert, 0)                     /* (?1 name, ?2 slot, ?3 owner, ?4 ttl) if absent, token 1 */ \
+	X(lease_slot_take, 0)                       /* (?1 name, ?2 slot, ?3 owner, ?4 ttl) if expired, token+1 */ \
+	X(lease_slot_renew, 0)                      /* (?1 name, ?2 slot, ?3 owner, ?4 token, ?5 ttl) if live */ \
+	X(lease_slot_release, 0)                    /* (?1 name, ?2 slot, ?3 owner, ?4 token) owner NULL */   \
+	X(lease_slot_break, 0)                      /* (?1 name) every slot: owner NULL, token+1 */           \
+	X(lease_rw_state, 3)                        /* (?1 name) -> (max slot, live readers, live intent owner) */ \
+	X(lease_read_purge, 0)                      /* (?1 name) delete readers gone */                       \
+	X(lease_read_insert, 0)                     /* (?1 name, ?2 slot, ?3 owner, ?4 token, ?5 expires|NULL, ?6 ttl) */ \
+	X(lease_read_extend, 0)                     /* (?1 name, ?2 marker, ?3 token, ?4 ttl) group lasts to NOW+ttl */ \
+	X(lease_read_shrink, 0)                     /* (?1 name, ?2 marker, ?3 token) group to latest reader or ends */ \
+	X(lease_promote, 0)                         /* (?1 name, ?2 marker, ?3 token, ?4 owner, ?5 slot) token+1 */ \
+	X(lease_demote, 0)                          /* (?1 name, ?2 owner, ?3 token, ?4 marker) token+1 */    \
+	X(lease_intent_set, 0)                      /* (?1 name, ?2 owner, ?3 ms) waiting writer's intent */  \
+	X(lease_intent_clear, 0)                    /* (?1 name, ?2 owner) drop it */                         \
+	/* tasks */                                                                                           \
+	X(task_insert, 0)                           /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay, \
+							?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron, \
+							?10 tz, ?11 missed, ?12 priority, ?13 timeout_ms|NULL) \
+							-> affected (0: unique key taken) */                  \
+	X(task_insert_notify, 1)                    /* (as task_insert) -> (id) if inserted, and wakes workers: \
+							one statement; only where LQ_CAP_ONE_STATEMENT_ADD */ \
+	X(task_insert_many, 2)                      /* (13 parameters per task, as task_insert + ?12 priority, \
+							?13 timeout_ms; LQ_ADD_MANY_CHUNK tasks, NULL-padded) \
+							-> (id, unique_key) per row inserted, in the given order; \
+							a taken unique key is skipped (or, on MySQL, a racing one \
+							fails the statement: no row at all) */                \
+	X(task_last_id, 1)                          /* () -> (id of the row this connection inserted last) */ \
+	X(task_find_unique, 1)                      /* (?1 unique_key) -> (id) */                             \
+	X(task_candidates, LQ_TASK_COLS)            /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \
+							expired, task and queue not paused; by run_at, id;    \
+							FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */    \
+	X(task_claim_batch_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1: one   \
+						     statement claiming due one-off tasks at-most-once;       \
+						     only where LQ_CAP_CLAIM_RETURNING */                     \
+	X(task_claim_batch_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit, ?3 owner, ?4 claim_ttl) the same, \
+						     at-least-once; only where LQ_CAP_CLAIM_RETURNING */      \
+	X(task_claim_one_delete, LQ_TASK_COLS + 1)  /* (?1 queue) task_claim_batch_delete of one task, with   \
+						       constant LIMITs (a plan PostgreSQL keeps generic) */   \
+	X(task_claim_one_update, LQ_TASK_COLS + 1)  /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,           \
+						       at-least-once */                                       \
+	X(task_claim_delete, 0)                     /* (?1 id) delete if one-off, still due and unclaimed */  \
+	X(task_claim_update, 0)                     /* (?1 id, ?2 owner, ?3 claim_ttl) claim + attempts+1 if due and unclaimed */ \
+	X(task_claim_delete_set, 0)                 /* (?1..?100 ids, NULL-padded) task_claim_delete of each  \
+						       -> affected; only where LQ_CAP_CLAIM_SET */            \
+	X(task_claim_update_set, 0)                 /* (?1 owner, ?2 claim_ttl, ?3..?102 ids, NULL-padded)    \
+						       task_claim_update of each -> affected; LQ_CAP_CLAIM_SET */ \
+	X(task_claim_occurrence, 0)                 /* (?1 id, ?2 seen run_at, ?3 next run_at) if run_at = ?2 \
+						       and not under a live claim; clears an expired one */   \
+	X(task_ack, 0)                              /* (?1 id, ?2 owner) delete if claimed by owner */        \
+	X(task_heartbeat, 0)                        /* (?1 id, ?2 owner, ?3 claim_ttl) if owner's claim not expired */ \
+	X(task_retry_later, 0)                      /* (?1 id, ?2 owner, ?3 backoff, ?4 error) unclaim, run_at NOW+backoff */ \
+	X(task_release_claim, 0)                    /* (?1 id, ?2 owner) unclaim, attempts-1: handed back unrun */ \
+	X(task_ack_occurrence, 0)                   /* (?1 id, ?2 owner, ?3 next run_at, ?4 error|NULL) recurring \
+							at-least-once: unclaim, attempts 0, run_at = ?3 */    \
+	X(task_retry_occurrence, 0)                 /* (?1 id, ?2 owner, ?3 backoff, ?4 error) recurring      \
+						       at-least-once: unclaim, held back until NOW+backoff */ \
+	X(task_reinsert, 0)                         /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,    \
+							?6 max_attempts, ?7 unique_key, ?8 backoff, ?9 error, \
+							?10 created_at) at-most-once retry; conflict: nothing */ \
+	X(task_bury, 0)                             /* (?1 id, ?2 owner|NULL, ?3 error) copy to lq_task_dead if \
+							claimed by owner, or (NULL) if unclaimed/claim expired */ \
+	X(task_delete, 0)                           /* (?1 id) delete the live task */                        \
+	X(task_dead_insert, 0)                      /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,    \
+							?6 max_attempts, ?7 unique_key, ?8 error, ?9 created_at) */ \
+	X(task_record_error, 0)                     /* (?1 id, ?2 error) recurring task: last_error */        \
+	X(task_get, LQ_TASK_COLS)                   /* (?1 id) -> TASK_COLS, live or dead */                  \
+	X(task_list, LQ_TASK_COLS)                  /* (?1 queue|NULL, ?2 due_only) -> TASK_COLS (payload NULL) by id */ \
+	X(task_list_dead, LQ_TASK_COLS)             /* (?1 queue|NULL) -> TASK_COLS (payload NULL) by id */   \
+	X(task_dead_delete, 0)                      /* (?1 id) */                                             \
+	/* health (doctor) */                                                                                 \
+	X(health_counts, 7)                         /* (?1 grace ms) -> (expired claims, ms since the oldest expired, \
+							leases expired with an owner, overdue tasks, ms the most \
+							overdue is late, dead tasks, NOW); read-only */       \
+	X(health_indexes, 1)                        /* () -> (index name) for every index of the lq_ tables */ \
+	X(health_journal, 1)                        /* () -> (SQLite journal mode; '' elsewhere) */           \
+	X(task_dead_prune, 0)                       /* (?1 age ms, ?2 queue|NULL, ?3 limit) delete dead tasks with \
+							died_at < NOW - age, oldest first -> affected */      \
+	X(task_dead_prune_count, 1)                 /* (?1 age ms, ?2 queue|NULL) -> (how many would go) */   \
+	X(task_revive, 0)                           /* (?1 id) dead -> live, attempts 0, due NOW; conflict: nothing */ \
+	X(task_run_now, 0)                          /* (?1 id) live task due NOW (a back-off without a claim ends) */ \
+	X(task_set_paused, 0)                       /* (?1 id, ?2 paused) */                                  \
+	/* run history and counters */                                                                        \
+	X(run_insert, 0)                            /* (?1 task_id, ?2 run_at, ?3 queue, ?4 name, ?5 worker,  \
+							?6 attempt, ?7 started_at, ?8 outcome, ?9 error|NULL) \
+							ended_at NOW; counted in lq_counter in the same       \
+							statement (a trigger on SQLite), or by run_count where \
+							LQ_CAP_RUN_COUNT_APART */                             \
+	X(run_insert_many, 0)                       /* (?1 worker, then per run ?2.. task_id, run_at, queue,  \
+							name, attempt, started_at, ago ms, outcome: 64 runs,  \
+							unused NULL) runs their claims settled (at-most-once), \
+							written together; ended_at NOW - ago; counted as      \
+							run_insert's (by run_count_many where                 \
+							LQ_CAP_RUN_COUNT_APART) */                            \
+	X(run_count, 0)                             /* (as run_insert) count in lq_counter the run that       \
+							run_insert wrote last on this connection; only where  \
+							LQ_CAP_RUN_COUNT_APART, in run_insert's transaction */ \
+	X(run_count_many, 0)                        /* (as run_insert_many) count the runs it wrote last: the \
+							same, for run_insert_many */                          \
+	X(task_ack_run, 1)                          /* (?1 id, ?2 owner, ?3 worker, ?4 started_at) task_ack and \
+							its 'done' run_insert in one round trip and one       \
+							transaction -> (acked 0|1); only where                \
+							LQ_CAP_ONE_STATEMENT_ACK */                           \
+	X(run_list, LQ_RUN_COLS)                    /* (?1 queue|NULL, ?2 name|NULL, ?3 age ms, ?4 limit) ->  \
+							RUN_COLS ended within age, newest first */            \
+	X(run_list_task, LQ_RUN_COLS)               /* (?1 task_id, ?2 age ms, ?3 limit) -> RUN_COLS, newest first */ \
+	X(run_settled, 1)                           /* (?1 task_id, ?2 attempt, ?3 started_at, ?4 worker) -> (1) \
+							if the history has that run: did a settle commit */   \
+	X(run_count_since, 2)                       /* (?1 age ms, ?2 queue|NULL) -> (outcome, count) */      \
+	X(counter_list, 4)                          /* () -> (metric, queue, name, n) by queue, name, metric; \
+							metric lease_taken from the fencing tokens */         \
+	X(run_prune, 0)                             /* (?1 age ms, ?2 queue|NULL, ?3 limit) delete runs with  \
+							ended_at < NOW - age, oldest first -> affected */     \
+	X(run_prune_count, 1)                       /* (?1 age ms, ?2 queue|NULL) -> (how many would go) */   \
+	/* queues */                                                                                          \
+	X(queue_set_paused, 0)                      /* (?1 queue, ?2 paused) upsert lq_queue */               \
+	X(queue_list, 6)                            /* () -> (name, paused, tasks, due, dead, next_run_at|NULL) */ \
+	X(queue_names, 1)                           /* () -> (name) every queue, by name, by skip scans */    \
+	X(queue_gauges, 5)                          /* (?1 queue, ?2 cap) -> (paused, tasks, due, dead, each  \
+							counting at most cap rows, next_run_at|NULL) */       \
+	X(queue_next_due, 2)                        /* (?1 queue) -> (earliest run_at of a claimable task     \
+							(unpaused, unclaimed or claim expired) or NULL, NOW) */ \
+	/* runner */                                                                                          \
+	X(tick_probe, 2)                            /* (?1 runner lease name, ?2 queue) -> (held 0|1, due 0|1): \
+							the one read every web hit pays */
 
 typedef enum lq_sql_id {
-#define LQ__SQL_ENUM(name) LQ_SQL_##name,
+#define LQ__SQL_ENUM(name, cols) LQ_SQL_##name,
 	LQ_SQL_LIST(LQ__SQL_ENUM)
 #undef LQ__SQL_ENUM
 	LQ_SQL__COUNT
 } lq_sql_id;
+
+/* LQ_COLS_NAME: the result columns of statement NAME. */
+enum lq_sql_cols {
+#define LQ__SQL_COLS(name, cols) LQ_COLS_##name = (cols),
+	LQ_SQL_LIST(LQ__SQL_COLS)
+#undef LQ__SQL_COLS
+};
 
 /* Name of a statement, for messages. */
 const char *lq__sql_name(lq_sql_id id);

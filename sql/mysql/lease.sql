@@ -50,6 +50,7 @@ SELECT name, owner, token, acquired_at, expires_at,
   FROM lq_lease WHERE name = ?1;
 
 -- name: lease_renew
+-- columns: lease_renew 0 no RETURNING: lease.c reads the affected rows, then lease_get
 UPDATE lq_lease
    SET expires_at = {{NOW}} + ?4
  WHERE name = ?1 AND owner = ?2 AND token = ?3

@@ -16,6 +16,7 @@ INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
 VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13);
 
 -- name: task_insert_notify
+-- columns: task_insert_notify 0 the backend makes its one row from mysql_stmt_insert_id
 -- task_insert as one autocommit statement; the backend returns the new id
 -- (mysql_stmt_insert_id) as its one row, none when the unique key is taken.
 -- There is no wake-up to send on MySQL.

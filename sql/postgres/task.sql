@@ -5,6 +5,7 @@
 -- gone, claim_until or run_at moved).
 
 -- name: task_insert
+-- columns: task_insert 1 RETURNING id, read when it stands in for task_insert_notify
 -- Returns the id too: with notify=off in the DSN the backend runs this in
 -- place of task_insert_notify (NOTIFY holds a database-wide lock from its
 -- commit to the end of the transaction, which serialises enqueuers).

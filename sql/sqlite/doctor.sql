@@ -19,4 +19,5 @@ SELECT name FROM sqlite_master
  WHERE type = 'index' AND tbl_name IN ('lq_lease', 'lq_task', 'lq_task_dead', 'lq_queue');
 
 -- name: health_journal
+-- columns: health_journal unchecked a PRAGMA, which has no select list to count (one: the mode)
 PRAGMA journal_mode;
