@@ -21,7 +21,10 @@
 
 namespace Leaseq {
 
-    /** @strict-properties @not-serializable */
+    /**
+     * @strict-properties
+     * @not-serializable
+     */
     final class Db
     {
         /**
@@ -148,7 +151,8 @@ namespace Leaseq {
     /**
      * A held lease; released when the object dies if it is still held by
      * this process (no exception from that, ever).
-     * @strict-properties @not-serializable
+     * @strict-properties
+     * @not-serializable
      */
     final class Lease
     {
@@ -195,7 +199,8 @@ namespace Leaseq {
 
     /**
      * A task as claimed or read.  Times in epoch ms.
-     * @strict-properties @not-serializable
+     * @strict-properties
+     * @not-serializable
      */
     final class Task
     {

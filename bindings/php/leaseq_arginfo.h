@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: a97573082aaa28d071a50714a7ca148f142ae8e2 */
+ * Stub hash: 8d7f560f62c958137ac890c8ac86d4c8d7e636e1 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")
@@ -321,7 +321,7 @@ static zend_class_entry *register_class_Leaseq_Db(void)
 
 	INIT_NS_CLASS_ENTRY(ce, "Leaseq", "Db", class_Leaseq_Db_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
-	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES;
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
 
 	return class_entry;
 }
@@ -332,7 +332,7 @@ static zend_class_entry *register_class_Leaseq_Lease(void)
 
 	INIT_NS_CLASS_ENTRY(ce, "Leaseq", "Lease", class_Leaseq_Lease_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
-	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES;
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
 
 	zval property_name_default_value;
 	ZVAL_UNDEF(&property_name_default_value);
@@ -385,7 +385,7 @@ static zend_class_entry *register_class_Leaseq_Task(void)
 
 	INIT_NS_CLASS_ENTRY(ce, "Leaseq", "Task", class_Leaseq_Task_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
-	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES;
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
 
 	zval property_id_default_value;
 	ZVAL_UNDEF(&property_id_default_value);
