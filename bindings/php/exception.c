@@ -5,7 +5,6 @@
 #include "php_leaseq.h"
 #include "zend_exceptions.h"
 
-extern zend_class_entry *lq_php_ce_status[32];
 
 static const char *status_name(zend_long st)
 {

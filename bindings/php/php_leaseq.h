@@ -79,6 +79,8 @@ static inline lq_php_task *lq_php_task_from(zend_object *o)
 
 extern zend_class_entry *lq_php_ce_db, *lq_php_ce_lease, *lq_php_ce_task, *lq_php_ce_worker,
 	*lq_php_ce_runner, *lq_php_ce_exception, *lq_php_ce_busy;
+/* The exception class of each lq_status (NULL: the root class). */
+extern zend_class_entry *lq_php_ce_status[32];
 
 /* Concept files' start-up (MINIT) and shut-down (MSHUTDOWN). */
 void lq_php_exception_minit(void);
