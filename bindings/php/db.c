@@ -266,6 +266,7 @@ static void db_take(INTERNAL_FUNCTION_PARAMETERS, bool with_wait)
 	if (opts) {
 		zend_string *k;
 		zval *v;
+		bool read = false;
 		ZEND_HASH_FOREACH_STR_KEY_VAL(opts, k, v) {
 			if (k && zend_string_equals_literal(k, "slots")) {
 				zend_long n;
@@ -275,18 +276,12 @@ static void db_take(INTERNAL_FUNCTION_PARAMETERS, bool with_wait)
 					zend_argument_value_error(opt_arg, "option \"slots\" must be between 1 and %d", LQ_SLOTS_MAX);
 					RETURN_THROWS();
 				}
-				o.kind = LQ_LEASE_SLOT;
 				o.slots = (int)n;
 			} else if (k && zend_string_equals_literal(k, "read")) {
 				bool r;
 				if (lq_php_bool(v, opt_arg, "read", &r) < 0)
 					RETURN_THROWS();
-				if (r && o.kind == LQ_LEASE_SLOT) {
-					zend_argument_value_error(opt_arg, "cannot have both \"slots\" and \"read\"");
-					RETURN_THROWS();
-				}
-				if (r)
-					o.kind = LQ_LEASE_READ;
+				read = r;
 			} else if (k && zend_string_equals_literal(k, "owner")) {
 				if (lq_php_cstring(v, opt_arg, "owner", &o.owner) < 0)
 					RETURN_THROWS();
@@ -295,10 +290,11 @@ static void db_take(INTERNAL_FUNCTION_PARAMETERS, bool with_wait)
 				RETURN_THROWS();
 			}
 		} ZEND_HASH_FOREACH_END();
-		if (o.kind == LQ_LEASE_READ && o.slots) {
+		if (read && o.slots) {
 			zend_argument_value_error(opt_arg, "cannot have both \"slots\" and \"read\"");
 			RETURN_THROWS();
 		}
+		o.kind = read ? LQ_LEASE_READ : o.slots ? LQ_LEASE_SLOT : LQ_LEASE_EXCLUSIVE;
 	}
 	lq_lease l;
 	lq_status st;

@@ -10,8 +10,8 @@ $q = lq_unique('q');
 $ids = $db->addMany([
     ['name' => 'a', 'queue' => $q],
     ['name' => 'b', 'payload' => 'x', 'queue' => $q, 'priority' => 2],
-    ['name' => 'c', 'queue' => $q, 'unique' => 'once'],
-    ['name' => 'c', 'queue' => $q, 'unique' => 'once'],
+    ['name' => 'c', 'queue' => $q, 'unique' => $q],
+    ['name' => 'c', 'queue' => $q, 'unique' => $q],
 ]);
 var_dump(count($ids), $ids[0] < $ids[1], $ids[2] === $ids[3]);
 var_dump($db->addMany([]));
