@@ -15,7 +15,10 @@
  * SIGTERM and SIGINT during run(): a handler of ours calls lq_runner_stop
  * (async-signal-safe) and then the handler that was installed before (for
  * pcntl_signal, its queueing handler), so the runner stops after the
- * current task and the application's own PHP handler still runs.
+ * current task and the application's own PHP handler still runs.  It is
+ * installed with zend_sigaction: with Zend signals, the engine's handler
+ * stays in place and calls ours (a plain sigaction would find the engine's
+ * handler as the previous one, whose default is to die).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -23,6 +26,7 @@
 
 #include "php_leaseq.h"
 #include "zend_exceptions.h"
+#include "zend_signal.h"
 
 #define TICK_MS 50
 
@@ -297,17 +301,17 @@ static void signals_install(lq_runner *r)
 	sigemptyset(&sa.sa_mask);
 	sig_runner = r;
 	for (int i = 0; i < 2; i++) {
-		sigaction(sig_nums[i], &sa, &sig_old[i]);
+		zend_sigaction(sig_nums[i], &sa, &sig_old[i]);
 		/* A signal the process ignores stays ignored (nohup). */
 		if (!(sig_old[i].sa_flags & SA_SIGINFO) && sig_old[i].sa_handler == SIG_IGN)
-			sigaction(sig_nums[i], &sig_old[i], NULL);
+			zend_sigaction(sig_nums[i], &sig_old[i], NULL);
 	}
 }
 
 static void signals_restore(void)
 {
 	for (int i = 0; i < 2; i++)
-		sigaction(sig_nums[i], &sig_old[i], NULL);
+		zend_sigaction(sig_nums[i], &sig_old[i], NULL);
 	sig_runner = NULL;
 }
 
