@@ -66,8 +66,9 @@ typedef struct run {
 
 /* ------------------------------------------------ the job being run */
 
-/* The job a callable is running (one at a time per process: the runner
- * calls one handler at a time, and a handler cannot start a run). */
+/* The job a callable is running: one at a time per process (the runner
+ * calls one handler at a time; a handler that runs a tick of its own
+ * saves and restores the outer job around it). */
 static struct {
 	lq_job *job;
 	int64_t hb_every_ms, next_hb, deadline; /* monotonic ms; deadline 0: none */
@@ -211,6 +212,8 @@ static int handler_trampoline(lq_job *job, void *ctx)
 	lq_php_task_new(&task, t);
 	ZVAL_UNDEF(&retval);
 
+	/* A handler may run a tick of its own: its job is put back after. */
+	__typeof__(cur) outer = cur;
 	memset(&cur, 0, sizeof(cur));
 	cur.job = job;
 	cur.hb_every_ms = lq_job_claim_ttl(job) / 3;
@@ -240,9 +243,9 @@ static int handler_trampoline(lq_job *job, void *ctx)
 		lq_job_set_error(job, "the handler ended in a fatal error");
 		rc = 1;
 	} zend_end_try();
-	timer_arm(false);
 	bool timed_out = cur.timed_out;
-	memset(&cur, 0, sizeof(cur));
+	cur = outer;
+	timer_arm(cur.job != NULL);
 	zval_ptr_dtor(&retval);
 	zval_ptr_dtor(&task);
 	if (r->bailout)
@@ -606,12 +609,14 @@ ZEND_METHOD(Leaseq_Worker, run)
 	 * does with its variables. */
 	GC_ADDREF(&w->std);
 	w->runner = r.runner;
-	if (w->signals)
+	/* A run inside a handler of another leaves the signals to the outer. */
+	bool own_signals = w->signals && !sig_runner;
+	if (own_signals)
 		signals_install(r.runner);
 	lq_run_report rep;
 	memset(&rep, 0, sizeof(rep));
 	LQ_PHP_CALL(dbo, st = lq_runner_work(r.runner, drain, &rep));
-	if (w->signals)
+	if (own_signals)
 		signals_restore();
 	w->runner = NULL;
 	bool bailout = r.bailout;
