@@ -4,9 +4,14 @@
  * have left the session in an unknown state.  Lease and task calls live in
  * lease.c and task.c.
  */
+#include <time.h>
+
 #include "php_leaseq.h"
 #include "SAPI.h"
 #include "zend_exceptions.h"
+
+/* A persistent handle idle for longer is pinged before it is handed on. */
+#define LQ_PHP_PCONN_PING_S 30
 
 static zend_object_handlers db_handlers;
 
@@ -40,6 +45,7 @@ static void db_detach(lq_php_db *dbo)
 		} else {
 			lq_cancel_clear(dbo->db);
 			dbo->pconn->in_use = false;
+			dbo->pconn->last_used = time(NULL);
 		}
 		dbo->pconn = NULL;
 	} else {
@@ -163,6 +169,14 @@ ZEND_METHOD(Leaseq_Db, __construct)
 			p->uses++;
 			dbo->pconn = p;
 			dbo->db = p->db;
+			/* A server may have dropped a connection idle this long:
+			 * one cheap statement finds out, and the library reconnects
+			 * at the next call, so the request's first call does not
+			 * fail for it.  Nothing was applied by a failed ping. */
+			if (time(NULL) - p->last_used > LQ_PHP_PCONN_PING_S) {
+				int64_t now;
+				LQ_PHP_CALL(dbo, lq_now(dbo->db, &now));
+			}
 			return;
 		}
 		/* In use by another Db of this request: this one gets its own,
@@ -188,6 +202,7 @@ ZEND_METHOD(Leaseq_Db, __construct)
 		p->db = db;
 		p->in_use = true;
 		p->uses = 1;
+		p->last_used = time(NULL);
 		/* The key must be persistent memory too. */
 		zend_string *pk = zend_string_init(ZSTR_VAL(key), ZSTR_LEN(key), 1);
 		zend_hash_update_ptr(&LQG(pconns), pk, p);

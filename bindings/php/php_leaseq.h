@@ -26,6 +26,7 @@ typedef struct lq_php_pconn {
 	lq_db *db;
 	bool in_use;    /* a Db object of this request has it */
 	zend_long uses; /* requests (Db objects) that had it */
+	time_t last_used;
 } lq_php_pconn;
 
 ZEND_BEGIN_MODULE_GLOBALS(leaseq)
