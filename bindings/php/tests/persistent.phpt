@@ -25,13 +25,48 @@ if ($op === "fatal") {
     Leaseq\Runner::tick($db, ["die" => function () { trigger_error("fatal in handler", E_USER_ERROR); }],
         5, ["queue" => $q]);
 }
+if ($op === "kill") {
+    // The server drops this connection: the handle sees a lost connection
+    // mid-request and must not serve the next request.
+    $dsn = getenv("LEASEQ_DSN");
+    if (str_starts_with($dsn, "postgres") && function_exists("pg_connect")) {
+        $pg = pg_connect($dsn);
+        pg_query($pg, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND usename = current_user");
+    } elseif (preg_match("~^(?:mysql|mariadb)://([^:@]+):([^@]*)@([^:/]+):(\\d+)/([^?]+)~", $dsn, $m)
+            && function_exists("mysqli_connect")) {
+        $my = mysqli_connect($m[3], urldecode($m[1]), urldecode($m[2]), $m[5], (int)$m[4]);
+        $ids = mysqli_query($my, "SELECT id FROM information_schema.processlist
+            WHERE db = DATABASE() AND id <> CONNECTION_ID() AND user = SUBSTRING_INDEX(CURRENT_USER(), \'@\', 1)");
+        foreach (mysqli_fetch_all($ids) as [$id]) {
+            mysqli_query($my, "KILL CONNECTION $id");
+        }
+    } else {
+        echo "n/a\n";
+        exit;
+    }
+    try {
+        $db->now();
+        echo "no error\n";
+    } catch (Leaseq\ConnectionException | Leaseq\UnknownOutcomeException $e) {
+        echo "lost\n";
+    }
+    exit;
+}
 $l = $db->acquire("srv-" . getmypid(), 30);
 echo "reused=$reused token-ok=", (int)($l->token > 0), " released=", (int)$l->release(), "\n";
 ');
 $sock = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int)substr(strrchr(stream_socket_get_name($sock, false), ':'), 1);
 fclose($sock);
-$srv = proc_open(lq_php('-S', "127.0.0.1:$port", '-t', $dir), [1 => ['file', '/dev/null', 'w'],
+// pgsql and mysqli, where installed, to drop the server's connection.
+$more = [];
+foreach (['pgsql', 'mysqlnd', 'mysqli'] as $e) {
+    if (is_file(ini_get('extension_dir') . "/$e.so")) {
+        array_push($more, '-d', "extension=$e");
+    }
+}
+$srv = proc_open(lq_php(...$more, ...['-S', "127.0.0.1:$port", '-t', $dir]), [1 => ['file', '/dev/null', 'w'],
     2 => ['file', '/dev/null', 'w']], $pipes, $dir, getenv() + ['PHP_CLI_SERVER_WORKERS' => '1']);
 for ($i = 0; $i < 100 && !@fsockopen('127.0.0.1', $port); $i++) {
     usleep(50000);
@@ -42,6 +77,12 @@ echo $get(), "\n", $get(), "\n", $get('two'), "\n", $get(), "\n";
 $fatal = $get('fatal');
 echo str_contains($fatal, 'fatal in handler') ? "fatal\n" : "no fatal: $fatal\n";
 echo $get(), "\n", $get(), "\n";
+// After a lost connection: a new handle (on SQLite there is no server
+// to drop the connection).
+$kill = $get('kill');
+$next = $get();
+echo ($kill === 'n/a' && $next === 'reused=3 token-ok=1 released=1') ||
+    ($kill === 'lost' && $next === 'reused=0 token-ok=1 released=1') ? "kill ok\n" : "kill: $kill, then $next\n";
 proc_terminate($srv);
 proc_close($srv);
 array_map('unlink', glob("$dir/*"));
@@ -55,3 +96,4 @@ reused=3 token-ok=1 released=1
 fatal
 reused=0 token-ok=1 released=1
 reused=1 token-ok=1 released=1
+kill ok
