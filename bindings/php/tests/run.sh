@@ -1,0 +1,44 @@
+#!/bin/sh
+# bindings/php/tests/run.sh BACKEND - ext-leaseq's phpt suite on one backend,
+# run by ctest (tests/CMakeLists.txt) in the phpize build directory
+# LEASEQ_PHP_BUILD with php-src's run-tests.php.  LEASEQ_DSN is a fresh
+# SQLite file, or LEASEQ_TEST_PG_DSN / LEASEQ_TEST_MYSQL_DSN; a missing
+# server DSN skips (77), or fails when LEASEQ_REQUIRE_ALL_BACKENDS is set.
+# Fails when a test fails, leaks or is borked, or when none passed.
+set -eu
+b=$1
+: "${LEASEQ_PHP_BUILD:?the phpize build directory}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-php.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+case $b in
+sqlite) dsn="sqlite:$T/php.db" ;;
+postgres) dsn=${LEASEQ_TEST_PG_DSN:-} ;;
+mysql) dsn=${LEASEQ_TEST_MYSQL_DSN:-} ;;
+*) echo "run.sh: unknown backend $b" >&2; exit 2 ;;
+esac
+if [ -z "$dsn" ]; then
+    if [ -n "${LEASEQ_REQUIRE_ALL_BACKENDS+x}" ]; then
+        echo "not ok - no DSN for $b and LEASEQ_REQUIRE_ALL_BACKENDS is set"
+        exit 1
+    fi
+    echo "# skipped: no DSN for $b"
+    exit 77
+fi
+php=$("${LEASEQ_PHP_CONFIG:-php-config}" --php-binary)
+cd "$LEASEQ_PHP_BUILD"
+rm -f tests/*.diff tests/*.out tests/*.exp tests/*.log tests/*.php tests/*.sh
+status=0
+LEASEQ_DSN=$dsn TEST_PHP_EXECUTABLE=$php NO_INTERACTION=1 REPORT_EXIT_STATUS=1 \
+    "$php" -n run-tests.php -n -d "extension=$PWD/modules/leaseq.so" -q --show-diff tests >"$T/out" 2>&1 ||
+    status=$?
+cat "$T/out"
+passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$T/out")
+if [ "$status" -ne 0 ]; then
+    echo "not ok - phpt suite on $b (run-tests.php exited $status)"
+    exit 1
+fi
+if [ "${passed:-0}" -eq 0 ]; then
+    echo "not ok - no phpt test passed on $b"
+    exit 1
+fi
+echo "ok - phpt suite on $b: $passed passed"
