@@ -5,9 +5,10 @@
 #   1. the generated reference in tools/leasectl.md differs from
 #      `leasectl help --markdown` (fix: tools/update-docs);
 #   2. a manual page makes groff warn, or lacks a command;
-#   3. a fenced ```sh block of README.md or docs/*.md fails when run on
-#      SQLite in a scratch directory (a block marked ```sh no-run: REASON
-#      is skipped and counted; see docs/testing.md);
+#   3. a fenced ```sh or ```python block of README.md or docs/*.md fails
+#      when run on SQLite in a scratch directory (a block marked
+#      ```sh no-run: REASON is skipped and counted; see docs/testing.md;
+#      python blocks run when the build made the Python module);
 #   4. the README's layout block lists a directory that does not exist, or
 #      leaves out a top-level directory of the repository;
 #   5. leasectl.1, as man renders it 80 columns wide, has a line wider than
@@ -66,9 +67,9 @@ else
     echo "# man is not installed: leasectl.1's layout is not checked"
 fi
 
-# 3. Every sh block of the pages runs, each on its own, in an empty scratch
-# directory with a migrated sqlite:leaseq.db (the default DSN) and the built
-# leasectl first on PATH.  The fence's length is kept so that a ```` block
+# 3. Every sh (and python) block of the pages runs, each on its own, in an
+# empty scratch directory with a migrated sqlite:leaseq.db (the default DSN)
+# and the built leasectl first on PATH.  The fence's length is kept so that a ```` block
 # that shows a ``` fence is one block.
 mkdir -p "$T/bin" "$T/blocks"
 ln -s "$LEASECTL" "$T/bin/leasectl"
@@ -77,11 +78,12 @@ for page in "$src/README.md" "$src"/docs/*.md; do
         function fence(s) { match(s, /^`+/); return RLENGTH }
         !inb && /^```/ {
             inb = 1; n = fence($0); info = substr($0, n + 1)
-            if (info ~ /^sh( |$)/) {
+            if (info ~ /^(sh|python)( |$)/) {
+                lang = info ~ /^sh/ ? "sh" : "py"
                 k++; f = sprintf("%s/%04d", out, ++seq)
-                printf "%s:%d\t%s\n", page, NR, substr(info, 3) >(out "/" sprintf("%04d", seq) ".meta")
+                printf "%s\t%s:%d\t%s\n", lang, page, NR, substr(info, lang == "sh" ? 3 : 7) >(out "/" sprintf("%04d", seq) ".meta")
                 close(out "/" sprintf("%04d", seq) ".meta")
-                cur = f ".sh"; printf "" >cur
+                cur = f "." lang; printf "" >cur
             } else cur = ""
             next
         }
@@ -93,7 +95,7 @@ ran=0 skipped=0 failed=0
 declare -A why=()
 for meta in "$T"/blocks/*.meta; do
     [[ -e "$meta" ]] || continue
-    IFS=$'\t' read -r where info <"$meta"
+    IFS=$'\t' read -r lang where info <"$meta"
     info=${info# }
     if [[ "$info" =~ ^no-run:\ *(.+)$ ]]; then
         skipped=$((skipped + 1))
@@ -101,24 +103,35 @@ for meta in "$T"/blocks/*.meta; do
         why[$r]=$(( ${why[$r]:-0} + 1 ))
         continue
     elif [[ -n "$info" ]]; then
-        not_ok "$where: a sh block's info string is '$info'; only 'no-run: REASON' is known"
+        not_ok "$where: a $lang block's info string is '$info'; only 'no-run: REASON' is known"
         continue
+    fi
+    run=(bash -e)
+    if [[ $lang == py ]]; then
+        # Python blocks run with the interpreter and module the build made
+        # (LEASEQ_DOCS_PYTHON, LEASEQ_DOCS_PYTHONPATH), when it made them.
+        if [[ -z "${LEASEQ_DOCS_PYTHON:-}" ]]; then
+            skipped=$((skipped + 1))
+            why["the Python module is not built"]=$(( ${why["the Python module is not built"]:-0} + 1 ))
+            continue
+        fi
+        run=(env PYTHONPATH="$LEASEQ_DOCS_PYTHONPATH" PYTHONDONTWRITEBYTECODE=1 "$LEASEQ_DOCS_PYTHON")
     fi
     d="$T/run/${meta##*/}"
     d=${d%.meta}
     mkdir -p "$d"
     (cd "$d" && "$LEASECTL" --db sqlite:leaseq.db migrate >/dev/null)
-    if (cd "$d" && env -u LEASEQ_DSN HOME="$d" PATH="$T/bin:$PATH" timeout 60 bash -e "${meta%.meta}.sh") >"$d.out" 2>&1; then
+    if (cd "$d" && env -u LEASEQ_DSN HOME="$d" PATH="$T/bin:$PATH" timeout 60 "${run[@]}" "${meta%.meta}.$lang") >"$d.out" 2>&1; then
         ran=$((ran + 1))
     else
         failed=$((failed + 1))
-        not_ok "$where: the sh block failed; its last lines:"
+        not_ok "$where: the $lang block failed; its last lines:"
         tail -n 6 "$d.out" | sed 's/^/#   /'
     fi
 done
-echo "# doc examples: $ran sh blocks ran, $failed failed, $skipped skipped (marked no-run)"
+echo "# doc examples: $ran sh and python blocks ran, $failed failed, $skipped skipped"
 for r in "${!why[@]}"; do echo "#   skipped ${why[$r]}: $r"; done | sort
-[[ $failed -eq 0 && $ran -gt 0 ]] && echo "ok - every runnable sh block of README.md and docs/*.md runs"
+[[ $failed -eq 0 && $ran -gt 0 ]] && echo "ok - every runnable sh and python block of README.md and docs/*.md runs"
 
 # 4. The layout block: each directory it names exists (an entry indented
 # under another is inside it; <dialect> stands for any name), and each
