@@ -4,7 +4,7 @@
  * PHPUnit bootstrap for tests/symfony/run: Debian's PHPUnit and Symfony Lock
  * component, Symfony's own store tests from LEASEQ_SYMFONY_TESTS (the
  * unpacked Tests/ directory of Debian's symfony source package, never
- * copied into this repository), and our adapter.
+ * copied into this repository), and our adapters.
  */
 
 require_once 'PHPUnit/Autoload.php';
@@ -26,3 +26,6 @@ spl_autoload_register(function (string $class) use ($tests) {
 });
 
 require_once __DIR__.'/LeasectlStore.php';
+
+// Leaseq\Symfony\LeaseqStore and the rest of the package (the suite "ext").
+require_once __DIR__.'/../../bindings/php/php/tests/autoload.php';
