@@ -30,8 +30,6 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
     /* leasectl's exit statuses (tools/leasectl.md) */
     private const EXIT_LOST = 3;
     private const EXIT_HELD = 75;
-    /* lease names are UTF-8 of at most 255 bytes (lq_check_name) */
-    private const PLAIN_MAX = 200;
 
     private $leasectl;
     private $dsn;
@@ -93,7 +91,7 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         $key->reduceLifetime($ttl);
         [$rc, $out, $err] = $this->run(['lease', 'renew', $held['handle'], '--ttl', self::duration($ttl)]);
         if (self::EXIT_LOST === $rc) {
-            $key->removeState(__CLASS__);
+            $key->removeState(LeaseqStore::STATE);
             throw new LockConflictedException($err);
         }
         $this->check($rc, $err);
@@ -112,7 +110,7 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         if (self::EXIT_LOST !== $rc) {
             $this->check($rc, $err);
         }
-        $key->removeState(__CLASS__);
+        $key->removeState(LeaseqStore::STATE);
     }
 
     public function exists(Key $key)
@@ -138,20 +136,10 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         return false;
     }
 
-    /**
-     * Symfony's resource as a lease name: itself behind "sf:" when it is short
-     * UTF-8 without control characters (readable in `leasectl lease list`),
-     * else "sfh:" and its SHA-256.  The prefixes keep the two forms apart and
-     * keep a resource that starts with "-" from reading as a flag.
-     */
+    /** The lease name of Symfony's resource: the same as LeaseqStore's (bindings/php/php). */
     public static function leaseName(Key $key): string
     {
-        $resource = (string) $key;
-        if (\strlen($resource) <= self::PLAIN_MAX && preg_match('//u', $resource) && !preg_match('/[\x00-\x1f\x7f]/', $resource)) {
-            return 'sf:'.$resource;
-        }
-
-        return 'sfh:'.hash('sha256', $resource);
+        return LeaseqStore::leaseName($key);
     }
 
     private function store(Key $key, string $kind, bool $wait): void
@@ -173,7 +161,7 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         }
         if (self::EXIT_LOST === $rc) {
             // Not held (or no longer): take it afresh.
-            $key->removeState(__CLASS__);
+            $key->removeState(LeaseqStore::STATE);
             $args = ['lease', 'acquire', self::leaseName($key), '--ttl', $ttl, '--owner', $this->owner];
             if ('read' === $kind) {
                 $args[] = '--read';
@@ -208,13 +196,13 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
 
     private function held(Key $key): ?array
     {
-        return $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
+        return $key->hasState(LeaseqStore::STATE) ? $key->getState(LeaseqStore::STATE) : null;
     }
 
     private function keep(Key $key, string $kind, string $out): void
     {
         $doc = self::json($out);
-        $key->setState(__CLASS__, [
+        $key->setState(LeaseqStore::STATE, [
             'kind' => $kind,
             'handle' => $doc['handle'],
             'owner' => $doc['owner'],
