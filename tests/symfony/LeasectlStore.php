@@ -21,11 +21,10 @@ use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
-use Symfony\Component\Lock\Store\ExpiringStoreTrait;
 
 class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
-    use ExpiringStoreTrait;
+    use LeaseStoreTrait;
 
     /* leasectl's exit statuses (tools/leasectl.md) */
     private const EXIT_LOST = 3;
@@ -59,36 +58,9 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         $this->owner = 'symfony:'.gethostname().':'.getmypid();
     }
 
-    public function save(Key $key)
-    {
-        $this->store($key, 'write', false);
-    }
-
-    public function saveRead(Key $key)
-    {
-        $this->store($key, 'read', false);
-    }
-
-    public function waitAndSave(Key $key)
-    {
-        $this->store($key, 'write', true);
-    }
-
-    public function waitAndSaveRead(Key $key)
-    {
-        $this->store($key, 'read', true);
-    }
-
     public function putOffExpiration(Key $key, float $ttl)
     {
-        if ($ttl <= 0) {
-            throw new InvalidTtlException(sprintf('"%s()" expects a TTL greater than 0, "%s" given.', __METHOD__, $ttl));
-        }
-        $held = $this->held($key);
-        if (null === $held) {
-            throw new LockConflictedException(sprintf('The lock "%s" is not held by this key.', $key));
-        }
-        $key->reduceLifetime($ttl);
+        $held = $this->heldForRenewal($key, $ttl);
         [$rc, $out, $err] = $this->run(['lease', 'renew', $held['handle'], '--ttl', self::duration($ttl)]);
         if (self::EXIT_LOST === $rc) {
             $key->removeState(LeaseqStore::STATE);
@@ -194,11 +166,6 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         }
     }
 
-    private function held(Key $key): ?array
-    {
-        return $key->hasState(LeaseqStore::STATE) ? $key->getState(LeaseqStore::STATE) : null;
-    }
-
     private function keep(Key $key, string $kind, string $out): void
     {
         $doc = self::json($out);
@@ -216,12 +183,6 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         if (0 !== $rc) {
             throw new LockStorageException(sprintf('leasectl exited %d: %s', $rc, $err));
         }
-    }
-
-    /* Seconds as a leasectl duration, rounded up to whole milliseconds (at least 1). */
-    private static function duration(float $seconds): string
-    {
-        return max(1, (int) ceil($seconds * 1000)).'ms';
     }
 
     private static function json(string $out): array

@@ -25,7 +25,7 @@ spl_autoload_register(function (string $class) use ($tests) {
     }
 });
 
-require_once __DIR__.'/LeasectlStore.php';
-
-// Leaseq\Symfony\LeaseqStore and the rest of the package (the suite "ext").
+// The package (bindings/php/php): LeaseqStore, what both stores share.
 require_once __DIR__.'/../../bindings/php/php/tests/autoload.php';
+require_once __DIR__.'/LeasectlStore.php';
+require_once __DIR__.'/StoreAdapterTestCase.php';

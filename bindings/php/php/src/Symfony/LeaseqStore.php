@@ -24,11 +24,10 @@ use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
-use Symfony\Component\Lock\Store\ExpiringStoreTrait;
 
 class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
-    use ExpiringStoreTrait;
+    use LeaseStoreTrait;
 
     /**
      * Where a key keeps its lease (Key::getState()): shared with the
@@ -72,39 +71,12 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
         $this->owner = 'symfony:'.gethostname().':'.getmypid();
     }
 
-    public function save(Key $key)
-    {
-        $this->store($key, 'write', false);
-    }
-
-    public function saveRead(Key $key)
-    {
-        $this->store($key, 'read', false);
-    }
-
-    public function waitAndSave(Key $key)
-    {
-        $this->store($key, 'write', true);
-    }
-
-    public function waitAndSaveRead(Key $key)
-    {
-        $this->store($key, 'read', true);
-    }
-
     public function putOffExpiration(Key $key, float $ttl)
     {
-        if ($ttl <= 0) {
-            throw new InvalidTtlException(sprintf('"%s()" expects a TTL greater than 0, "%s" given.', __METHOD__, $ttl));
-        }
-        $held = $this->held($key);
-        if (null === $held) {
-            throw new LockConflictedException(sprintf('The lock "%s" is not held by this key.', $key));
-        }
-        $key->reduceLifetime($ttl);
+        $held = $this->heldForRenewal($key, $ttl);
         $lease = $this->lease($key, $held);
         try {
-            $lease->renew(self::ttl($ttl));
+            $lease->renew(self::duration($ttl));
         } catch (LostException $e) {
             $this->forget($key);
             throw new LockConflictedException($e->getMessage(), 0, $e);
@@ -182,7 +154,7 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
                     }
                     // Saving a key it already holds refreshes it, as Symfony's
                     // stores do (promote and demote keep the expiry).
-                    $lease->renew(self::ttl($this->initialTtl));
+                    $lease->renew(self::duration($this->initialTtl));
                 } catch (LostException $e) {
                     // No longer held: take it afresh.
                     $this->forget($key);
@@ -196,8 +168,8 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
                 }
                 try {
                     $lease = $wait
-                        ? $this->db()->acquire(self::leaseName($key), self::ttl($this->initialTtl), $this->maxWait, $options)
-                        : $this->db()->tryAcquire(self::leaseName($key), self::ttl($this->initialTtl), $options);
+                        ? $this->db()->acquire(self::leaseName($key), self::duration($this->initialTtl), $this->maxWait, $options)
+                        : $this->db()->tryAcquire(self::leaseName($key), self::duration($this->initialTtl), $options);
                 } catch (BusyException $e) {
                     throw new LockConflictedException($e->getMessage(), 0, $e);
                 } catch (\ValueError $e) {
@@ -238,17 +210,6 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
             usleep($pause + random_int(0, $pause));
             $pause = min(2 * $pause, 500000);
         }
-    }
-
-    /* Seconds as a leaseq duration, rounded up to whole milliseconds (at least 1). */
-    private static function ttl(float $seconds): string
-    {
-        return max(1, (int) ceil($seconds * 1000)).'ms';
-    }
-
-    private function held(Key $key): ?array
-    {
-        return $key->hasState(self::STATE) ? $key->getState(self::STATE) : null;
     }
 
     /* The key's lease: the object this process took it with, else its handle decoded here. */
