@@ -110,6 +110,35 @@ class MessengerTest extends TestCase
     }
 
     /**
+     * What messenger:failed:remove ID and messenger:failed:retry ID do: a
+     * message find() returned is rejected or acknowledged; the others stay,
+     * in their order, their attempts untouched.
+     *
+     * @requires extension leaseq
+     */
+    public function testAFoundMessageCanBeRemoved()
+    {
+        $t = $this->transport();
+        $ids = [];
+        foreach ([1, 2, 3, 4] as $n) {
+            $ids[$n] = $t->send(new Envelope(new TestMessage($n)))->last(TransportMessageIdStamp::class)->getId();
+        }
+        $t->reject($t->find($ids[3]));
+        $this->transport()->ack($this->transport()->find($ids[1]));
+        $this->assertNull($t->find($ids[3]));
+        $this->assertNull($t->find($ids[1]));
+        $this->assertSame(2, $t->getMessageCount());
+        $db = new Db(Support::dsn());
+        $this->assertSame([0, 0], [$db->task($ids[2])->attempts, $db->task($ids[4])->attempts]);
+        $got = [];
+        while ($envelopes = $t->get()) {
+            $got[] = $envelopes[0]->getMessage()->n;
+            $t->ack($envelopes[0]);
+        }
+        $this->assertSame([2, 4], $got);
+    }
+
+    /**
      * @requires extension leaseq
      */
     public function testAClaimLostToAnExpiryIsDeliveredAgain()

@@ -49,6 +49,8 @@ class LeaseqTransport implements TransportInterface, MessageCountAwareInterface,
     private const BACKENDS = ['sqlite', 'postgres', 'postgresql', 'mysql', 'mariadb'];
     /* Task names are at most 255 bytes (LQ_NAME_MAX). */
     private const NAME_MAX = 255;
+    /* claimById() claims at most this many other messages looking for one. */
+    private const SCAN_MAX = 10000;
 
     private ?Db $db;
     private ?string $dsn;
@@ -321,13 +323,10 @@ class LeaseqTransport implements TransportInterface, MessageCountAwareInterface,
         return $stamp->getId();
     }
 
-    /* Ends a claim get() handed out: the task is deleted. */
+    /* Ends a claim get() handed out, or claims a message find() returned: the task is deleted. */
     private function settle(int $id): void
     {
-        $task = $this->claimed[$id] ?? null;
-        if (null === $task) {
-            throw new TransportException(sprintf('The leaseq task %d was not claimed by this transport (a message found with find() cannot be acknowledged here).', $id));
-        }
+        $task = $this->claimed[$id] ?? $this->claimById($id);
         unset($this->claimed[$id]);
         try {
             $this->db()->ack($task);
@@ -335,6 +334,50 @@ class LeaseqTransport implements TransportInterface, MessageCountAwareInterface,
             // Lost: the claim expired and another consumer may run it again.
             throw new TransportException($e->getMessage(), 0, $e);
         }
+    }
+
+    /**
+     * Claims the message $id that get() did not hand out (one find()
+     * returned: messenger:failed:retry ID, messenger:failed:remove ID).  The
+     * library claims by queue order, not by id: this claims the due
+     * messages in order until it meets $id and hands the others straight
+     * back (their attempt does not count).  Meant for the failure
+     * transport's few messages; it gives up after SCAN_MAX.
+     */
+    private function claimById(int $id): Task
+    {
+        $found = null;
+        $others = [];
+        try {
+            while (null === $found && \count($others) < self::SCAN_MAX) {
+                $batch = $this->db()->claim($this->options['queue'], 100, true, $this->options['claim_ttl']);
+                if (!$batch) {
+                    break;
+                }
+                foreach ($batch as $task) {
+                    if ($task->id === $id) {
+                        $found = $task;
+                    } else {
+                        $others[] = $task;
+                    }
+                }
+            }
+        } catch (\Leaseq\Exception $e) {
+            throw new TransportException($e->getMessage(), 0, $e);
+        } finally {
+            foreach ($others as $task) {
+                try {
+                    $this->db()->release($task);
+                } catch (\Leaseq\Exception $e) {
+                    // Its claim expires on its own.
+                }
+            }
+        }
+        if (null === $found) {
+            throw new TransportException(sprintf('The leaseq task %d is not a due message of the queue "%s" that this transport could claim.', $id, $this->options['queue']));
+        }
+
+        return $found;
     }
 
     /* get() renews what this transport still holds: a handler of one may be running on. */
