@@ -11,6 +11,8 @@
  *   LEASEQ_DSN=postgresql://... php -d extension=path/to/leaseq.so \
  *       bindings/php/php/bench/compare.php [SECONDS [MESSAGES]]
  *
+ *   enqueue:   Leaseq\Pdo::enqueue() per second (the application's PDO,
+ *              autocommit), against ext-leaseq's Db::add()
  * Prints CSV: backend,what,implementation,ops_per_s.  The database must
  * be migrated (leasectl migrate); PdoStore's and Doctrine's tables are made
  * here.  A measurement, not a test: nothing is asserted.
@@ -88,6 +90,24 @@ try {
 } catch (PDOException $e) {
     // there already
 }
+/* $fn() for $seconds; per second. */
+function rate(callable $fn, float $seconds): float
+{
+    $n = 0;
+    $t0 = microtime(true);
+    do {
+        $fn();
+        ++$n;
+    } while (($t = microtime(true)) - $t0 < $seconds);
+
+    return $n / ($t - $t0);
+}
+
+$db = new Leaseq\Db(Support::dsn());
+$q = 'bench-'.bin2hex(random_bytes(4));
+row($backend, 'enqueue', 'Leaseq\Pdo', rate(fn () => Leaseq\Pdo::enqueue($pdo, 'bench', 'payload', ['queue' => $q]), $seconds));
+row($backend, 'enqueue', 'Db::add', rate(fn () => $db->add('bench', 'payload', ['queue' => $q]), $seconds));
+
 row($backend, 'lock save+delete', 'leaseq', locks(new LeaseqStore(Support::dsn()), $seconds));
 row($backend, 'lock save+delete', 'PdoStore', locks($pdoStore, $seconds));
 

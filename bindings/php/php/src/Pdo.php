@@ -36,6 +36,14 @@ final class Pdo
         'mysql' => "TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(3)) DIV 1000",
     ];
 
+    /**
+     * The prepared INSERT and look-up of each PDO that enqueued (a server
+     * prepare once per connection, not per task).
+     *
+     * @var \WeakMap<\PDO, array{0: \PDOStatement, 1: \PDOStatement}>
+     */
+    private static ?\WeakMap $prepared = null;
+
     private function __construct()
     {
     }
@@ -329,10 +337,12 @@ final class Pdo
         } elseif ('sqlite' === $driver) {
             $sql .= ' ON CONFLICT DO NOTHING';
         }
+        self::$prepared ??= new \WeakMap();
+        [$insert, $find] = self::$prepared[$pdo] ??= [$pdo->prepare($sql), $pdo->prepare('SELECT id FROM lq_task WHERE unique_key = ?')];
         // A unique key whose holder goes away between the INSERT and the
         // look-up: insert again (lq_task_add does the same).
         for ($try = 0; ; ++$try) {
-            $st = $pdo->prepare($sql);
+            $st = $insert;
             $st->bindValue(1, $t['queue'], \PDO::PARAM_STR);
             $st->bindValue(2, $t['name'], \PDO::PARAM_STR);
             if (null === $t['payload']) {
@@ -370,7 +380,6 @@ final class Pdo
             if (null === $t['unique']) {
                 throw new \PDOException(sprintf('task "%s": the insert added no row', $t['name']));
             }
-            $find = $pdo->prepare('SELECT id FROM lq_task WHERE unique_key = ?');
             $find->execute([$t['unique']]);
             $id = $find->fetchColumn();
             $find->closeCursor();

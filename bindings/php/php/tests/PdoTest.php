@@ -238,12 +238,13 @@ class PdoTest extends TestCase
         // A database failure half way: nothing of the batch stays, and the
         // application's transaction goes on (a savepoint) with what it did before.
         foreach ([false, true] as $inTransaction) {
-            $failing = FailingPdo::open(2);
+            $failing = Support::pdo();
+            $failing->setAttribute(\PDO::ATTR_STATEMENT_CLASS, [FailingStatement::class]);
             if ($inTransaction) {
                 $failing->beginTransaction();
                 Pdo::enqueue($failing, 'job', 'kept', ['queue' => $this->queue]);
-                $failing->failAfter = 2;
             }
+            FailingStatement::$failAfter = 2;
             try {
                 Pdo::enqueueMany($failing, [
                     ['name' => 'job', 'payload' => 'x', 'queue' => $this->queue],
@@ -262,26 +263,21 @@ class PdoTest extends TestCase
     }
 }
 
-/* A PDO whose prepare() of an INSERT fails at the failAfter-th call (a database failure in mid-batch). */
-class FailingPdo extends \PDO
+/* A statement whose execute() of an INSERT fails at the $failAfter-th call (a database failure in mid-batch). */
+class FailingStatement extends \PDOStatement
 {
-    public int $failAfter = 0;
+    public static int $failAfter = 0;
 
-    public static function open(int $failAfter): self
+    protected function __construct()
     {
-        $self = new self(...Support::pdoArgs());
-        $self->failAfter = $failAfter;
-
-        return $self;
     }
 
-    #[\ReturnTypeWillChange]
-    public function prepare($query, $options = [])
+    public function execute(?array $params = null): bool
     {
-        if (str_starts_with($query, 'INSERT') && 0 === --$this->failAfter) {
+        if (str_starts_with($this->queryString, 'INSERT') && 0 === --self::$failAfter) {
             throw new \PDOException('injected failure');
         }
 
-        return parent::prepare($query, $options);
+        return parent::execute($params);
     }
 }
