@@ -154,6 +154,23 @@ class PdoTest extends TestCase
         $this->assertGreaterThan($other, Pdo::enqueue($pdo, 'job', 'fourth', ['queue' => $this->queue, 'unique' => $key]));
     }
 
+    /* Client-side (emulated) and server-side prepares: PDO's defaults differ per driver, PgBouncer needs the first. */
+    public function testEmulatedAndNativePrepares()
+    {
+        $ids = [];
+        foreach ([true, false] as $emulate) {
+            $pdo = Support::pdo();
+            if ('sqlite' !== Support::backend()) {
+                $pdo->setAttribute(\PDO::ATTR_EMULATE_PREPARES, $emulate);
+            }
+            $key = $this->queue.($emulate ? '-e' : '-n');
+            $id = Pdo::enqueue($pdo, 'job', "e\x00\xff".(int) $emulate, ['queue' => $this->queue, 'unique' => $key, 'delay' => 0]);
+            $this->assertSame($id, Pdo::enqueue($pdo, 'job', 'again', ['queue' => $this->queue, 'unique' => $key]));
+            $ids[$id] = "e\x00\xff".(int) $emulate;
+        }
+        $this->assertSame($ids, $this->drain());
+    }
+
     public function testTheApplicationsErrorModeIsKept()
     {
         $pdo = Support::pdo(\PDO::ERRMODE_SILENT);
