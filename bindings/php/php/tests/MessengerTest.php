@@ -176,7 +176,6 @@ class MessengerTest extends TestCase
 
     /**
      * @requires extension leaseq
-     * @requires extension pcntl
      */
     public function testTwoWorkersHandleEachMessageOnceRetryThenFailureTransport()
     {
