@@ -18,6 +18,9 @@ fi
 marker="no-run: the Composer package's example, run by tests/symfony/docs.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-phpclasses-docs.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# shellcheck source=SCRIPTDIR/php-env.sh
+source "$src/tests/symfony/php-env.sh"
+lq_php_without_installed_leaseq "$T/php.d"
 mkdir -p "$T/vendor"
 cat >"$T/vendor/autoload.php" <<PHP
 <?php
