@@ -21,17 +21,14 @@ use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
-use Symfony\Component\Lock\Store\ExpiringStoreTrait;
 
 class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
-    use ExpiringStoreTrait;
+    use LeaseStoreTrait;
 
     /* leasectl's exit statuses (tools/leasectl.md) */
     private const EXIT_LOST = 3;
     private const EXIT_HELD = 75;
-    /* lease names are UTF-8 of at most 255 bytes (lq_check_name) */
-    private const PLAIN_MAX = 200;
 
     private $leasectl;
     private $dsn;
@@ -61,39 +58,12 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         $this->owner = 'symfony:'.gethostname().':'.getmypid();
     }
 
-    public function save(Key $key)
-    {
-        $this->store($key, 'write', false);
-    }
-
-    public function saveRead(Key $key)
-    {
-        $this->store($key, 'read', false);
-    }
-
-    public function waitAndSave(Key $key)
-    {
-        $this->store($key, 'write', true);
-    }
-
-    public function waitAndSaveRead(Key $key)
-    {
-        $this->store($key, 'read', true);
-    }
-
     public function putOffExpiration(Key $key, float $ttl)
     {
-        if ($ttl <= 0) {
-            throw new InvalidTtlException(sprintf('"%s()" expects a TTL greater than 0, "%s" given.', __METHOD__, $ttl));
-        }
-        $held = $this->held($key);
-        if (null === $held) {
-            throw new LockConflictedException(sprintf('The lock "%s" is not held by this key.', $key));
-        }
-        $key->reduceLifetime($ttl);
+        $held = $this->heldForRenewal($key, $ttl);
         [$rc, $out, $err] = $this->run(['lease', 'renew', $held['handle'], '--ttl', self::duration($ttl)]);
         if (self::EXIT_LOST === $rc) {
-            $key->removeState(__CLASS__);
+            $key->removeState(LeaseqStore::STATE);
             throw new LockConflictedException($err);
         }
         $this->check($rc, $err);
@@ -112,7 +82,7 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         if (self::EXIT_LOST !== $rc) {
             $this->check($rc, $err);
         }
-        $key->removeState(__CLASS__);
+        $key->removeState(LeaseqStore::STATE);
     }
 
     public function exists(Key $key)
@@ -138,20 +108,10 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         return false;
     }
 
-    /**
-     * Symfony's resource as a lease name: itself behind "sf:" when it is short
-     * UTF-8 without control characters (readable in `leasectl lease list`),
-     * else "sfh:" and its SHA-256.  The prefixes keep the two forms apart and
-     * keep a resource that starts with "-" from reading as a flag.
-     */
+    /** The lease name of Symfony's resource: the same as LeaseqStore's (bindings/php/php). */
     public static function leaseName(Key $key): string
     {
-        $resource = (string) $key;
-        if (\strlen($resource) <= self::PLAIN_MAX && preg_match('//u', $resource) && !preg_match('/[\x00-\x1f\x7f]/', $resource)) {
-            return 'sf:'.$resource;
-        }
-
-        return 'sfh:'.hash('sha256', $resource);
+        return LeaseqStore::leaseName($key);
     }
 
     private function store(Key $key, string $kind, bool $wait): void
@@ -173,7 +133,7 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         }
         if (self::EXIT_LOST === $rc) {
             // Not held (or no longer): take it afresh.
-            $key->removeState(__CLASS__);
+            $key->removeState(LeaseqStore::STATE);
             $args = ['lease', 'acquire', self::leaseName($key), '--ttl', $ttl, '--owner', $this->owner];
             if ('read' === $kind) {
                 $args[] = '--read';
@@ -206,15 +166,10 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         }
     }
 
-    private function held(Key $key): ?array
-    {
-        return $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
-    }
-
     private function keep(Key $key, string $kind, string $out): void
     {
         $doc = self::json($out);
-        $key->setState(__CLASS__, [
+        $key->setState(LeaseqStore::STATE, [
             'kind' => $kind,
             'handle' => $doc['handle'],
             'owner' => $doc['owner'],
@@ -228,12 +183,6 @@ class LeasectlStore implements BlockingStoreInterface, BlockingSharedLockStoreIn
         if (0 !== $rc) {
             throw new LockStorageException(sprintf('leasectl exited %d: %s', $rc, $err));
         }
-    }
-
-    /* Seconds as a leasectl duration, rounded up to whole milliseconds (at least 1). */
-    private static function duration(float $seconds): string
-    {
-        return max(1, (int) ceil($seconds * 1000)).'ms';
     }
 
     private static function json(string $out): array

@@ -4,7 +4,7 @@
  * PHPUnit bootstrap for tests/symfony/run: Debian's PHPUnit and Symfony Lock
  * component, Symfony's own store tests from LEASEQ_SYMFONY_TESTS (the
  * unpacked Tests/ directory of Debian's symfony source package, never
- * copied into this repository), and our adapter.
+ * copied into this repository), and our adapters.
  */
 
 require_once 'PHPUnit/Autoload.php';
@@ -25,4 +25,7 @@ spl_autoload_register(function (string $class) use ($tests) {
     }
 });
 
+// The package (bindings/php/php): LeaseqStore, what both stores share.
+require_once __DIR__.'/../../bindings/php/php/tests/autoload.php';
 require_once __DIR__.'/LeasectlStore.php';
+require_once __DIR__.'/StoreAdapterTestCase.php';

@@ -1,0 +1,79 @@
+<?php
+
+/*
+ * StoreAdapterTestCase through LeaseqStore on ext-leaseq, and what only
+ * it has to show: the two stores see the same locks, and the lease of a
+ * Lock lives as long as its Key in the process that took it.
+ */
+
+namespace Leaseq\Symfony\Tests;
+
+use Leaseq\Db;
+use Leaseq\Symfony\LeasectlStore;
+use Leaseq\Symfony\LeaseqStore;
+use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
+use Symfony\Component\Lock\Exception\LockConflictedException;
+use Symfony\Component\Lock\Key;
+use Symfony\Component\Lock\LockFactory;
+
+/**
+ * @requires extension leaseq
+ */
+class LeaseqAdapterTest extends StoreAdapterTestCase
+{
+    protected function store(): BlockingSharedLockStoreInterface
+    {
+        return new LeaseqStore(new Db((string) getenv('LEASEQ_DSN')));
+    }
+
+    protected function storeInAnotherProcess(): array
+    {
+        return [['-d', 'extension='.getenv('LEASEQ_PHP_EXT')],
+            '$store = new Leaseq\Symfony\LeaseqStore(getenv("LEASEQ_DSN"), 300.0, 30.0);'];
+    }
+
+    protected function takeSemaphore(string $name)
+    {
+        return (new Db((string) getenv('LEASEQ_DSN')))->acquire($name, 60, 0, ['slots' => 2]);
+    }
+
+    public function testTheTwoStoresSeeTheSameLocks()
+    {
+        $leasectl = new LeasectlStore((string) getenv('LEASECTL'), (string) getenv('LEASEQ_DSN'));
+        $resource = uniqid(__METHOD__, true);
+        $a = new Key($resource);
+        $this->store()->save($a);
+        try {
+            $leasectl->save(new Key($resource));
+            $this->fail('leasectl took a lock the extension holds');
+        } catch (LockConflictedException $e) {
+        }
+        $this->store()->delete($a);
+        $b = new Key($resource);
+        $leasectl->saveRead($b);
+        $c = new Key($resource);
+        $this->store()->saveRead($c);
+        $this->assertTrue($leasectl->exists($c), 'a key of one store, checked by the other');
+        $this->assertTrue($this->store()->exists($b));
+        $leasectl->delete($c);
+        $this->store()->delete($b);
+        $this->assertFalse($leasectl->exists($b));
+    }
+
+    /**
+     * ext-leaseq hands a Lease back when the object dies: the store keeps
+     * it beside the Key, so it lasts as long as Symfony's Lock.
+     */
+    public function testALockWithoutAutoReleaseLivesAsLongAsItsKey()
+    {
+        $resource = uniqid(__METHOD__, true);
+        $factory = new LockFactory($this->store());
+        $lock = $factory->createLock($resource, 30, false);
+        $this->assertTrue($lock->acquire());
+        $this->assertFalse($factory->createLock($resource, 30)->acquire());
+        unset($lock);
+        $other = $factory->createLock($resource, 30);
+        $this->assertTrue($other->acquire());
+        $other->release();
+    }
+}
