@@ -45,8 +45,8 @@ final class Leaseq_Cron {
 	/** @var \Leaseq\Db|null */
 	private $db = null;
 
-	/** @var array|null the queue's events, read once per request (see events()). */
-	private $events = null;
+	/** @var array queue => its events, read once per request (see events()). */
+	private $events = array();
 
 	/** @var array task id => payload array, read on demand. */
 	private $payloads = array();
@@ -266,11 +266,12 @@ final class Leaseq_Cron {
 	 * them; $fresh reads them now.
 	 */
 	private function events( $fresh = false ) {
-		if ( null !== $this->events && ! $fresh ) {
-			return $this->events;
+		$queue = $this->queue(); // per site: switch_to_blog() changes it
+		if ( isset( $this->events[ $queue ] ) && ! $fresh ) {
+			return $this->events[ $queue ];
 		}
 		$events = array();
-		foreach ( $this->db()->tasks( $this->queue() ) as $t ) {
+		foreach ( $this->db()->tasks( $queue ) as $t ) {
 			$e = $this->event_of_task( $t );
 			if ( null !== $e ) {
 				$events[] = $e;
@@ -282,12 +283,12 @@ final class Leaseq_Cron {
 				return array( $a['ts'], $a['id'] ) <=> array( $b['ts'], $b['id'] );
 			}
 		);
-		$this->events = $events;
+		$this->events[ $queue ] = $events;
 		return $events;
 	}
 
 	private function changed() {
-		$this->events = null;
+		$this->events = array();
 	}
 
 	/** The stored payload of a task: ['args', 'schedule', 'interval'] (null: gone or unreadable). */
@@ -440,7 +441,7 @@ final class Leaseq_Cron {
 		if ( 0 === $rc ) {
 			return true;
 		}
-		if ( 1 === $rc && false !== stripos( $err, 'no task' ) ) {
+		if ( 1 === $rc && false !== stripos( $err, 'not found' ) ) {
 			return false; // gone already (run or removed elsewhere)
 		}
 		throw new \RuntimeException( 'cannot remove task ' . (int) $id . ': ' . ( '' !== $err ? $err : $tool . ' exited ' . $rc ) );
@@ -698,9 +699,9 @@ final class Leaseq_Cron {
 
 	/** Whether an event may be due (the claim decides on the database clock; this only saves work). */
 	private function something_due() {
-		if ( null !== $this->events ) {
+		if ( isset( $this->events[ $this->queue() ] ) ) {
 			$now = time();
-			foreach ( $this->events as $e ) {
+			foreach ( $this->events[ $this->queue() ] as $e ) {
 				if ( $e['ts'] <= $now ) {
 					return true;
 				}
