@@ -19,6 +19,7 @@
  *                        have not run yet
  *   report PHASE FILE    the counts of PHASE as JSON
  *   pattern PHASE        how many lq_test_pattern events exist now
+ *   next HOOK            wp_next_scheduled(HOOK)
  */
 
 if ( PHP_SAPI !== 'cli' ) {
@@ -47,6 +48,11 @@ if ( 'createdb' === $cmd || 'dropdb' === $cmd ) {
 	exit( 0 );
 }
 
+// The CLI never triggers a run (stock or leaseq): only the page hits and
+// wp-cron.php requests the test makes do, and the API answers are not
+// raced by a run the CLI started itself.
+define( 'DISABLE_WP_CRON', true );
+define( 'LEASEQ_CRON_TRIGGER', 'off' );
 $_SERVER['HTTP_HOST']   = getenv( 'WP_TEST_HOST' );
 $_SERVER['SERVER_NAME'] = explode( ':', $_SERVER['HTTP_HOST'] )[0];
 $_SERVER['REQUEST_URI'] = '/';
@@ -151,6 +157,10 @@ switch ( $cmd ) {
 		}
 		wp_clear_scheduled_hook( 'lq_test_pattern', array( $phase, 'p' ) );
 		wp_unschedule_hook( 'lq_test_single' );
+		break;
+
+	case 'next':
+		echo var_export( wp_next_scheduled( $argv[2] ), true ), "\n";
 		break;
 
 	case 'pattern':
@@ -316,6 +326,6 @@ switch ( $cmd ) {
 		break;
 
 	default:
-		fwrite( STDERR, "usage: wp.php install|mode|schedule|unschedule|api|pending|report|pattern ...\n" );
+		fwrite( STDERR, "usage: wp.php install|mode|schedule|unschedule|api|pending|report|pattern|next ...\n" );
 		exit( 64 );
 }
