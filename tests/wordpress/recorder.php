@@ -63,6 +63,18 @@ foreach ( array( 'lq_test_single', 'lq_test_recurring', 'lq_test_pattern' ) as $
 	);
 }
 
+// A callback that fails: leaseq cron records the failure (the event is not
+// run again) and goes on.
+add_action(
+	'lq_test_throw',
+	static function ( $phase = '', $item = '' ) {
+		lq_test_record( 'lq_test_throw', $phase, $item );
+		throw new RuntimeException( 'lq_test_throw failed on purpose' );
+	},
+	10,
+	2
+);
+
 // The pattern plugins use on every page load; racing requests may both see
 // no event and both schedule one.
 add_action(

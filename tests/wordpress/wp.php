@@ -20,6 +20,8 @@
  *   report PHASE FILE    the counts of PHASE as JSON
  *   pattern PHASE        how many lq_test_pattern events exist now
  *   next HOOK            wp_next_scheduled(HOOK)
+ *   throwing PHASE       schedule lq_test_throw (its callback throws), due now
+ *   runs PHASE HOOK      how many runs of HOOK PHASE recorded
  */
 
 if ( PHP_SAPI !== 'cli' ) {
@@ -157,6 +159,18 @@ switch ( $cmd ) {
 		}
 		wp_clear_scheduled_hook( 'lq_test_pattern', array( $phase, 'p' ) );
 		wp_unschedule_hook( 'lq_test_single' );
+		break;
+
+	case 'throwing':
+		echo var_export( wp_schedule_single_event( time(), 'lq_test_throw', array( $argv[2], 't' ) ), true ), "\n";
+		break;
+
+	case 'runs':
+		$n = 0;
+		foreach ( runs( $argv[2] ) as $r ) {
+			$n += ( $r['hook'] === $argv[3] ) ? 1 : 0;
+		}
+		echo $n, "\n";
 		break;
 
 	case 'next':
@@ -326,6 +340,6 @@ switch ( $cmd ) {
 		break;
 
 	default:
-		fwrite( STDERR, "usage: wp.php install|mode|schedule|unschedule|api|pending|report|pattern|next ...\n" );
+		fwrite( STDERR, "usage: wp.php install|mode|schedule|unschedule|api|pending|report|pattern|next|throwing|runs ...\n" );
 		exit( 64 );
 }
