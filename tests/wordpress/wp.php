@@ -190,7 +190,7 @@ switch ( $cmd ) {
 	case 'api':
 		$h   = 'lq_api';
 		$now = time();
-		foreach ( array( $h, $h . '_r', $h . '_p' ) as $hook ) {
+		foreach ( array( $h, $h . '_r', $h . '_p', $h . '_s' ) as $hook ) {
 			wp_unschedule_hook( $hook );
 		}
 		$rel = static function ( $ts ) use ( $now ) {
@@ -245,6 +245,17 @@ switch ( $cmd ) {
 		out( 'clear recurring', wp_clear_scheduled_hook( $h . '_r', array( 'x' ) ) );
 		out( 'unschedule hook past', wp_unschedule_hook( $h . '_p' ) );
 		out( 'nothing left', wp_next_scheduled( $h . '_r', array( 'x' ) ) );
+		// Code that writes the array itself (the plugin applies the change
+		// and keeps the option as it is, so the return value differs).
+		$crons = _get_cron_array();
+		$crons[ $now + 7200 ][ $h . '_s' ][ md5( serialize( array( 's' ) ) ) ] = array( 'schedule' => false, 'args' => array( 's' ) );
+		ksort( $crons );
+		_set_cron_array( $crons );
+		out( 'set array: added', $rel( wp_next_scheduled( $h . '_s', array( 's' ) ) ) );
+		$crons = _get_cron_array();
+		unset( $crons[ $now + 7200 ][ $h . '_s' ] );
+		_set_cron_array( array_filter( $crons ) );
+		out( 'set array: removed', wp_next_scheduled( $h . '_s', array( 's' ) ) );
 		break;
 
 	case 'pending':

@@ -635,7 +635,7 @@ final class Leaseq_Cron {
 	/**
 	 * Code that writes the array itself (_set_cron_array()): what it added
 	 * is scheduled, what it dropped is removed, and the option stays as it
-	 * is.
+	 * is (so update_option(), and _set_cron_array(), answer false).
 	 */
 	public function pre_update_option_cron( $value, $old_value ) {
 		if ( ! is_array( $value ) ) {
