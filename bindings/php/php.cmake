@@ -19,6 +19,8 @@ add_custom_command(OUTPUT ${LQ_PHP_OUT}/modules/leaseq.so
   COMMENT "Building ext-leaseq (phpize) in bindings/php"
   VERBATIM)
 add_custom_target(php_ext ALL DEPENDS ${LQ_PHP_OUT}/modules/leaseq.so)
+# What the PHP tests of tests/ load (the Symfony, Messenger and WordPress ones).
+set(LQ_PHP_MODULE ${LQ_PHP_OUT}/modules/leaseq.so)
 
 # Installed (component php, the php-leaseq package) where this PHP looks for
 # extensions: php-config's extension dir, taken relative to php-config's
