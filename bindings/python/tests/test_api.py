@@ -4,6 +4,7 @@ import datetime
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -228,30 +229,31 @@ def test_encode_and_take_over_in_another_process(db, dsn, uniq):
 
 def test_one_db_one_thread(dsn, db, uniq):
     with leaseq.connect(dsn) as other:
-        other.lease(uniq, ttl=30)
+        held = other.lease(uniq, ttl=30)
         errors = []
-        waiting = threading.Event()
 
         def wait():
-            waiting.set()
-            try:
-                db.lease(uniq, ttl=5, wait=2)
-            except leaseq.Busy:
-                pass
+            while True:  # until this thread is the one inside the Db
+                try:
+                    db.lease(uniq, ttl=5, wait=30)
+                    return
+                except RuntimeError:
+                    continue
+                except leaseq.Canceled:
+                    return
 
         t = threading.Thread(target=wait)
         t.start()
-        waiting.wait()
-        deadline = datetime.datetime.now() + datetime.timedelta(seconds=5)
-        while t.is_alive() and datetime.datetime.now() < deadline:
+        while t.is_alive() and not errors:
             try:
                 db.now()
             except RuntimeError as e:
                 errors.append(str(e))
-                break
+            time.sleep(0.01)  # outside the Db, so that the other thread gets in
         db.cancel()
         t.join()
         db.cancel_clear()
+        held.release()
         assert errors and "another thread" in errors[0]
 
 

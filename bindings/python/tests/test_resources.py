@@ -54,17 +54,16 @@ def test_no_leak_in_open_close_acquire_release(dsn, uniq):
 def test_threads_with_their_own_db_run_together(dsn, uniq):
     """While one thread waits inside the library for a held lease, another
     thread with its own Db finishes its work: the wait released the GIL."""
-    with leaseq.connect(dsn) as holder:
-        held = holder.lease(uniq, ttl=30)
+    with leaseq.connect(dsn) as holder, leaseq.connect(dsn) as waiting_db:
+        held = holder.lease(uniq, ttl=60)
         waiter_done = threading.Event()
         worker_done_first = []
 
         def waiter():
-            with leaseq.connect(dsn) as db:
-                try:
-                    db.lease(uniq, ttl=5, wait=3)
-                except leaseq.Busy:
-                    pass
+            try:
+                waiting_db.lease(uniq, ttl=5, wait=60)
+            except leaseq.Canceled:
+                pass
             waiter_done.set()
 
         def worker():
@@ -73,6 +72,7 @@ def test_threads_with_their_own_db_run_together(dsn, uniq):
                     db.add("t", queue=uniq)
                     db.now()
             worker_done_first.append(not waiter_done.is_set())
+            waiting_db.cancel()  # the one call another thread may make
 
         a = threading.Thread(target=waiter)
         b = threading.Thread(target=worker)
