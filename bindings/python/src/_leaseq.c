@@ -2049,17 +2049,19 @@ static int trampoline(lq_job *job, void *ctx)
 		jo->runner = (RunnerObject *)Py_NewRef(self);
 		jo->timed_out = NULL;
 		PyObject *res = PyObject_CallOneArg(fn, (PyObject *)jo);
-		if (res) {
+		if (jo->timed_out) {
+			/* Stopped past its limit, even if the handler swallowed
+			 * the Timeout and returned. */
+			PyErr_Clear();
+			lq_job_set_timed_out(job, jo->timed_out);
+		} else if (res) {
 			rc = 0;
-			Py_DECREF(res);
 		} else {
 			char *line = exception_line();
-			if (jo->timed_out)
-				lq_job_set_timed_out(job, jo->timed_out);
-			else
-				lq_job_set_error(job, line ? line : "handler failed");
+			lq_job_set_error(job, line ? line : "handler failed");
 			free(line);
 		}
+		Py_XDECREF(res);
 		jo->job = NULL;
 		Py_DECREF(jo);
 		/* A watchdog's Timeout that arrived too late must not hit the

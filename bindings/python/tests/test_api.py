@@ -88,6 +88,17 @@ def test_schema_missing_is_schema_error(tmp_path):
         assert e.value.status == 6
 
 
+@pytest.mark.skipif(BACKEND != "sqlite", reason="statuses of SQLite's file")
+def test_local_file_statuses(tmp_path):
+    with pytest.raises(leaseq.CannotCreate) as e:
+        leaseq.connect("sqlite:%s" % (tmp_path / "no-such-dir" / "x.db"))
+    assert e.value.status == 14 and isinstance(e.value, OSError) and "x.db" in str(e.value)
+    (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
+    with pytest.raises(leaseq.NotADatabase) as e:
+        leaseq.connect("sqlite:%s" % (tmp_path / "junk.db")).migrate()
+    assert e.value.status == 16
+
+
 def test_cancel_from_another_thread_ends_a_wait(dsn, db, uniq):
     with leaseq.connect(dsn) as other:
         held = other.lease(uniq, ttl=30)
