@@ -36,7 +36,9 @@ if(NOT LQ_PY_EXE)
     set(LQ_PY_EXE "${lq_can_build}")
   endif()
 endif()
-if(LQ_PY_EXE)
+# A sanitizer build's libleaseq needs the sanitizer runtime loaded first,
+# which an ordinary interpreter does not do: AUTO leaves the module out.
+if(LQ_PY_EXE AND NOT LEASEQ_SANITIZE AND NOT LEASEQ_FUZZ)
   set(LQ_PY_FOUND TRUE)
 endif()
 lq_optional_part(LEASEQ_WITH_PYTHON "${LQ_PY_FOUND}" "Build the Python module (bindings/python)"

@@ -29,6 +29,19 @@ def cycle(dsn, name, queue):
             db.add("")
         except ValueError:
             pass
+        with leaseq.connect(dsn) as other:  # the Busy path: an exception with its holder
+            held = db.lease(name + "-b", ttl=30)
+            try:
+                other.lease(name + "-b", ttl=30)
+                raise AssertionError("the lease was not busy")
+            except leaseq.Busy as e:
+                assert e.holder["token"] == held.token
+            held.release()
+        db.add("leak", queue=queue, max_attempts=1)
+        for t in db.claim(queue):
+            db.fail(t, "x" * 200)  # dead, with its error
+        for t in db.list(queue, dead=True):
+            db.remove(t.id)
 
 
 def test_no_leak_in_open_close_acquire_release(dsn, uniq):
