@@ -236,6 +236,7 @@ typedef struct {
 	PyThread_type_lock mu; /* held around every C call on db */
 	unsigned long owner;   /* the thread using the Db (read and set with the GIL) */
 	int depth;
+	int runners;           /* lq_runners borrowing db: it must outlive them */
 	char *dsn;             /* as given (NULL: the default); never shown */
 	char shown[512];       /* the redacted DSN */
 	PyObject *weakrefs;
@@ -391,7 +392,7 @@ static void Db_dealloc(DbObject *self)
 
 static PyObject *Db_close(DbObject *self, PyObject *unused)
 {
-	if (self->depth > 0) {
+	if (self->depth > 0 || self->runners > 0) {
 		PyErr_SetString(PyExc_RuntimeError, "leaseq.Db.close(): the Db is in use (by a worker or another thread)");
 		return NULL;
 	}
@@ -410,7 +411,7 @@ static PyObject *Db_enter(DbObject *self, PyObject *unused)
 
 static PyObject *Db_exit(DbObject *self, PyObject *args)
 {
-	if (self->depth == 0)
+	if (self->depth == 0 && self->runners == 0)
 		db_close_now(self);
 	Py_RETURN_FALSE;
 }
@@ -758,26 +759,28 @@ static PyObject *Lease_enter(LeaseObject *self, PyObject *unused)
 /* Release on leaving the block (or when the object dies) only while this
  * process still holds it: a lost lease is not ours to free, and a lease
  * taken over from a handle (lease_from) is released only explicitly. */
-static int lease_release_if_held(LeaseObject *self)
+static lq_status lease_release_if_held(LeaseObject *self)
 {
 	if (self->released || !self->db || !self->db->db || !lq_lease_held(&self->l))
-		return 0;
+		return LQ_OK;
 	if (self->db->depth > 0 && self->db->owner != PyThread_get_thread_ident())
-		return 0;
+		return LQ_OK;
 	lq_status st;
 	self->db->depth++;
 	self->db->owner = PyThread_get_thread_ident();
 	DB_CALL(self->db, st, lq_lease_release(self->db->db, &self->l));
 	db_leave(self->db);
 	self->released = 1;
-	return st == LQ_OK || st == LQ_LOST ? 0 : -1;
+	return st == LQ_LOST ? LQ_OK : st;
 }
 
+/* A failed release is raised only when no exception is on its way out. */
 static PyObject *Lease_exit(LeaseObject *self, PyObject *args)
 {
 	PyObject *type = PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : Py_None;
-	if (lease_release_if_held(self) < 0 && type == Py_None)
-		return db_raise(self->db, LQ_ERROR);
+	lq_status st = lease_release_if_held(self);
+	if (st != LQ_OK && type == Py_None)
+		return db_raise(self->db, st);
 	Py_RETURN_FALSE;
 }
 
@@ -2135,12 +2138,15 @@ static int Runner_init(RunnerObject *self, PyObject *args, PyObject *kw)
 		return -1;
 	}
 	self->db = (DbObject *)Py_NewRef(db);
+	db->runners++;
 	return 0;
 }
 
 static void Runner_dealloc(RunnerObject *self)
 {
 	lq_runner_free(self->r);
+	if (self->db)
+		self->db->runners--;
 	Py_XDECREF(self->db);
 	Py_XDECREF(self->handlers);
 	Py_XDECREF(self->queues);
@@ -2153,8 +2159,9 @@ static PyObject *Runner_handle(RunnerObject *self, PyObject *args)
 	PyObject *nameo, *fn;
 	if (!PyArg_ParseTuple(args, "OO:handle", &nameo, &fn))
 		return NULL;
-	const char *name = PyUnicode_Check(nameo) && !strcmp(PyUnicode_AsUTF8(nameo), "*") ? "*"
-											   : name_arg(nameo, "task name");
+	const char *name = PyUnicode_Check(nameo) && PyUnicode_CompareWithASCIIString(nameo, "*") == 0
+				   ? "*"
+				   : name_arg(nameo, "task name");
 	if (!name)
 		return NULL;
 	if (!PyCallable_Check(fn)) {

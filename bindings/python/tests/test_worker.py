@@ -162,3 +162,13 @@ def test_tick_runs_due_tasks_and_yields_to_a_holder(dsn, db, uniq):
     with pytest.raises(TypeError):
         leaseq.tick(db, {})
 
+
+
+def test_a_db_outlives_its_runners(dsn):
+    db = leaseq.connect(dsn)
+    runner = leaseq._leaseq.Runner(db, ["default"])
+    with pytest.raises(RuntimeError):
+        db.close()  # the runner borrows the handle
+    del runner
+    db.close()
+    assert db.closed
