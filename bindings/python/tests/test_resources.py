@@ -1,6 +1,7 @@
 """Leaks (open/close, acquire/release loops keep memory flat) and threads
 (the GIL is released: a thread waiting in the library lets others run)."""
 import gc
+import os
 import threading
 import tracemalloc
 
@@ -61,7 +62,8 @@ def test_no_leak_in_open_close_acquire_release(dsn, uniq):
     # would be far beyond these: 300 cycles x 16 kB is 4.8 MB.
     print("grown: python %d B, rss %d kB" % (grown_py, grown_rss))
     assert grown_py < 64 * 1024, grown_py
-    assert grown_rss < 3 * 1024, grown_rss
+    if not os.environ.get("LEASEQ_PY_SANITIZED"):  # ASan's quarantine holds freed memory
+        assert grown_rss < 3 * 1024, grown_rss
 
 
 def test_threads_with_their_own_db_run_together(dsn, uniq):
