@@ -862,19 +862,19 @@ static PyGetSetDef Lease_getset[] = {
 
 static PyMethodDef Lease_methods[] = {
 	{"renew", (PyCFunction)(void (*)(void))Lease_renew, METH_VARARGS | METH_KEYWORDS,
-	 "renew(ttl=None)\n--\n\nExtend the lease to now + ttl (default: the TTL it was taken with).\n"
+	 "renew($self, ttl=None)\n--\n\nExtend the lease to now + ttl (default: the TTL it was taken with).\n"
 	 "Raises LeaseLost when it expired and was taken or broken: stop acting."},
 	{"release", (PyCFunction)Lease_release, METH_NOARGS,
-	 "release()\n--\n\nHand the lease back.  True; False when it was no longer ours (someone else holds\n"
+	 "release($self)\n--\n\nHand the lease back.  True; False when it was no longer ours (someone else holds\n"
 	 "it now, or this object released it already): nothing changed."},
 	{"is_held", (PyCFunction)Lease_is_held, METH_NOARGS,
-	 "is_held()\n--\n\nAsk the database whether this is still the valid holder."},
+	 "is_held($self)\n--\n\nAsk the database whether this is still the valid holder."},
 	{"promote", (PyCFunction)Lease_promote, METH_NOARGS,
-	 "promote()\n--\n\nRead lease -> exclusive, atomically (higher token).  Busy while other readers hold it."},
+	 "promote($self)\n--\n\nRead lease -> exclusive, atomically (higher token).  Busy while other readers hold it."},
 	{"demote", (PyCFunction)Lease_demote, METH_NOARGS,
-	 "demote()\n--\n\nExclusive lease -> read lease, atomically (higher token); readers may join."},
+	 "demote($self)\n--\n\nExclusive lease -> read lease, atomically (higher token); readers may join."},
 	{"encode", (PyCFunction)Lease_encode, METH_NOARGS,
-	 "encode()\n--\n\nThe lease as one shell-safe word; another process takes it over with "
+	 "encode($self)\n--\n\nThe lease as one shell-safe word; another process takes it over with "
 	 "Db.lease_from(word)."},
 	{"__enter__", (PyCFunction)Lease_enter, METH_NOARGS, NULL},
 	{"__exit__", (PyCFunction)Lease_exit, METH_VARARGS, NULL},
@@ -1797,37 +1797,37 @@ out:
 }
 
 static PyMethodDef Db_methods[] = {
-	{"close", (PyCFunction)Db_close, METH_NOARGS, "close()\n--\n\nClose the connection (idempotent)."},
+	{"close", (PyCFunction)Db_close, METH_NOARGS, "close($self)\n--\n\nClose the connection (idempotent)."},
 	{"__enter__", (PyCFunction)Db_enter, METH_NOARGS, NULL},
 	{"__exit__", (PyCFunction)Db_exit, METH_VARARGS, NULL},
 	{"_reopen", (PyCFunction)Db_reopen, METH_NOARGS, "A new Db on the same DSN (the worker's other threads)."},
 	{"migrate", (PyCFunction)Db_migrate, METH_NOARGS,
-	 "migrate()\n--\n\nApply the migrations the database lacks.  Returns (from_version, to_version)."},
+	 "migrate($self)\n--\n\nApply the migrations the database lacks.  Returns (from_version, to_version)."},
 	{"schema", (PyCFunction)Db_schema, METH_NOARGS,
-	 "schema()\n--\n\n(current, latest): the applied schema version (0: none) and the library's."},
-	{"now", (PyCFunction)Db_now, METH_NOARGS, "now()\n--\n\nThe database clock, a datetime in UTC."},
+	 "schema($self)\n--\n\n(current, latest): the applied schema version (0: none) and the library's."},
+	{"now", (PyCFunction)Db_now, METH_NOARGS, "now($self)\n--\n\nThe database clock, a datetime in UTC."},
 	{"cancel", (PyCFunction)Db_cancel, METH_NOARGS,
-	 "cancel()\n--\n\nEnd what this Db waits for (a lease wait, a worker's idle wait) with Canceled.\n"
+	 "cancel($self)\n--\n\nEnd what this Db waits for (a lease wait, a worker's idle wait) with Canceled.\n"
 	 "The one method another thread may call.  The request stays until cancel_clear()."},
 	{"cancel_clear", (PyCFunction)Db_cancel_clear, METH_NOARGS,
-	 "cancel_clear()\n--\n\nForget a cancel() request."},
+	 "cancel_clear($self)\n--\n\nForget a cancel() request."},
 	{"lease", (PyCFunction)(void (*)(void))Db_lease, METH_VARARGS | METH_KEYWORDS,
-	 "lease(name, ttl, wait=None, *, slots=None, read=False, owner=None)\n--\n\n"
+	 "lease($self, name, ttl, wait=None, *, slots=None, read=False, owner=None)\n--\n\n"
 	 "Take the lease name for ttl (seconds, \"30s\" or a timedelta), waiting up to wait for it.\n"
 	 "slots=N takes one of a semaphore's N slots; read=True a shared read lease.\n"
 	 "Returns a Lease (a context manager that releases it); raises Busy (its .holder says who\n"
 	 "holds it) when it is not free by the end of the wait."},
 	{"try_lease", (PyCFunction)(void (*)(void))Db_try_lease, METH_VARARGS | METH_KEYWORDS,
-	 "try_lease(name, ttl, *, slots=None, read=False, owner=None)\n--\n\n"
+	 "try_lease($self, name, ttl, *, slots=None, read=False, owner=None)\n--\n\n"
 	 "As lease() without waiting; None when it is held elsewhere."},
 	{"lease_from", (PyCFunction)(void (*)(void))Db_lease_from, METH_VARARGS | METH_KEYWORDS,
-	 "lease_from(handle, ttl=None)\n--\n\nTake over a lease from Lease.encode()'s word (another process's).\n"
+	 "lease_from($self, handle, ttl=None)\n--\n\nTake over a lease from Lease.encode()'s word (another process's).\n"
 	 "It is not released when the object dies: call release().  ttl: what renew() uses."},
 	{"lease_info", (PyCFunction)Db_lease_info, METH_O,
-	 "lease_info(name)\n--\n\nThe lease's state as a dict (name, owner ('' when free), token, expires_at,\n"
+	 "lease_info($self, name)\n--\n\nThe lease's state as a dict (name, owner ('' when free), token, expires_at,\n"
 	 "kind, slots, slot), or None if it was never taken."},
 	{"break_lease", (PyCFunction)Db_break_lease, METH_O,
-	 "break_lease(name)\n--\n\nAdmin: free the lease whoever holds it (bumps the token).  False if unknown."},
+	 "break_lease($self, name)\n--\n\nAdmin: free the lease whoever holds it (bumps the token).  False if unknown."},
 	{"add", (PyCFunction)(void (*)(void))Db_add, METH_VARARGS | METH_KEYWORDS,
 	 "add(name, payload=None, *, queue=None, delay=None, run_at=None, unique=None, priority=None,\n"
 	 "    timeout=None, max_attempts=None, every=None, cron=None, tz=None, missed=None)\n--\n\n"
@@ -1836,41 +1836,41 @@ static PyMethodDef Db_methods[] = {
 	 "run_at: a datetime (naive = UTC) or epoch seconds.  cron: 5 fields or @daily, in tz.\n"
 	 "missed: 'once' (default) or 'skip', for recurring tasks after downtime."},
 	{"add_many", (PyCFunction)Db_add_many, METH_O,
-	 "add_many(tasks)\n--\n\nEnqueue many tasks in one transaction: all or none.  Each task is a dict\n"
+	 "add_many($self, tasks)\n--\n\nEnqueue many tasks in one transaction: all or none.  Each task is a dict\n"
 	 "{'name': ..., 'payload': ..., <add() options>}, a tuple (name, payload, options) or a name.\n"
 	 "Returns the ids in order."},
 	{"claim", (PyCFunction)(void (*)(void))Db_claim, METH_VARARGS | METH_KEYWORDS,
-	 "claim(queue='default', limit=1, *, at_least_once=True, claim_ttl=30)\n--\n\n"
+	 "claim($self, queue='default', limit=1, *, at_least_once=True, claim_ttl=30)\n--\n\n"
 	 "Claim up to limit due tasks; a list of Task, [] when nothing is due.\n"
 	 "at_least_once: settle each with ack()/fail()/release() before claim_ttl ends\n"
 	 "(heartbeat() extends it); otherwise the claim removed the task already."},
 	{"ack", (PyCFunction)Db_ack, METH_O,
-	 "ack(task)\n--\n\nThe claimed task succeeded.  LeaseLost when the claim was lost meanwhile."},
+	 "ack($self, task)\n--\n\nThe claimed task succeeded.  LeaseLost when the claim was lost meanwhile."},
 	{"fail", (PyCFunction)Db_fail, METH_VARARGS,
-	 "fail(task, error)\n--\n\nThe claimed task failed with error (one line): retried after a back-off,\n"
+	 "fail($self, task, error)\n--\n\nThe claimed task failed with error (one line): retried after a back-off,\n"
 	 "or dead when out of attempts."},
 	{"release", (PyCFunction)Db_release, METH_O,
-	 "release(task)\n--\n\nHand a claimed task back unrun: due again at once, the attempt not counted."},
+	 "release($self, task)\n--\n\nHand a claimed task back unrun: due again at once, the attempt not counted."},
 	{"heartbeat", (PyCFunction)(void (*)(void))Db_heartbeat, METH_VARARGS | METH_KEYWORDS,
-	 "heartbeat(task, claim_ttl=30)\n--\n\nExtend an at-least-once claim; LeaseLost when it was lost."},
-	{"get", (PyCFunction)Db_get, METH_O, "get(id)\n--\n\nThe task (live or dead), or None."},
-	{"remove", (PyCFunction)Db_remove, METH_O, "remove(id)\n--\n\nDelete a live or dead task.  False if none."},
+	 "heartbeat($self, task, claim_ttl=30)\n--\n\nExtend an at-least-once claim; LeaseLost when it was lost."},
+	{"get", (PyCFunction)Db_get, METH_O, "get($self, id)\n--\n\nThe task (live or dead), or None."},
+	{"remove", (PyCFunction)Db_remove, METH_O, "remove($self, id)\n--\n\nDelete a live or dead task.  False if none."},
 	{"retry", (PyCFunction)Db_retry, METH_O,
-	 "retry(id)\n--\n\nA dead task back to its queue (attempts reset), or a live one due now.  False if none."},
+	 "retry($self, id)\n--\n\nA dead task back to its queue (attempts reset), or a live one due now.  False if none."},
 	{"list", (PyCFunction)(void (*)(void))Db_list, METH_VARARGS | METH_KEYWORDS,
-	 "list(queue=None, *, dead=False, due=False)\n--\n\nTasks by id (payloads not loaded): every queue,\n"
+	 "list($self, queue=None, *, dead=False, due=False)\n--\n\nTasks by id (payloads not loaded): every queue,\n"
 	 "or one; the dead ones with dead=True; only those due now with due=True."},
 	{"history", (PyCFunction)(void (*)(void))Db_history, METH_VARARGS | METH_KEYWORDS,
-	 "history(*, task_id=None, queue=None, name=None, since=None, limit=100)\n--\n\n"
+	 "history($self, *, task_id=None, queue=None, name=None, since=None, limit=100)\n--\n\n"
 	 "Runs that ended, newest first: a list of Run (id, task_id, run_at, queue, name, worker,\n"
 	 "attempt, started_at, ended_at, outcome: 'done'|'failed'|'timed_out'|'dead', error)."},
 	{"queues", (PyCFunction)Db_queues, METH_NOARGS,
-	 "queues()\n--\n\nEvery queue with tasks or paused: a list of QueueInfo (name, paused, tasks, due,\n"
+	 "queues($self)\n--\n\nEvery queue with tasks or paused: a list of QueueInfo (name, paused, tasks, due,\n"
 	 "dead, next_run_at)."},
 	{"pause_queue", (PyCFunction)(void (*)(void))Db_pause_queue, METH_VARARGS | METH_KEYWORDS,
-	 "pause_queue(queue, paused=True)\n--\n\nPause (or with paused=False resume) a whole queue."},
+	 "pause_queue($self, queue, paused=True)\n--\n\nPause (or with paused=False resume) a whole queue."},
 	{"stats", (PyCFunction)Db_stats, METH_NOARGS,
-	 "stats()\n--\n\n{'queues': [QueueInfo...], 'leases': {'taken', 'lost', 'broken'},\n"
+	 "stats($self)\n--\n\n{'queues': [QueueInfo...], 'leases': {'taken', 'lost', 'broken'},\n"
 	 " 'runs': [{'queue', 'name', 'done', 'failed', 'timed_out', 'dead'}...]}: the monotonic counters."},
 	{NULL}};
 
@@ -1985,9 +1985,9 @@ static void Job_dealloc(JobObject *self)
 
 static PyMethodDef Job_methods[] = {
 	{"heartbeat", (PyCFunction)Job_heartbeat, METH_NOARGS,
-	 "heartbeat()\n--\n\nExtend the claim (and a tick's runner lease).  False when lost: stop working."},
+	 "heartbeat($self)\n--\n\nExtend the claim (and a tick's runner lease).  False when lost: stop working."},
 	{"mark_timed_out", (PyCFunction)Job_mark_timed_out, METH_O,
-	 "mark_timed_out(message)\n--\n\nRecord the run as timed out (the watchdog calls it)."},
+	 "mark_timed_out($self, message)\n--\n\nRecord the run as timed out (the watchdog calls it)."},
 	{NULL}};
 
 static PyGetSetDef Job_getset[] = {
@@ -2235,12 +2235,12 @@ static PyObject *Runner_stop(RunnerObject *self, PyObject *unused)
 
 static PyMethodDef Runner_methods[] = {
 	{"handle", (PyCFunction)Runner_handle, METH_VARARGS,
-	 "handle(name, fn)\n--\n\nfn(job) runs tasks named name ('*': any other)."},
+	 "handle($self, name, fn)\n--\n\nfn(job) runs tasks named name ('*': any other)."},
 	{"work", (PyCFunction)(void (*)(void))Runner_work, METH_VARARGS | METH_KEYWORDS,
-	 "work(drain=False)\n--\n\nlq_runner_work: run tasks until stopped (or, drain, until none is due)."},
+	 "work($self, drain=False)\n--\n\nlq_runner_work: run tasks until stopped (or, drain, until none is due)."},
 	{"tick", (PyCFunction)(void (*)(void))Runner_tick, METH_VARARGS | METH_KEYWORDS,
-	 "tick(budget=None)\n--\n\nlq_runner_tick: one pseudo-cron tick on the first queue."},
-	{"stop", (PyCFunction)Runner_stop, METH_NOARGS, "stop()\n--\n\nStop after the current task."},
+	 "tick($self, budget=None)\n--\n\nlq_runner_tick: one pseudo-cron tick on the first queue."},
+	{"stop", (PyCFunction)Runner_stop, METH_NOARGS, "stop($self)\n--\n\nStop after the current task."},
 	{NULL}};
 
 static PyTypeObject RunnerType = {
