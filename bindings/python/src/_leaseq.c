@@ -841,23 +841,21 @@ static PyObject *Lease_get(LeaseObject *self, void *which)
 	Py_RETURN_NONE;
 }
 
+/* One read-only attribute: its name, its doc, its case in Lease_get. */
+#define LEASE_ATTR(name, doc, which) {name, (getter)Lease_get, NULL, doc, (void *)(which)}
 static PyGetSetDef Lease_getset[] = {
-	{"name", (getter)Lease_get, NULL, "The lease's name.", (void *)0},
-	{"owner", (getter)Lease_get, NULL, "The owner written in the database (host:pid plus a random part).", (void *)1},
-	{"token", (getter)Lease_get, NULL, "The fencing token: strictly increasing per name on every acquisition.",
-	 (void *)2},
-	{"kind", (getter)Lease_get, NULL, "'exclusive', 'slot' (one of a semaphore's slots) or 'read'.", (void *)3},
-	{"slots", (getter)Lease_get, NULL, "A slot's semaphore size N, else 0.", (void *)4},
-	{"slot", (getter)Lease_get, NULL, "A slot's number (0..N-1), a reader's slot (>= 1), else 0.", (void *)5},
-	{"expires_at", (getter)Lease_get, NULL,
-	 "When it expires (datetime in UTC, database clock); None for a lease taken over with lease_from().",
-	 (void *)6},
-	{"ttl", (getter)Lease_get, NULL, "The TTL in seconds that renew() uses by default (None after lease_from()).",
-	 (void *)7},
-	{"held", (getter)Lease_get, NULL,
-	 "True while this object believes it holds the lease (no database call; is_held() asks the database).",
-	 (void *)8},
-	{"db", (getter)Lease_get, NULL, "The Db the lease was taken on.", (void *)9},
+	LEASE_ATTR("name", "The lease's name.", 0),
+	LEASE_ATTR("owner", "The owner written in the database (host:pid plus a random part).", 1),
+	LEASE_ATTR("token", "The fencing token: strictly increasing per name on every acquisition.", 2),
+	LEASE_ATTR("kind", "'exclusive', 'slot' (one of a semaphore's slots) or 'read'.", 3),
+	LEASE_ATTR("slots", "A slot's semaphore size N, else 0.", 4),
+	LEASE_ATTR("slot", "A slot's number (0..N-1), a reader's slot (>= 1), else 0.", 5),
+	LEASE_ATTR("expires_at",
+		   "When it expires (datetime in UTC, database clock); None for a lease taken over with lease_from().", 6),
+	LEASE_ATTR("ttl", "The TTL in seconds that renew() uses by default (None after lease_from()).", 7),
+	LEASE_ATTR("held",
+		   "True while this object believes it holds the lease (no database call; is_held() asks the database).", 8),
+	LEASE_ATTR("db", "The Db the lease was taken on.", 9),
 	{NULL}};
 
 static PyMethodDef Lease_methods[] = {
@@ -993,33 +991,31 @@ static PyObject *Task_get(TaskObject *self, void *which)
 	Py_RETURN_NONE;
 }
 
+/* One read-only attribute: its name, its doc, its case in Task_get. */
+#define TASK_ATTR(name, doc, which) {name, (getter)Task_get, NULL, doc, (void *)(which)}
 static PyGetSetDef Task_getset[] = {
-	{"id", (getter)Task_get, NULL, "The task id (int).", (void *)0},
-	{"name", (getter)Task_get, NULL, "The task name (what selects the handler).", (void *)1},
-	{"queue", (getter)Task_get, NULL, "The queue.", (void *)2},
-	{"payload", (getter)Task_get, NULL, "The payload as bytes, or None (Db.list() does not load payloads).",
-	 (void *)3},
-	{"text", (getter)Task_get, NULL, "The payload decoded as UTF-8 (str), or None.", (void *)4},
-	{"attempts", (getter)Task_get, NULL, "Attempts so far (a claimed at-least-once task: this one included).",
-	 (void *)5},
-	{"max_attempts", (getter)Task_get, NULL, "Attempts allowed before the task is dead.", (void *)6},
-	{"priority", (getter)Task_get, NULL, "Higher is claimed first.", (void *)7},
-	{"run_at", (getter)Task_get, NULL, "Due time of this occurrence (datetime, UTC).", (void *)8},
-	{"unique_key", (getter)Task_get, NULL, "The unique key, or None.", (void *)9},
-	{"last_error", (getter)Task_get, NULL, "The error of the last failed attempt, or None.", (void *)10},
-	{"at_least_once", (getter)Task_get, NULL, "True when claimed at-least-once (ack/fail settle it).",
-	 (void *)11},
-	{"recurring", (getter)Task_get, NULL, "True for a task on a schedule (every / cron).", (void *)12},
-	{"timeout", (getter)Task_get, NULL, "Its own time limit in seconds, or None (the worker's).", (void *)13},
-	{"created_at", (getter)Task_get, NULL, "When it was added (datetime, UTC), if read back.", (void *)14},
-	{"dead", (getter)Task_get, NULL, "True for a dead task (out of attempts).", (void *)15},
-	{"every", (getter)Task_get, NULL, "The interval in seconds of an interval task, else None.", (void *)16},
-	{"cron", (getter)Task_get, NULL, "The cron expression, or None.", (void *)17},
-	{"tz", (getter)Task_get, NULL, "The cron time zone, or None (UTC).", (void *)18},
-	{"paused", (getter)Task_get, NULL, "True when paused.", (void *)19},
-	{"next_run_at", (getter)Task_get, NULL, "A claimed recurring task: the next occurrence, else None.",
-	 (void *)20},
-	{"claim_owner", (getter)Task_get, NULL, "Who holds its claim, or None.", (void *)21},
+	TASK_ATTR("id", "The task id (int).", 0),
+	TASK_ATTR("name", "The task name (what selects the handler).", 1),
+	TASK_ATTR("queue", "The queue.", 2),
+	TASK_ATTR("payload", "The payload as bytes, or None (Db.list() does not load payloads).", 3),
+	TASK_ATTR("text", "The payload decoded as UTF-8 (str), or None.", 4),
+	TASK_ATTR("attempts", "Attempts so far (a claimed at-least-once task: this one included).", 5),
+	TASK_ATTR("max_attempts", "Attempts allowed before the task is dead.", 6),
+	TASK_ATTR("priority", "Higher is claimed first.", 7),
+	TASK_ATTR("run_at", "Due time of this occurrence (datetime, UTC).", 8),
+	TASK_ATTR("unique_key", "The unique key, or None.", 9),
+	TASK_ATTR("last_error", "The error of the last failed attempt, or None.", 10),
+	TASK_ATTR("at_least_once", "True when claimed at-least-once (ack/fail settle it).", 11),
+	TASK_ATTR("recurring", "True for a task on a schedule (every / cron).", 12),
+	TASK_ATTR("timeout", "Its own time limit in seconds, or None (the worker's).", 13),
+	TASK_ATTR("created_at", "When it was added (datetime, UTC), if read back.", 14),
+	TASK_ATTR("dead", "True for a dead task (out of attempts).", 15),
+	TASK_ATTR("every", "The interval in seconds of an interval task, else None.", 16),
+	TASK_ATTR("cron", "The cron expression, or None.", 17),
+	TASK_ATTR("tz", "The cron time zone, or None (UTC).", 18),
+	TASK_ATTR("paused", "True when paused.", 19),
+	TASK_ATTR("next_run_at", "A claimed recurring task: the next occurrence, else None.", 20),
+	TASK_ATTR("claim_owner", "Who holds its claim, or None.", 21),
 	{NULL}};
 
 static PyObject *Task_repr(TaskObject *self)
