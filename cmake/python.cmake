@@ -36,8 +36,14 @@ if(NOT LQ_PY_EXE)
     set(LQ_PY_EXE "${lq_can_build}")
   endif()
 endif()
+# A sanitizer build's libleaseq needs the sanitizer runtime loaded first,
+# which an ordinary interpreter does not do: AUTO leaves the module out
+# (ON builds it; its tests then need LD_PRELOAD of the runtime).
 if(LQ_PY_EXE)
   set(LQ_PY_FOUND TRUE)
+  if((LEASEQ_SANITIZE OR LEASEQ_FUZZ) AND (NOT LEASEQ_WITH_PYTHON OR LEASEQ_WITH_PYTHON STREQUAL "AUTO"))
+    set(LQ_PY_FOUND FALSE)
+  endif()
 endif()
 lq_optional_part(LEASEQ_WITH_PYTHON "${LQ_PY_FOUND}" "Build the Python module (bindings/python)"
   "apt-get install python3-dev python3-setuptools")

@@ -191,9 +191,9 @@ class Worker:
                     t.join()
             for sig, h in old.items():
                 signal.signal(sig, h)
+            self._runners = []  # the runners go first: they borrow their Db
             for db in dbs[1:]:
                 db.close()
-            self._runners = []
         for r in results:
             if isinstance(r, BaseException):
                 raise r

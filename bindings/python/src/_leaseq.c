@@ -236,6 +236,7 @@ typedef struct {
 	PyThread_type_lock mu; /* held around every C call on db */
 	unsigned long owner;   /* the thread using the Db (read and set with the GIL) */
 	int depth;
+	int runners;           /* lq_runners borrowing db: it must outlive them */
 	char *dsn;             /* as given (NULL: the default); never shown */
 	char shown[512];       /* the redacted DSN */
 	PyObject *weakrefs;
@@ -391,7 +392,7 @@ static void Db_dealloc(DbObject *self)
 
 static PyObject *Db_close(DbObject *self, PyObject *unused)
 {
-	if (self->depth > 0) {
+	if (self->depth > 0 || self->runners > 0) {
 		PyErr_SetString(PyExc_RuntimeError, "leaseq.Db.close(): the Db is in use (by a worker or another thread)");
 		return NULL;
 	}
@@ -410,7 +411,7 @@ static PyObject *Db_enter(DbObject *self, PyObject *unused)
 
 static PyObject *Db_exit(DbObject *self, PyObject *args)
 {
-	if (self->depth == 0)
+	if (self->depth == 0 && self->runners == 0)
 		db_close_now(self);
 	Py_RETURN_FALSE;
 }
@@ -758,26 +759,28 @@ static PyObject *Lease_enter(LeaseObject *self, PyObject *unused)
 /* Release on leaving the block (or when the object dies) only while this
  * process still holds it: a lost lease is not ours to free, and a lease
  * taken over from a handle (lease_from) is released only explicitly. */
-static int lease_release_if_held(LeaseObject *self)
+static lq_status lease_release_if_held(LeaseObject *self)
 {
 	if (self->released || !self->db || !self->db->db || !lq_lease_held(&self->l))
-		return 0;
+		return LQ_OK;
 	if (self->db->depth > 0 && self->db->owner != PyThread_get_thread_ident())
-		return 0;
+		return LQ_OK;
 	lq_status st;
 	self->db->depth++;
 	self->db->owner = PyThread_get_thread_ident();
 	DB_CALL(self->db, st, lq_lease_release(self->db->db, &self->l));
 	db_leave(self->db);
 	self->released = 1;
-	return st == LQ_OK || st == LQ_LOST ? 0 : -1;
+	return st == LQ_LOST ? LQ_OK : st;
 }
 
+/* A failed release is raised only when no exception is on its way out. */
 static PyObject *Lease_exit(LeaseObject *self, PyObject *args)
 {
 	PyObject *type = PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : Py_None;
-	if (lease_release_if_held(self) < 0 && type == Py_None)
-		return db_raise(self->db, LQ_ERROR);
+	lq_status st = lease_release_if_held(self);
+	if (st != LQ_OK && type == Py_None)
+		return db_raise(self->db, st);
 	Py_RETURN_FALSE;
 }
 
@@ -838,40 +841,38 @@ static PyObject *Lease_get(LeaseObject *self, void *which)
 	Py_RETURN_NONE;
 }
 
+/* One read-only attribute: its name, its doc, its case in Lease_get. */
+#define LEASE_ATTR(name, doc, which) {name, (getter)Lease_get, NULL, doc, (void *)(which)}
 static PyGetSetDef Lease_getset[] = {
-	{"name", (getter)Lease_get, NULL, "The lease's name.", (void *)0},
-	{"owner", (getter)Lease_get, NULL, "The owner written in the database (host:pid plus a random part).", (void *)1},
-	{"token", (getter)Lease_get, NULL, "The fencing token: strictly increasing per name on every acquisition.",
-	 (void *)2},
-	{"kind", (getter)Lease_get, NULL, "'exclusive', 'slot' (one of a semaphore's slots) or 'read'.", (void *)3},
-	{"slots", (getter)Lease_get, NULL, "A slot's semaphore size N, else 0.", (void *)4},
-	{"slot", (getter)Lease_get, NULL, "A slot's number (0..N-1), a reader's slot (>= 1), else 0.", (void *)5},
-	{"expires_at", (getter)Lease_get, NULL,
-	 "When it expires (datetime in UTC, database clock); None for a lease taken over with lease_from().",
-	 (void *)6},
-	{"ttl", (getter)Lease_get, NULL, "The TTL in seconds that renew() uses by default (None after lease_from()).",
-	 (void *)7},
-	{"held", (getter)Lease_get, NULL,
-	 "True while this object believes it holds the lease (no database call; is_held() asks the database).",
-	 (void *)8},
-	{"db", (getter)Lease_get, NULL, "The Db the lease was taken on.", (void *)9},
+	LEASE_ATTR("name", "The lease's name.", 0),
+	LEASE_ATTR("owner", "The owner written in the database (host:pid plus a random part).", 1),
+	LEASE_ATTR("token", "The fencing token: strictly increasing per name on every acquisition.", 2),
+	LEASE_ATTR("kind", "'exclusive', 'slot' (one of a semaphore's slots) or 'read'.", 3),
+	LEASE_ATTR("slots", "A slot's semaphore size N, else 0.", 4),
+	LEASE_ATTR("slot", "A slot's number (0..N-1), a reader's slot (>= 1), else 0.", 5),
+	LEASE_ATTR("expires_at",
+		   "When it expires (datetime in UTC, database clock); None for a lease taken over with lease_from().", 6),
+	LEASE_ATTR("ttl", "The TTL in seconds that renew() uses by default (None after lease_from()).", 7),
+	LEASE_ATTR("held",
+		   "True while this object believes it holds the lease (no database call; is_held() asks the database).", 8),
+	LEASE_ATTR("db", "The Db the lease was taken on.", 9),
 	{NULL}};
 
 static PyMethodDef Lease_methods[] = {
 	{"renew", (PyCFunction)(void (*)(void))Lease_renew, METH_VARARGS | METH_KEYWORDS,
-	 "renew(ttl=None)\n--\n\nExtend the lease to now + ttl (default: the TTL it was taken with).\n"
+	 "renew($self, ttl=None)\n--\n\nExtend the lease to now + ttl (default: the TTL it was taken with).\n"
 	 "Raises LeaseLost when it expired and was taken or broken: stop acting."},
 	{"release", (PyCFunction)Lease_release, METH_NOARGS,
-	 "release()\n--\n\nHand the lease back.  True; False when it was no longer ours (someone else holds\n"
+	 "release($self)\n--\n\nHand the lease back.  True; False when it was no longer ours (someone else holds\n"
 	 "it now, or this object released it already): nothing changed."},
 	{"is_held", (PyCFunction)Lease_is_held, METH_NOARGS,
-	 "is_held()\n--\n\nAsk the database whether this is still the valid holder."},
+	 "is_held($self)\n--\n\nAsk the database whether this is still the valid holder."},
 	{"promote", (PyCFunction)Lease_promote, METH_NOARGS,
-	 "promote()\n--\n\nRead lease -> exclusive, atomically (higher token).  Busy while other readers hold it."},
+	 "promote($self)\n--\n\nRead lease -> exclusive, atomically (higher token).  Busy while other readers hold it."},
 	{"demote", (PyCFunction)Lease_demote, METH_NOARGS,
-	 "demote()\n--\n\nExclusive lease -> read lease, atomically (higher token); readers may join."},
+	 "demote($self)\n--\n\nExclusive lease -> read lease, atomically (higher token); readers may join."},
 	{"encode", (PyCFunction)Lease_encode, METH_NOARGS,
-	 "encode()\n--\n\nThe lease as one shell-safe word; another process takes it over with "
+	 "encode($self)\n--\n\nThe lease as one shell-safe word; another process takes it over with "
 	 "Db.lease_from(word)."},
 	{"__enter__", (PyCFunction)Lease_enter, METH_NOARGS, NULL},
 	{"__exit__", (PyCFunction)Lease_exit, METH_VARARGS, NULL},
@@ -990,33 +991,31 @@ static PyObject *Task_get(TaskObject *self, void *which)
 	Py_RETURN_NONE;
 }
 
+/* One read-only attribute: its name, its doc, its case in Task_get. */
+#define TASK_ATTR(name, doc, which) {name, (getter)Task_get, NULL, doc, (void *)(which)}
 static PyGetSetDef Task_getset[] = {
-	{"id", (getter)Task_get, NULL, "The task id (int).", (void *)0},
-	{"name", (getter)Task_get, NULL, "The task name (what selects the handler).", (void *)1},
-	{"queue", (getter)Task_get, NULL, "The queue.", (void *)2},
-	{"payload", (getter)Task_get, NULL, "The payload as bytes, or None (Db.list() does not load payloads).",
-	 (void *)3},
-	{"text", (getter)Task_get, NULL, "The payload decoded as UTF-8 (str), or None.", (void *)4},
-	{"attempts", (getter)Task_get, NULL, "Attempts so far (a claimed at-least-once task: this one included).",
-	 (void *)5},
-	{"max_attempts", (getter)Task_get, NULL, "Attempts allowed before the task is dead.", (void *)6},
-	{"priority", (getter)Task_get, NULL, "Higher is claimed first.", (void *)7},
-	{"run_at", (getter)Task_get, NULL, "Due time of this occurrence (datetime, UTC).", (void *)8},
-	{"unique_key", (getter)Task_get, NULL, "The unique key, or None.", (void *)9},
-	{"last_error", (getter)Task_get, NULL, "The error of the last failed attempt, or None.", (void *)10},
-	{"at_least_once", (getter)Task_get, NULL, "True when claimed at-least-once (ack/fail settle it).",
-	 (void *)11},
-	{"recurring", (getter)Task_get, NULL, "True for a task on a schedule (every / cron).", (void *)12},
-	{"timeout", (getter)Task_get, NULL, "Its own time limit in seconds, or None (the worker's).", (void *)13},
-	{"created_at", (getter)Task_get, NULL, "When it was added (datetime, UTC), if read back.", (void *)14},
-	{"dead", (getter)Task_get, NULL, "True for a dead task (out of attempts).", (void *)15},
-	{"every", (getter)Task_get, NULL, "The interval in seconds of an interval task, else None.", (void *)16},
-	{"cron", (getter)Task_get, NULL, "The cron expression, or None.", (void *)17},
-	{"tz", (getter)Task_get, NULL, "The cron time zone, or None (UTC).", (void *)18},
-	{"paused", (getter)Task_get, NULL, "True when paused.", (void *)19},
-	{"next_run_at", (getter)Task_get, NULL, "A claimed recurring task: the next occurrence, else None.",
-	 (void *)20},
-	{"claim_owner", (getter)Task_get, NULL, "Who holds its claim, or None.", (void *)21},
+	TASK_ATTR("id", "The task id (int).", 0),
+	TASK_ATTR("name", "The task name (what selects the handler).", 1),
+	TASK_ATTR("queue", "The queue.", 2),
+	TASK_ATTR("payload", "The payload as bytes, or None (Db.list() does not load payloads).", 3),
+	TASK_ATTR("text", "The payload decoded as UTF-8 (str), or None.", 4),
+	TASK_ATTR("attempts", "Attempts so far (a claimed at-least-once task: this one included).", 5),
+	TASK_ATTR("max_attempts", "Attempts allowed before the task is dead.", 6),
+	TASK_ATTR("priority", "Higher is claimed first.", 7),
+	TASK_ATTR("run_at", "Due time of this occurrence (datetime, UTC).", 8),
+	TASK_ATTR("unique_key", "The unique key, or None.", 9),
+	TASK_ATTR("last_error", "The error of the last failed attempt, or None.", 10),
+	TASK_ATTR("at_least_once", "True when claimed at-least-once (ack/fail settle it).", 11),
+	TASK_ATTR("recurring", "True for a task on a schedule (every / cron).", 12),
+	TASK_ATTR("timeout", "Its own time limit in seconds, or None (the worker's).", 13),
+	TASK_ATTR("created_at", "When it was added (datetime, UTC), if read back.", 14),
+	TASK_ATTR("dead", "True for a dead task (out of attempts).", 15),
+	TASK_ATTR("every", "The interval in seconds of an interval task, else None.", 16),
+	TASK_ATTR("cron", "The cron expression, or None.", 17),
+	TASK_ATTR("tz", "The cron time zone, or None (UTC).", 18),
+	TASK_ATTR("paused", "True when paused.", 19),
+	TASK_ATTR("next_run_at", "A claimed recurring task: the next occurrence, else None.", 20),
+	TASK_ATTR("claim_owner", "Who holds its claim, or None.", 21),
 	{NULL}};
 
 static PyObject *Task_repr(TaskObject *self)
@@ -1794,37 +1793,37 @@ out:
 }
 
 static PyMethodDef Db_methods[] = {
-	{"close", (PyCFunction)Db_close, METH_NOARGS, "close()\n--\n\nClose the connection (idempotent)."},
+	{"close", (PyCFunction)Db_close, METH_NOARGS, "close($self)\n--\n\nClose the connection (idempotent)."},
 	{"__enter__", (PyCFunction)Db_enter, METH_NOARGS, NULL},
 	{"__exit__", (PyCFunction)Db_exit, METH_VARARGS, NULL},
 	{"_reopen", (PyCFunction)Db_reopen, METH_NOARGS, "A new Db on the same DSN (the worker's other threads)."},
 	{"migrate", (PyCFunction)Db_migrate, METH_NOARGS,
-	 "migrate()\n--\n\nApply the migrations the database lacks.  Returns (from_version, to_version)."},
+	 "migrate($self)\n--\n\nApply the migrations the database lacks.  Returns (from_version, to_version)."},
 	{"schema", (PyCFunction)Db_schema, METH_NOARGS,
-	 "schema()\n--\n\n(current, latest): the applied schema version (0: none) and the library's."},
-	{"now", (PyCFunction)Db_now, METH_NOARGS, "now()\n--\n\nThe database clock, a datetime in UTC."},
+	 "schema($self)\n--\n\n(current, latest): the applied schema version (0: none) and the library's."},
+	{"now", (PyCFunction)Db_now, METH_NOARGS, "now($self)\n--\n\nThe database clock, a datetime in UTC."},
 	{"cancel", (PyCFunction)Db_cancel, METH_NOARGS,
-	 "cancel()\n--\n\nEnd what this Db waits for (a lease wait, a worker's idle wait) with Canceled.\n"
+	 "cancel($self)\n--\n\nEnd what this Db waits for (a lease wait, a worker's idle wait) with Canceled.\n"
 	 "The one method another thread may call.  The request stays until cancel_clear()."},
 	{"cancel_clear", (PyCFunction)Db_cancel_clear, METH_NOARGS,
-	 "cancel_clear()\n--\n\nForget a cancel() request."},
+	 "cancel_clear($self)\n--\n\nForget a cancel() request."},
 	{"lease", (PyCFunction)(void (*)(void))Db_lease, METH_VARARGS | METH_KEYWORDS,
-	 "lease(name, ttl, wait=None, *, slots=None, read=False, owner=None)\n--\n\n"
+	 "lease($self, name, ttl, wait=None, *, slots=None, read=False, owner=None)\n--\n\n"
 	 "Take the lease name for ttl (seconds, \"30s\" or a timedelta), waiting up to wait for it.\n"
 	 "slots=N takes one of a semaphore's N slots; read=True a shared read lease.\n"
 	 "Returns a Lease (a context manager that releases it); raises Busy (its .holder says who\n"
 	 "holds it) when it is not free by the end of the wait."},
 	{"try_lease", (PyCFunction)(void (*)(void))Db_try_lease, METH_VARARGS | METH_KEYWORDS,
-	 "try_lease(name, ttl, *, slots=None, read=False, owner=None)\n--\n\n"
+	 "try_lease($self, name, ttl, *, slots=None, read=False, owner=None)\n--\n\n"
 	 "As lease() without waiting; None when it is held elsewhere."},
 	{"lease_from", (PyCFunction)(void (*)(void))Db_lease_from, METH_VARARGS | METH_KEYWORDS,
-	 "lease_from(handle, ttl=None)\n--\n\nTake over a lease from Lease.encode()'s word (another process's).\n"
+	 "lease_from($self, handle, ttl=None)\n--\n\nTake over a lease from Lease.encode()'s word (another process's).\n"
 	 "It is not released when the object dies: call release().  ttl: what renew() uses."},
 	{"lease_info", (PyCFunction)Db_lease_info, METH_O,
-	 "lease_info(name)\n--\n\nThe lease's state as a dict (name, owner ('' when free), token, expires_at,\n"
+	 "lease_info($self, name)\n--\n\nThe lease's state as a dict (name, owner ('' when free), token, expires_at,\n"
 	 "kind, slots, slot), or None if it was never taken."},
 	{"break_lease", (PyCFunction)Db_break_lease, METH_O,
-	 "break_lease(name)\n--\n\nAdmin: free the lease whoever holds it (bumps the token).  False if unknown."},
+	 "break_lease($self, name)\n--\n\nAdmin: free the lease whoever holds it (bumps the token).  False if unknown."},
 	{"add", (PyCFunction)(void (*)(void))Db_add, METH_VARARGS | METH_KEYWORDS,
 	 "add(name, payload=None, *, queue=None, delay=None, run_at=None, unique=None, priority=None,\n"
 	 "    timeout=None, max_attempts=None, every=None, cron=None, tz=None, missed=None)\n--\n\n"
@@ -1833,41 +1832,41 @@ static PyMethodDef Db_methods[] = {
 	 "run_at: a datetime (naive = UTC) or epoch seconds.  cron: 5 fields or @daily, in tz.\n"
 	 "missed: 'once' (default) or 'skip', for recurring tasks after downtime."},
 	{"add_many", (PyCFunction)Db_add_many, METH_O,
-	 "add_many(tasks)\n--\n\nEnqueue many tasks in one transaction: all or none.  Each task is a dict\n"
+	 "add_many($self, tasks)\n--\n\nEnqueue many tasks in one transaction: all or none.  Each task is a dict\n"
 	 "{'name': ..., 'payload': ..., <add() options>}, a tuple (name, payload, options) or a name.\n"
 	 "Returns the ids in order."},
 	{"claim", (PyCFunction)(void (*)(void))Db_claim, METH_VARARGS | METH_KEYWORDS,
-	 "claim(queue='default', limit=1, *, at_least_once=True, claim_ttl=30)\n--\n\n"
+	 "claim($self, queue='default', limit=1, *, at_least_once=True, claim_ttl=30)\n--\n\n"
 	 "Claim up to limit due tasks; a list of Task, [] when nothing is due.\n"
 	 "at_least_once: settle each with ack()/fail()/release() before claim_ttl ends\n"
 	 "(heartbeat() extends it); otherwise the claim removed the task already."},
 	{"ack", (PyCFunction)Db_ack, METH_O,
-	 "ack(task)\n--\n\nThe claimed task succeeded.  LeaseLost when the claim was lost meanwhile."},
+	 "ack($self, task)\n--\n\nThe claimed task succeeded.  LeaseLost when the claim was lost meanwhile."},
 	{"fail", (PyCFunction)Db_fail, METH_VARARGS,
-	 "fail(task, error)\n--\n\nThe claimed task failed with error (one line): retried after a back-off,\n"
+	 "fail($self, task, error)\n--\n\nThe claimed task failed with error (one line): retried after a back-off,\n"
 	 "or dead when out of attempts."},
 	{"release", (PyCFunction)Db_release, METH_O,
-	 "release(task)\n--\n\nHand a claimed task back unrun: due again at once, the attempt not counted."},
+	 "release($self, task)\n--\n\nHand a claimed task back unrun: due again at once, the attempt not counted."},
 	{"heartbeat", (PyCFunction)(void (*)(void))Db_heartbeat, METH_VARARGS | METH_KEYWORDS,
-	 "heartbeat(task, claim_ttl=30)\n--\n\nExtend an at-least-once claim; LeaseLost when it was lost."},
-	{"get", (PyCFunction)Db_get, METH_O, "get(id)\n--\n\nThe task (live or dead), or None."},
-	{"remove", (PyCFunction)Db_remove, METH_O, "remove(id)\n--\n\nDelete a live or dead task.  False if none."},
+	 "heartbeat($self, task, claim_ttl=30)\n--\n\nExtend an at-least-once claim; LeaseLost when it was lost."},
+	{"get", (PyCFunction)Db_get, METH_O, "get($self, id)\n--\n\nThe task (live or dead), or None."},
+	{"remove", (PyCFunction)Db_remove, METH_O, "remove($self, id)\n--\n\nDelete a live or dead task.  False if none."},
 	{"retry", (PyCFunction)Db_retry, METH_O,
-	 "retry(id)\n--\n\nA dead task back to its queue (attempts reset), or a live one due now.  False if none."},
+	 "retry($self, id)\n--\n\nA dead task back to its queue (attempts reset), or a live one due now.  False if none."},
 	{"list", (PyCFunction)(void (*)(void))Db_list, METH_VARARGS | METH_KEYWORDS,
-	 "list(queue=None, *, dead=False, due=False)\n--\n\nTasks by id (payloads not loaded): every queue,\n"
+	 "list($self, queue=None, *, dead=False, due=False)\n--\n\nTasks by id (payloads not loaded): every queue,\n"
 	 "or one; the dead ones with dead=True; only those due now with due=True."},
 	{"history", (PyCFunction)(void (*)(void))Db_history, METH_VARARGS | METH_KEYWORDS,
-	 "history(*, task_id=None, queue=None, name=None, since=None, limit=100)\n--\n\n"
+	 "history($self, *, task_id=None, queue=None, name=None, since=None, limit=100)\n--\n\n"
 	 "Runs that ended, newest first: a list of Run (id, task_id, run_at, queue, name, worker,\n"
 	 "attempt, started_at, ended_at, outcome: 'done'|'failed'|'timed_out'|'dead', error)."},
 	{"queues", (PyCFunction)Db_queues, METH_NOARGS,
-	 "queues()\n--\n\nEvery queue with tasks or paused: a list of QueueInfo (name, paused, tasks, due,\n"
+	 "queues($self)\n--\n\nEvery queue with tasks or paused: a list of QueueInfo (name, paused, tasks, due,\n"
 	 "dead, next_run_at)."},
 	{"pause_queue", (PyCFunction)(void (*)(void))Db_pause_queue, METH_VARARGS | METH_KEYWORDS,
-	 "pause_queue(queue, paused=True)\n--\n\nPause (or with paused=False resume) a whole queue."},
+	 "pause_queue($self, queue, paused=True)\n--\n\nPause (or with paused=False resume) a whole queue."},
 	{"stats", (PyCFunction)Db_stats, METH_NOARGS,
-	 "stats()\n--\n\n{'queues': [QueueInfo...], 'leases': {'taken', 'lost', 'broken'},\n"
+	 "stats($self)\n--\n\n{'queues': [QueueInfo...], 'leases': {'taken', 'lost', 'broken'},\n"
 	 " 'runs': [{'queue', 'name', 'done', 'failed', 'timed_out', 'dead'}...]}: the monotonic counters."},
 	{NULL}};
 
@@ -1982,9 +1981,9 @@ static void Job_dealloc(JobObject *self)
 
 static PyMethodDef Job_methods[] = {
 	{"heartbeat", (PyCFunction)Job_heartbeat, METH_NOARGS,
-	 "heartbeat()\n--\n\nExtend the claim (and a tick's runner lease).  False when lost: stop working."},
+	 "heartbeat($self)\n--\n\nExtend the claim (and a tick's runner lease).  False when lost: stop working."},
 	{"mark_timed_out", (PyCFunction)Job_mark_timed_out, METH_O,
-	 "mark_timed_out(message)\n--\n\nRecord the run as timed out (the watchdog calls it)."},
+	 "mark_timed_out($self, message)\n--\n\nRecord the run as timed out (the watchdog calls it)."},
 	{NULL}};
 
 static PyGetSetDef Job_getset[] = {
@@ -2049,17 +2048,19 @@ static int trampoline(lq_job *job, void *ctx)
 		jo->runner = (RunnerObject *)Py_NewRef(self);
 		jo->timed_out = NULL;
 		PyObject *res = PyObject_CallOneArg(fn, (PyObject *)jo);
-		if (res) {
+		if (jo->timed_out) {
+			/* Stopped past its limit, even if the handler swallowed
+			 * the Timeout and returned. */
+			PyErr_Clear();
+			lq_job_set_timed_out(job, jo->timed_out);
+		} else if (res) {
 			rc = 0;
-			Py_DECREF(res);
 		} else {
 			char *line = exception_line();
-			if (jo->timed_out)
-				lq_job_set_timed_out(job, jo->timed_out);
-			else
-				lq_job_set_error(job, line ? line : "handler failed");
+			lq_job_set_error(job, line ? line : "handler failed");
 			free(line);
 		}
+		Py_XDECREF(res);
 		jo->job = NULL;
 		Py_DECREF(jo);
 		/* A watchdog's Timeout that arrived too late must not hit the
@@ -2133,12 +2134,15 @@ static int Runner_init(RunnerObject *self, PyObject *args, PyObject *kw)
 		return -1;
 	}
 	self->db = (DbObject *)Py_NewRef(db);
+	db->runners++;
 	return 0;
 }
 
 static void Runner_dealloc(RunnerObject *self)
 {
 	lq_runner_free(self->r);
+	if (self->db)
+		self->db->runners--;
 	Py_XDECREF(self->db);
 	Py_XDECREF(self->handlers);
 	Py_XDECREF(self->queues);
@@ -2151,8 +2155,9 @@ static PyObject *Runner_handle(RunnerObject *self, PyObject *args)
 	PyObject *nameo, *fn;
 	if (!PyArg_ParseTuple(args, "OO:handle", &nameo, &fn))
 		return NULL;
-	const char *name = PyUnicode_Check(nameo) && !strcmp(PyUnicode_AsUTF8(nameo), "*") ? "*"
-											   : name_arg(nameo, "task name");
+	const char *name = PyUnicode_Check(nameo) && PyUnicode_CompareWithASCIIString(nameo, "*") == 0
+				   ? "*"
+				   : name_arg(nameo, "task name");
 	if (!name)
 		return NULL;
 	if (!PyCallable_Check(fn)) {
@@ -2226,12 +2231,12 @@ static PyObject *Runner_stop(RunnerObject *self, PyObject *unused)
 
 static PyMethodDef Runner_methods[] = {
 	{"handle", (PyCFunction)Runner_handle, METH_VARARGS,
-	 "handle(name, fn)\n--\n\nfn(job) runs tasks named name ('*': any other)."},
+	 "handle($self, name, fn)\n--\n\nfn(job) runs tasks named name ('*': any other)."},
 	{"work", (PyCFunction)(void (*)(void))Runner_work, METH_VARARGS | METH_KEYWORDS,
-	 "work(drain=False)\n--\n\nlq_runner_work: run tasks until stopped (or, drain, until none is due)."},
+	 "work($self, drain=False)\n--\n\nlq_runner_work: run tasks until stopped (or, drain, until none is due)."},
 	{"tick", (PyCFunction)(void (*)(void))Runner_tick, METH_VARARGS | METH_KEYWORDS,
-	 "tick(budget=None)\n--\n\nlq_runner_tick: one pseudo-cron tick on the first queue."},
-	{"stop", (PyCFunction)Runner_stop, METH_NOARGS, "stop()\n--\n\nStop after the current task."},
+	 "tick($self, budget=None)\n--\n\nlq_runner_tick: one pseudo-cron tick on the first queue."},
+	{"stop", (PyCFunction)Runner_stop, METH_NOARGS, "stop($self)\n--\n\nStop after the current task."},
 	{NULL}};
 
 static PyTypeObject RunnerType = {

@@ -4,6 +4,7 @@ import datetime
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -85,6 +86,17 @@ def test_schema_missing_is_schema_error(tmp_path):
         with pytest.raises(leaseq.Schema) as e:
             db.add("x")
         assert e.value.status == 6
+
+
+@pytest.mark.skipif(BACKEND != "sqlite", reason="statuses of SQLite's file")
+def test_local_file_statuses(tmp_path):
+    with pytest.raises(leaseq.CannotCreate) as e:
+        leaseq.connect("sqlite:%s" % (tmp_path / "no-such-dir" / "x.db"))
+    assert e.value.status == 14 and isinstance(e.value, OSError) and "x.db" in str(e.value)
+    (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
+    with pytest.raises(leaseq.NotADatabase) as e:
+        leaseq.connect("sqlite:%s" % (tmp_path / "junk.db")).migrate()
+    assert e.value.status == 16
 
 
 def test_cancel_from_another_thread_ends_a_wait(dsn, db, uniq):
@@ -228,30 +240,31 @@ def test_encode_and_take_over_in_another_process(db, dsn, uniq):
 
 def test_one_db_one_thread(dsn, db, uniq):
     with leaseq.connect(dsn) as other:
-        other.lease(uniq, ttl=30)
+        held = other.lease(uniq, ttl=30)
         errors = []
-        waiting = threading.Event()
 
         def wait():
-            waiting.set()
-            try:
-                db.lease(uniq, ttl=5, wait=2)
-            except leaseq.Busy:
-                pass
+            while True:  # until this thread is the one inside the Db
+                try:
+                    db.lease(uniq, ttl=5, wait=30)
+                    return
+                except RuntimeError:
+                    continue
+                except leaseq.Canceled:
+                    return
 
         t = threading.Thread(target=wait)
         t.start()
-        waiting.wait()
-        deadline = datetime.datetime.now() + datetime.timedelta(seconds=5)
-        while t.is_alive() and datetime.datetime.now() < deadline:
+        while t.is_alive() and not errors:
             try:
                 db.now()
             except RuntimeError as e:
                 errors.append(str(e))
-                break
+            time.sleep(0.01)  # outside the Db, so that the other thread gets in
         db.cancel()
         t.join()
         db.cancel_clear()
+        held.release()
         assert errors and "another thread" in errors[0]
 
 

@@ -1,6 +1,7 @@
 """Leaks (open/close, acquire/release loops keep memory flat) and threads
 (the GIL is released: a thread waiting in the library lets others run)."""
 import gc
+import os
 import threading
 import tracemalloc
 
@@ -29,6 +30,19 @@ def cycle(dsn, name, queue):
             db.add("")
         except ValueError:
             pass
+        with leaseq.connect(dsn) as other:  # the Busy path: an exception with its holder
+            held = db.lease(name + "-b", ttl=30)
+            try:
+                other.lease(name + "-b", ttl=30)
+                raise AssertionError("the lease was not busy")
+            except leaseq.Busy as e:
+                assert e.holder["token"] == held.token
+            held.release()
+        db.add("leak", queue=queue, max_attempts=1)
+        for t in db.claim(queue):
+            db.fail(t, "x" * 200)  # dead, with its error
+        for t in db.list(queue, dead=True):
+            db.remove(t.id)
 
 
 def test_no_leak_in_open_close_acquire_release(dsn, uniq):
@@ -48,23 +62,23 @@ def test_no_leak_in_open_close_acquire_release(dsn, uniq):
     # would be far beyond these: 300 cycles x 16 kB is 4.8 MB.
     print("grown: python %d B, rss %d kB" % (grown_py, grown_rss))
     assert grown_py < 64 * 1024, grown_py
-    assert grown_rss < 3 * 1024, grown_rss
+    if not os.environ.get("LEASEQ_PY_SANITIZED"):  # ASan's quarantine holds freed memory
+        assert grown_rss < 3 * 1024, grown_rss
 
 
 def test_threads_with_their_own_db_run_together(dsn, uniq):
     """While one thread waits inside the library for a held lease, another
     thread with its own Db finishes its work: the wait released the GIL."""
-    with leaseq.connect(dsn) as holder:
-        held = holder.lease(uniq, ttl=30)
+    with leaseq.connect(dsn) as holder, leaseq.connect(dsn) as waiting_db:
+        held = holder.lease(uniq, ttl=60)
         waiter_done = threading.Event()
         worker_done_first = []
 
         def waiter():
-            with leaseq.connect(dsn) as db:
-                try:
-                    db.lease(uniq, ttl=5, wait=3)
-                except leaseq.Busy:
-                    pass
+            try:
+                waiting_db.lease(uniq, ttl=5, wait=60)
+            except leaseq.Canceled:
+                pass
             waiter_done.set()
 
         def worker():
@@ -73,6 +87,7 @@ def test_threads_with_their_own_db_run_together(dsn, uniq):
                     db.add("t", queue=uniq)
                     db.now()
             worker_done_first.append(not waiter_done.is_set())
+            waiting_db.cancel()  # the one call another thread may make
 
         a = threading.Thread(target=waiter)
         b = threading.Thread(target=worker)

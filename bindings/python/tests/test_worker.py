@@ -67,6 +67,22 @@ def test_timeout_stops_the_handler_and_is_recorded(db, uniq):
     assert db.stats()["runs"] and [r["dead"] for r in db.stats()["runs"] if r["queue"] == uniq] == [1]
 
 
+def test_a_swallowed_timeout_is_still_timed_out(db, uniq):
+    tid = db.add("slow", queue=uniq, max_attempts=2, timeout=0.2)
+    worker = leaseq.Worker(db, queues=[uniq])
+
+    @worker.task("slow")
+    def slow(task):
+        try:
+            while True:
+                time.sleep(0.01)
+        except leaseq.Timeout:
+            return "ignored"
+
+    assert worker.run(drain=True).failed == 1
+    assert [r.outcome for r in db.history(task_id=tid)] == ["timed_out"]
+
+
 def test_timeout_then_retry_is_timed_out(db, uniq):
     tid = db.add("slow", queue=uniq, max_attempts=2)
     worker = leaseq.Worker(db, queues=[uniq], timeout=0.2)
@@ -146,3 +162,13 @@ def test_tick_runs_due_tasks_and_yields_to_a_holder(dsn, db, uniq):
     with pytest.raises(TypeError):
         leaseq.tick(db, {})
 
+
+
+def test_a_db_outlives_its_runners(dsn):
+    db = leaseq.connect(dsn)
+    runner = leaseq._leaseq.Runner(db, ["default"])
+    with pytest.raises(RuntimeError):
+        db.close()  # the runner borrows the handle
+    del runner
+    db.close()
+    assert db.closed
