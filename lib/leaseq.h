@@ -764,7 +764,10 @@ LQ_EXTERN(const lq_task *) lq_job_task(const lq_job *job);
 LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error);
 /* Keep a long job alive: extends the claim of an at-least-once job and,
  * inside lq_runner_tick, the runner lease.  Call it every
- * lq_job_claim_ttl()/3 ms.  LQ_OK; LQ_LOST: stop working on it. */
+ * lq_job_claim_ttl()/3 ms.  While the handler runs, the runner does not
+ * touch its handle, so another thread may call this (a watchdog), provided
+ * that thread and the handler never use the handle at the same time (one
+ * mutex around both).  LQ_OK; LQ_LOST: stop working on it. */
 LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job);
 /* Record why the job failed, as lq_job_set_error, and that it was stopped
  * past its time limit: its run is recorded as timed_out (or dead on its
