@@ -27,6 +27,7 @@
 #include "php_leaseq.h"
 #include "zend_exceptions.h"
 #include "zend_signal.h"
+#include "zend_closures.h"
 
 #define TICK_MS 50
 
@@ -556,8 +557,21 @@ ZEND_METHOD(Leaseq_Worker, handle)
 		RETURN_THROWS();
 	if (handler_name(name, 1) < 0)
 		RETURN_THROWS();
-	Z_TRY_ADDREF(fci.function_name);
-	zend_hash_update(&w->handlers, name, &fci.function_name);
+	/* Resolved now, in the caller's scope, as Closure::fromCallable does:
+	 * called later from the runner, [$this, 'privateMethod'] would no
+	 * longer be callable.  (A __call trampoline is resolved at each call.) */
+	zval fn;
+	if (fcc.function_handler && !(Z_TYPE(fci.function_name) == IS_OBJECT &&
+				      Z_OBJCE(fci.function_name) == zend_ce_closure)) {
+		zval this_zv;
+		if (fcc.object)
+			ZVAL_OBJ(&this_zv, fcc.object);
+		zend_create_fake_closure(&fn, fcc.function_handler, fcc.function_handler->common.scope,
+					 fcc.called_scope, fcc.object ? &this_zv : NULL);
+	} else {
+		ZVAL_COPY(&fn, &fci.function_name);
+	}
+	zend_hash_update(&w->handlers, name, &fn);
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 
