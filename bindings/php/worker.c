@@ -359,6 +359,23 @@ static void report_array(zval *out, const lq_run_report *rep)
 	add_assoc_string(out, "stopped", (char *)lq_stop_reason_name(rep->stopped));
 }
 
+/* The callable as the runner will call it: resolved now, in the caller's
+ * scope, as Closure::fromCallable does (called later from the runner,
+ * [$this, 'privateMethod'] would no longer be callable).  A __call
+ * trampoline (fcc->function_handler NULL) is resolved at each call. */
+static void handler_closure(zval *callable, zend_fcall_info_cache *fcc, zval *out)
+{
+	if (fcc->function_handler && !(Z_TYPE_P(callable) == IS_OBJECT && Z_OBJCE_P(callable) == zend_ce_closure)) {
+		zval this_zv;
+		if (fcc->object)
+			ZVAL_OBJ(&this_zv, fcc->object);
+		zend_create_fake_closure(out, fcc->function_handler, fcc->function_handler->common.scope,
+					 fcc->called_scope, fcc->object ? &this_zv : NULL);
+	} else {
+		ZVAL_COPY(out, callable);
+	}
+}
+
 /* A handler name: "*" or a task name.  0, or -1 after a ValueError. */
 static int handler_name(zend_string *name, uint32_t arg)
 {
@@ -557,20 +574,8 @@ ZEND_METHOD(Leaseq_Worker, handle)
 		RETURN_THROWS();
 	if (handler_name(name, 1) < 0)
 		RETURN_THROWS();
-	/* Resolved now, in the caller's scope, as Closure::fromCallable does:
-	 * called later from the runner, [$this, 'privateMethod'] would no
-	 * longer be callable.  (A __call trampoline is resolved at each call.) */
 	zval fn;
-	if (fcc.function_handler && !(Z_TYPE(fci.function_name) == IS_OBJECT &&
-				      Z_OBJCE(fci.function_name) == zend_ce_closure)) {
-		zval this_zv;
-		if (fcc.object)
-			ZVAL_OBJ(&this_zv, fcc.object);
-		zend_create_fake_closure(&fn, fcc.function_handler, fcc.function_handler->common.scope,
-					 fcc.called_scope, fcc.object ? &this_zv : NULL);
-	} else {
-		ZVAL_COPY(&fn, &fci.function_name);
-	}
+	handler_closure(&fci.function_name, &fcc, &fn);
 	zend_hash_update(&w->handlers, name, &fn);
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
@@ -683,17 +688,25 @@ ZEND_METHOD(Leaseq_Runner, tick)
 		RETURN_THROWS();
 	zend_string *name;
 	zval *fn;
+	HashTable resolved;
+	zend_hash_init(&resolved, zend_hash_num_elements(handlers), NULL, ZVAL_PTR_DTOR, 0);
 	ZEND_HASH_FOREACH_STR_KEY_VAL(handlers, name, fn) {
+		zend_fcall_info fci;
+		zend_fcall_info_cache fcc;
+		zval c;
 		if (!name) {
 			zend_argument_value_error(2, "must map task names to callables");
-			RETURN_THROWS();
+			goto fail;
 		}
 		if (handler_name(name, 2) < 0)
-			RETURN_THROWS();
-		if (!zend_is_callable(fn, 0, NULL)) {
+			goto fail;
+		if (zend_fcall_info_init(fn, 0, &fci, &fcc, NULL, NULL) != SUCCESS) {
 			zend_argument_type_error(2, "handler \"%s\" is not callable", ZSTR_VAL(name));
-			RETURN_THROWS();
+			goto fail;
 		}
+		zend_release_fcall_info_cache(&fcc);
+		handler_closure(fn, &fcc, &c);
+		zend_hash_update(&resolved, name, &c);
 	} ZEND_HASH_FOREACH_END();
 	const char *qs[2] = {queue, NULL};
 	lq_runner_opts o = LQ_RUNNER_OPTS_INIT;
@@ -709,12 +722,13 @@ ZEND_METHOD(Leaseq_Runner, tick)
 	if (st != LQ_OK) {
 		r.runner = NULL;
 		lq_php_throw(dbo, st, "tick: %s", lq_status_str(st));
-		RETURN_THROWS();
+		goto fail;
 	}
-	if (run_handlers(&r, handlers) < 0) {
+	if (run_handlers(&r, &resolved) < 0) {
 		run_end(&r);
-		RETURN_THROWS();
+		goto fail;
 	}
+	zend_hash_destroy(&resolved); /* run_handlers holds its own references */
 	GC_ADDREF(Z_OBJ_P(zdb));
 	lq_run_report rep;
 	memset(&rep, 0, sizeof(rep));
@@ -731,4 +745,8 @@ ZEND_METHOD(Leaseq_Runner, tick)
 		RETURN_THROWS();
 	}
 	report_array(return_value, &rep);
+	return;
+fail:
+	zend_hash_destroy(&resolved);
+	RETURN_THROWS();
 }

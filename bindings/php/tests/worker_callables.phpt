@@ -20,6 +20,11 @@ final class Jobs
           ->handle('magic', [$this, 'anything']);
     }
 
+    public function tick(Leaseq\Db $db, string $q): array
+    {
+        return Leaseq\Runner::tick($db, ['priv' => [$this, 'priv'], 'str' => 'Jobs::stat'], 5, ['queue' => $q]);
+    }
+
     private function priv(Leaseq\Task $t): void { echo "private {$t->payload}\n"; }
     public static function stat(Leaseq\Task $t): void { echo "static {$t->payload}\n"; }
     public function __call($name, $args) { echo "__call $name {$args[0]->payload}\n"; }
@@ -34,6 +39,12 @@ $w = new Leaseq\Worker($db, [$q]);
 (new Jobs())->register($w);
 $r = $w->run(true);
 var_dump($r['ran'], $r['failed']);
+
+// Runner::tick's handlers too.
+$tq = lq_unique('t');
+$db->add('priv', 'tick', ['queue' => $tq]);
+$db->add('str', 'tick', ['queue' => $tq]);
+var_dump((new Jobs())->tick($db, $tq)['ran']);
 ?>
 --EXPECT--
 private priv
@@ -44,3 +55,6 @@ function func
 __call anything magic
 int(6)
 int(0)
+private tick
+static tick
+int(2)
