@@ -51,7 +51,9 @@ namespace Leaseq {
         public function now(): int {}
 
         /**
-         * Take $name for $ttl, waiting up to $wait for it to free up.
+         * Take $name for $ttl, waiting up to $wait for it to free up (with
+         * a pcntl handler for SIGTERM or SIGINT, that signal ends the wait:
+         * the handler runs, then CanceledException).
          * $options: 'slots' => N (one of a semaphore's N slots),
          * 'read' => true (a read lease, shared with other readers),
          * 'owner' => string (a random part is always appended).

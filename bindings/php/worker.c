@@ -12,13 +12,8 @@
  * into the callable.  So a callable blocked inside one long C call (sleep(),
  * a slow query) is heartbeated and stopped when that call returns.
  *
- * SIGTERM and SIGINT during run(): a handler of ours calls lq_runner_stop
- * (async-signal-safe) and then the handler that was installed before (for
- * pcntl_signal, its queueing handler), so the runner stops after the
- * current task and the application's own PHP handler still runs.  It is
- * installed with zend_sigaction: with Zend signals, the engine's handler
- * stays in place and calls ours (a plain sigaction would find the engine's
- * handler as the previous one, whose default is to die).
+ * SIGTERM and SIGINT during run() stop the runner after the current task
+ * (signals.c).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -26,7 +21,6 @@
 
 #include "php_leaseq.h"
 #include "zend_exceptions.h"
-#include "zend_signal.h"
 #include "zend_closures.h"
 
 #define TICK_MS 50
@@ -274,49 +268,6 @@ static int handler_trampoline(lq_job *job, void *ctx)
 		return 1;
 	}
 	return rc;
-}
-
-/* ------------------------------------------------------------ signals */
-
-static lq_runner *volatile sig_runner;
-static struct sigaction sig_old[2];
-static const int sig_nums[2] = {SIGTERM, SIGINT};
-
-static void stop_signal(int sig, siginfo_t *si, void *uc)
-{
-	lq_runner *r = sig_runner;
-	if (r)
-		lq_runner_stop(r);
-	struct sigaction *old = &sig_old[sig == SIGTERM ? 0 : 1];
-	if (old->sa_flags & SA_SIGINFO) {
-		if (old->sa_sigaction)
-			old->sa_sigaction(sig, si, uc);
-	} else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-		old->sa_handler(sig);
-	}
-}
-
-static void signals_install(lq_runner *r)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = stop_signal;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	sig_runner = r;
-	for (int i = 0; i < 2; i++) {
-		zend_sigaction(sig_nums[i], &sa, &sig_old[i]);
-		/* A signal the process ignores stays ignored (nohup). */
-		if (!(sig_old[i].sa_flags & SA_SIGINFO) && sig_old[i].sa_handler == SIG_IGN)
-			zend_sigaction(sig_nums[i], &sig_old[i], NULL);
-	}
-}
-
-static void signals_restore(void)
-{
-	for (int i = 0; i < 2; i++)
-		zend_sigaction(sig_nums[i], &sig_old[i], NULL);
-	sig_runner = NULL;
 }
 
 /* ------------------------------------------------------ a run's set-up */
@@ -629,14 +580,12 @@ ZEND_METHOD(Leaseq_Worker, run)
 	GC_ADDREF(&w->std);
 	w->runner = r.runner;
 	/* A run inside a handler of another leaves the signals to the outer. */
-	bool own_signals = w->signals && !sig_runner;
-	if (own_signals)
-		signals_install(r.runner);
+	bool own_signals = w->signals && lq_php_signals_install(r.runner, NULL, false);
 	lq_run_report rep;
 	memset(&rep, 0, sizeof(rep));
 	LQ_PHP_CALL(dbo, st = lq_runner_work(r.runner, drain, &rep));
 	if (own_signals)
-		signals_restore();
+		lq_php_signals_restore();
 	w->runner = NULL;
 	bool bailout = r.bailout;
 	run_end(&r);
