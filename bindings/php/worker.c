@@ -69,6 +69,7 @@ static struct {
 	int64_t hb_every_ms, next_hb, deadline; /* monotonic ms; deadline 0: none */
 	int64_t limit_ms;
 	bool timed_out, lost;
+	bool lost_untold; /* lost, and the LostException not thrown yet */
 } cur;
 
 static zend_atomic_bool tick_pending;
@@ -153,6 +154,24 @@ static void timer_arm(bool on)
 
 static void (*prev_interrupt)(zend_execute_data *ex);
 
+/* Make the op about to run (ex->opline) a place an exception may come
+ * from; false if it cannot be.  The live range of a rope includes its
+ * ROPE_INIT, so when an exception is thrown just before one, the engine's
+ * clean-up frees the rope's first part, which was never built (a crash
+ * seen with a time limit passed during exec() followed by echo "$x").
+ * When ROPE_INIT itself throws, the engine has set that part to ""
+ * already: the same is done here. */
+static bool prepare_throw(zend_execute_data *ex)
+{
+	if (!ex || !ex->func || !ZEND_USER_CODE(ex->func->type) || !ex->opline)
+		return false;
+	if (ex->opline->opcode == ZEND_ROPE_INIT) {
+		zend_string **rope = (zend_string **)ZEND_CALL_VAR(ex, ex->opline->result.var);
+		rope[0] = ZSTR_EMPTY_ALLOC();
+	}
+	return true;
+}
+
 static void job_interrupt(zend_execute_data *ex)
 {
 	/* The previous hook first (pcntl's runs the application's signal
@@ -167,16 +186,24 @@ static void job_interrupt(zend_execute_data *ex)
 		cur.next_hb = now + cur.hb_every_ms;
 		if (lq_job_heartbeat(cur.job) == LQ_LOST) {
 			cur.lost = true;
-			if (!EG(exception))
-				zend_throw_exception_ex(lq_php_ce_status[LQ_LOST], LQ_LOST,
-					"task %lld (%s): its claim was lost; another worker may run it", (long long)t->id, t->name);
+			cur.lost_untold = true;
 		}
 	}
-	if (cur.deadline && now >= cur.deadline) {
+	if (cur.deadline && now >= cur.deadline)
 		cur.timed_out = true;
-		if (!EG(exception))
-			zend_throw_exception_ex(lq_php_ce_status[LQ_ETIMEDOUT], LQ_ETIMEDOUT, "task %lld (%s) ran past its time limit of %lld ms",
-						(long long)t->id, t->name, (long long)cur.limit_ms);
+	if (!(cur.lost_untold || cur.timed_out) || EG(exception))
+		return;
+	if (!prepare_throw(ex))
+		return; /* at the next tick */
+	if (cur.lost_untold) {
+		cur.lost_untold = false;
+		zend_throw_exception_ex(lq_php_ce_status[LQ_LOST], LQ_LOST,
+					"task %lld (%s): its claim was lost; another worker may run it",
+					(long long)t->id, t->name);
+	} else {
+		zend_throw_exception_ex(lq_php_ce_status[LQ_ETIMEDOUT], LQ_ETIMEDOUT,
+					"task %lld (%s) ran past its time limit of %lld ms", (long long)t->id, t->name,
+					(long long)cur.limit_ms);
 	}
 }
 
