@@ -314,7 +314,12 @@ static void db_take(INTERNAL_FUNCTION_PARAMETERS, bool with_wait)
 	lq_lease l;
 	lq_status st;
 	memset(&l, 0, sizeof(l));
+	/* With a handler of the application's for SIGTERM/SIGINT (pcntl), the
+	 * signal ends the wait: no PHP code runs until the C call returns. */
+	bool sigs = o.wait_ms > 0 && lq_php_signals_install(NULL, dbo->db, true);
 	LQ_PHP_CALL(dbo, st = lq_lease_take(dbo->db, ZSTR_VAL(name), ttl, &o, &l));
+	if (sigs && lq_php_signals_restore())
+		lq_php_signals_dispatch();
 	if (st == LQ_OK) {
 		lq_php_lease_new(return_value, &dbo->std, &l, ttl, true);
 		return;
@@ -398,5 +403,11 @@ ZEND_METHOD(Leaseq_Db, cancel)
 ZEND_METHOD(Leaseq_Db, close)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	db_detach(lq_php_db_from(Z_OBJ_P(ZEND_THIS)));
+	lq_php_db *dbo = lq_php_db_from(Z_OBJ_P(ZEND_THIS));
+	if (dbo->in_call > 0) {
+		/* A Worker's or a tick's handler: the runner still uses it. */
+		zend_throw_error(NULL, "Leaseq\\Db cannot be closed while a Worker or a tick runs on it");
+		RETURN_THROWS();
+	}
+	db_detach(dbo);
 }

@@ -136,7 +136,8 @@ ZEND_METHOD(Leaseq_Lease, renew)
 		lq_php_throw(dbo, st, "lease %s: %s", lo->l.name, lq_status_str(st));
 		RETURN_THROWS();
 	}
-	lo->ttl_ms = ttl;
+	if (lo->ttl_ms <= 0) /* decoded: the first TTL given is its TTL */
+		lo->ttl_ms = ttl;
 	lease_props(lo);
 }
 

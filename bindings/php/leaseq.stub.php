@@ -51,7 +51,9 @@ namespace Leaseq {
         public function now(): int {}
 
         /**
-         * Take $name for $ttl, waiting up to $wait for it to free up.
+         * Take $name for $ttl, waiting up to $wait for it to free up (with
+         * a pcntl handler for SIGTERM or SIGINT, that signal ends the wait:
+         * the handler runs, then CanceledException).
          * $options: 'slots' => N (one of a semaphore's N slots),
          * 'read' => true (a read lease, shared with other readers),
          * 'owner' => string (a random part is always appended).
@@ -171,7 +173,11 @@ namespace Leaseq {
 
         private function __construct() {}
 
-        /** Extend to now + $ttl (null: the TTL it was taken with).  @throws LostException */
+        /**
+         * Extend to now + $ttl (null: the TTL it was taken with; a decoded
+         * lease: the first TTL given here).
+         * @throws LostException when it expired and was taken, or was broken
+         */
         public function renew(int|float|string|null $ttl = null): void {}
 
         /** Hand it back.  false when it was no longer ours. */
@@ -207,6 +213,7 @@ namespace Leaseq {
         public readonly int $id;
         public readonly string $name;
         public readonly string $queue;
+        /** null when the task has none (or an empty one), and in tasks() */
         public readonly ?string $payload;
         public readonly int $attempts;
         public readonly int $maxAttempts;
@@ -247,6 +254,10 @@ namespace Leaseq {
          * Run $handler(Task $task) for tasks named $name ("*": any task
          * without its own handler).  A handler that returns succeeded; one
          * that throws failed, with the exception's message as the error.
+         * $handler is resolved here, in the caller's scope (a private method
+         * of the caller's class is fine).  exit() in a handler is a failed
+         * attempt, and run() stops; so is a fatal error, after which the
+         * handle is not kept as a persistent one.
          */
         public function handle(string $name, callable $handler): static {}
 
@@ -279,7 +290,11 @@ namespace Leaseq {
     /** Root of the library's failures: getCode() is the lq_status. */
     class Exception extends \RuntimeException
     {
-        /** The status' name: "busy", "lost", "econn", ... */
+        /**
+         * The status' name, lower case, as in lq_status without LQ_: "busy",
+         * "lost", "notfound", "eschema", "econn", "eunknown", "etimedout",
+         * "ecanceled", ...
+         */
         public function getStatusName(): string {}
     }
 

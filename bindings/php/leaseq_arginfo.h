@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8d7f560f62c958137ac890c8ac86d4c8d7e636e1 */
+ * Stub hash: 38ac8e81b99086c2e80932dff71d7fca8b0b569e */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")

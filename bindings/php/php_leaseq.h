@@ -125,6 +125,17 @@ int lq_php_long(zval *v, uint32_t arg, const char *what, zend_long *out);
 int lq_php_bool(zval *v, uint32_t arg, const char *what, bool *out);
 void lq_php_unknown_option(uint32_t arg, zend_string *key);
 
+/* signals.c: SIGTERM/SIGINT call lq_runner_stop(r) and/or lq_cancel(db)
+ * until lq_php_signals_restore(), then the handler installed before.
+ * only_if_handled: leave a signal alone that has no handler (it still
+ * kills the process).  false when an outer run or wait has them already
+ * (then do not restore). */
+bool lq_php_signals_install(lq_runner *r, lq_db *db, bool only_if_handled);
+/* true when one of them came meanwhile. */
+bool lq_php_signals_restore(void);
+/* Run the application's pcntl handlers of signals that came, if any. */
+void lq_php_signals_dispatch(void);
+
 /* task.c */
 int lq_php_task_opts(HashTable *opts, uint32_t arg, bool allow_name, lq_task_opts *o, const char **name,
 		     zend_string **payload_keep);

@@ -12,13 +12,8 @@
  * into the callable.  So a callable blocked inside one long C call (sleep(),
  * a slow query) is heartbeated and stopped when that call returns.
  *
- * SIGTERM and SIGINT during run(): a handler of ours calls lq_runner_stop
- * (async-signal-safe) and then the handler that was installed before (for
- * pcntl_signal, its queueing handler), so the runner stops after the
- * current task and the application's own PHP handler still runs.  It is
- * installed with zend_sigaction: with Zend signals, the engine's handler
- * stays in place and calls ours (a plain sigaction would find the engine's
- * handler as the previous one, whose default is to die).
+ * SIGTERM and SIGINT during run() stop the runner after the current task
+ * (signals.c).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -26,7 +21,7 @@
 
 #include "php_leaseq.h"
 #include "zend_exceptions.h"
-#include "zend_signal.h"
+#include "zend_closures.h"
 
 #define TICK_MS 50
 
@@ -74,6 +69,7 @@ static struct {
 	int64_t hb_every_ms, next_hb, deadline; /* monotonic ms; deadline 0: none */
 	int64_t limit_ms;
 	bool timed_out, lost;
+	bool lost_untold; /* lost, and the LostException not thrown yet */
 } cur;
 
 static zend_atomic_bool tick_pending;
@@ -158,6 +154,24 @@ static void timer_arm(bool on)
 
 static void (*prev_interrupt)(zend_execute_data *ex);
 
+/* Make the op about to run (ex->opline) a place an exception may come
+ * from; false if it cannot be.  The live range of a rope includes its
+ * ROPE_INIT, so when an exception is thrown just before one, the engine's
+ * clean-up frees the rope's first part, which was never built (a crash
+ * seen with a time limit passed during exec() followed by echo "$x").
+ * When ROPE_INIT itself throws, the engine has set that part to ""
+ * already: the same is done here. */
+static bool prepare_throw(zend_execute_data *ex)
+{
+	if (!ex || !ex->func || !ZEND_USER_CODE(ex->func->type) || !ex->opline)
+		return false;
+	if (ex->opline->opcode == ZEND_ROPE_INIT) {
+		zend_string **rope = (zend_string **)ZEND_CALL_VAR(ex, ex->opline->result.var);
+		rope[0] = ZSTR_EMPTY_ALLOC();
+	}
+	return true;
+}
+
 static void job_interrupt(zend_execute_data *ex)
 {
 	/* The previous hook first (pcntl's runs the application's signal
@@ -172,16 +186,24 @@ static void job_interrupt(zend_execute_data *ex)
 		cur.next_hb = now + cur.hb_every_ms;
 		if (lq_job_heartbeat(cur.job) == LQ_LOST) {
 			cur.lost = true;
-			if (!EG(exception))
-				zend_throw_exception_ex(lq_php_ce_status[LQ_LOST], LQ_LOST,
-					"task %lld (%s): its claim was lost; another worker may run it", (long long)t->id, t->name);
+			cur.lost_untold = true;
 		}
 	}
-	if (cur.deadline && now >= cur.deadline) {
+	if (cur.deadline && now >= cur.deadline)
 		cur.timed_out = true;
-		if (!EG(exception))
-			zend_throw_exception_ex(lq_php_ce_status[LQ_ETIMEDOUT], LQ_ETIMEDOUT, "task %lld (%s) ran past its time limit of %lld ms",
-						(long long)t->id, t->name, (long long)cur.limit_ms);
+	if (!(cur.lost_untold || cur.timed_out) || EG(exception))
+		return;
+	if (!prepare_throw(ex))
+		return; /* at the next tick */
+	if (cur.lost_untold) {
+		cur.lost_untold = false;
+		zend_throw_exception_ex(lq_php_ce_status[LQ_LOST], LQ_LOST,
+					"task %lld (%s): its claim was lost; another worker may run it",
+					(long long)t->id, t->name);
+	} else {
+		zend_throw_exception_ex(lq_php_ce_status[LQ_ETIMEDOUT], LQ_ETIMEDOUT,
+					"task %lld (%s) ran past its time limit of %lld ms", (long long)t->id, t->name,
+					(long long)cur.limit_ms);
 	}
 }
 
@@ -275,49 +297,6 @@ static int handler_trampoline(lq_job *job, void *ctx)
 	return rc;
 }
 
-/* ------------------------------------------------------------ signals */
-
-static lq_runner *volatile sig_runner;
-static struct sigaction sig_old[2];
-static const int sig_nums[2] = {SIGTERM, SIGINT};
-
-static void stop_signal(int sig, siginfo_t *si, void *uc)
-{
-	lq_runner *r = sig_runner;
-	if (r)
-		lq_runner_stop(r);
-	struct sigaction *old = &sig_old[sig == SIGTERM ? 0 : 1];
-	if (old->sa_flags & SA_SIGINFO) {
-		if (old->sa_sigaction)
-			old->sa_sigaction(sig, si, uc);
-	} else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-		old->sa_handler(sig);
-	}
-}
-
-static void signals_install(lq_runner *r)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = stop_signal;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	sig_runner = r;
-	for (int i = 0; i < 2; i++) {
-		zend_sigaction(sig_nums[i], &sa, &sig_old[i]);
-		/* A signal the process ignores stays ignored (nohup). */
-		if (!(sig_old[i].sa_flags & SA_SIGINFO) && sig_old[i].sa_handler == SIG_IGN)
-			zend_sigaction(sig_nums[i], &sig_old[i], NULL);
-	}
-}
-
-static void signals_restore(void)
-{
-	for (int i = 0; i < 2; i++)
-		zend_sigaction(sig_nums[i], &sig_old[i], NULL);
-	sig_runner = NULL;
-}
-
 /* ------------------------------------------------------ a run's set-up */
 
 /* Register every handler of handlers (name -> callable) on r->runner. */
@@ -356,6 +335,23 @@ static void report_array(zval *out, const lq_run_report *rep)
 	add_assoc_long(out, "failed", (zend_long)rep->failed);
 	add_assoc_long(out, "claimed", (zend_long)rep->claimed);
 	add_assoc_string(out, "stopped", (char *)lq_stop_reason_name(rep->stopped));
+}
+
+/* The callable as the runner will call it: resolved now, in the caller's
+ * scope, as Closure::fromCallable does (called later from the runner,
+ * [$this, 'privateMethod'] would no longer be callable).  A __call
+ * trampoline (fcc->function_handler NULL) is resolved at each call. */
+static void handler_closure(zval *callable, zend_fcall_info_cache *fcc, zval *out)
+{
+	if (fcc->function_handler && !(Z_TYPE_P(callable) == IS_OBJECT && Z_OBJCE_P(callable) == zend_ce_closure)) {
+		zval this_zv;
+		if (fcc->object)
+			ZVAL_OBJ(&this_zv, fcc->object);
+		zend_create_fake_closure(out, fcc->function_handler, fcc->function_handler->common.scope,
+					 fcc->called_scope, fcc->object ? &this_zv : NULL);
+	} else {
+		ZVAL_COPY(out, callable);
+	}
 }
 
 /* A handler name: "*" or a task name.  0, or -1 after a ValueError. */
@@ -556,8 +552,9 @@ ZEND_METHOD(Leaseq_Worker, handle)
 		RETURN_THROWS();
 	if (handler_name(name, 1) < 0)
 		RETURN_THROWS();
-	Z_TRY_ADDREF(fci.function_name);
-	zend_hash_update(&w->handlers, name, &fci.function_name);
+	zval fn;
+	handler_closure(&fci.function_name, &fcc, &fn);
+	zend_hash_update(&w->handlers, name, &fn);
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 
@@ -610,14 +607,12 @@ ZEND_METHOD(Leaseq_Worker, run)
 	GC_ADDREF(&w->std);
 	w->runner = r.runner;
 	/* A run inside a handler of another leaves the signals to the outer. */
-	bool own_signals = w->signals && !sig_runner;
-	if (own_signals)
-		signals_install(r.runner);
+	bool own_signals = w->signals && lq_php_signals_install(r.runner, NULL, false);
 	lq_run_report rep;
 	memset(&rep, 0, sizeof(rep));
 	LQ_PHP_CALL(dbo, st = lq_runner_work(r.runner, drain, &rep));
 	if (own_signals)
-		signals_restore();
+		lq_php_signals_restore();
 	w->runner = NULL;
 	bool bailout = r.bailout;
 	run_end(&r);
@@ -669,17 +664,25 @@ ZEND_METHOD(Leaseq_Runner, tick)
 		RETURN_THROWS();
 	zend_string *name;
 	zval *fn;
+	HashTable resolved;
+	zend_hash_init(&resolved, zend_hash_num_elements(handlers), NULL, ZVAL_PTR_DTOR, 0);
 	ZEND_HASH_FOREACH_STR_KEY_VAL(handlers, name, fn) {
+		zend_fcall_info fci;
+		zend_fcall_info_cache fcc;
+		zval c;
 		if (!name) {
 			zend_argument_value_error(2, "must map task names to callables");
-			RETURN_THROWS();
+			goto fail;
 		}
 		if (handler_name(name, 2) < 0)
-			RETURN_THROWS();
-		if (!zend_is_callable(fn, 0, NULL)) {
+			goto fail;
+		if (zend_fcall_info_init(fn, 0, &fci, &fcc, NULL, NULL) != SUCCESS) {
 			zend_argument_type_error(2, "handler \"%s\" is not callable", ZSTR_VAL(name));
-			RETURN_THROWS();
+			goto fail;
 		}
+		zend_release_fcall_info_cache(&fcc);
+		handler_closure(fn, &fcc, &c);
+		zend_hash_update(&resolved, name, &c);
 	} ZEND_HASH_FOREACH_END();
 	const char *qs[2] = {queue, NULL};
 	lq_runner_opts o = LQ_RUNNER_OPTS_INIT;
@@ -695,12 +698,13 @@ ZEND_METHOD(Leaseq_Runner, tick)
 	if (st != LQ_OK) {
 		r.runner = NULL;
 		lq_php_throw(dbo, st, "tick: %s", lq_status_str(st));
-		RETURN_THROWS();
+		goto fail;
 	}
-	if (run_handlers(&r, handlers) < 0) {
+	if (run_handlers(&r, &resolved) < 0) {
 		run_end(&r);
-		RETURN_THROWS();
+		goto fail;
 	}
+	zend_hash_destroy(&resolved); /* run_handlers holds its own references */
 	GC_ADDREF(Z_OBJ_P(zdb));
 	lq_run_report rep;
 	memset(&rep, 0, sizeof(rep));
@@ -717,4 +721,8 @@ ZEND_METHOD(Leaseq_Runner, tick)
 		RETURN_THROWS();
 	}
 	report_array(return_value, &rep);
+	return;
+fail:
+	zend_hash_destroy(&resolved);
+	RETURN_THROWS();
 }

@@ -27,7 +27,7 @@ $before = $l->expiresAt;
 $l->renew(60);
 var_dump($l->expiresAt > $before);
 $l->renew('90s');
-$l->renew();      // the TTL of the last renew
+$l->renew();      // the TTL it was taken with
 $l->renew(0.5);
 var_dump($l->isHeld());
 

@@ -50,6 +50,13 @@ $r = Leaseq\Runner::tick($db, [
 var_dump($r, $inner['stopped']);
 var_dump(Leaseq\Runner::tick($db, [], 1, ['queue' => $tq])['stopped']);
 
+// A handler cannot close the Db its worker runs on.
+$cq = lq_unique('close');
+$closer = $db->add('close', null, ['queue' => $cq, 'maxAttempts' => 1]);
+$w3 = new Leaseq\Worker($db, [$cq]);
+$w3->handle('close', fn() => $db->close());
+var_dump($w3->run(true)['failed'], $db->history(['taskId' => $closer])[0]['error']);
+
 // Bad arguments.
 foreach ([
     fn() => new Leaseq\Worker($db, []),
@@ -120,6 +127,8 @@ array(4) {
 }
 string(4) "held"
 string(4) "idle"
+int(1)
+string(62) "Leaseq\Db cannot be closed while a Worker or a tick runs on it"
 0 ValueError
 1 ValueError
 2 ValueError
