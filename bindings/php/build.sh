@@ -23,5 +23,5 @@ if [ ! -f Makefile ]; then
         exit 1
     fi
 fi
-make -s >make.log 2>&1 || { cat make.log; exit 1; }
+env -u MAKEFLAGS -u MFLAGS make -s >make.log 2>&1 || { cat make.log; exit 1; }
 grep -i "warning" make.log || true
