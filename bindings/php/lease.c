@@ -221,3 +221,12 @@ ZEND_METHOD(Leaseq_Lease, decode)
 	}
 	lq_php_lease_new(return_value, Z_OBJ_P(zdb), &l, 0, false);
 }
+
+/* The object's death no longer releases the lease (release_on_free off);
+ * what it holds stays held until its TTL or a release(). */
+ZEND_METHOD(Leaseq_Lease, detach)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	lq_php_lease *lo = lq_php_lease_from(Z_OBJ_P(ZEND_THIS));
+	lo->release_on_free = false;
+}

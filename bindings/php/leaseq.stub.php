@@ -143,6 +143,14 @@ namespace Leaseq {
         public function cancel(): void {}
 
         /**
+         * Delete a task, live or dead, by id (lq_task_rm), whatever its
+         * state: a claim on it is then lost (ack() of it throws
+         * LostException).  false when there is no such task, as task()
+         * answers null for it.  An id below 1 is a ValueError.
+         */
+        public function remove(int $id): bool {}
+
+        /**
          * Close the connection; a persistent one goes back to the process's
          * pool for the next request instead (unless it must not be reused).
          * Using the Db afterwards is an Error.  Idempotent.
@@ -152,7 +160,7 @@ namespace Leaseq {
 
     /**
      * A held lease; released when the object dies if it is still held by
-     * this process (no exception from that, ever).
+     * this process (no exception from that, ever), unless detach()ed.
      * @strict-properties
      * @not-serializable
      */
@@ -196,6 +204,15 @@ namespace Leaseq {
         public function encode(): string {}
 
         /**
+         * From now on the object's death does not release the lease: it is
+         * held until its TTL ends, or until release() (of this object, or of
+         * a decode() of its handle in any process).  renew(), release() and
+         * the rest still work on this object.  For a lease that must outlive
+         * the object or the process that took it.
+         */
+        public function detach(): void {}
+
+        /**
          * A lease encoded by encode(), to renew or release it here.  The
          * object does not release it when it dies (the process that took it
          * decides that); release() does.
@@ -223,13 +240,19 @@ namespace Leaseq {
         public readonly ?string $uniqueKey;
         public readonly ?string $lastError;
         public readonly bool $atLeastOnce;
-        /** A claimed occurrence of a recurring task. */
+        /** A recurring task (every or cron), or a claimed occurrence of one. */
         public readonly bool $recurring;
         /** The task's own time limit; 0: the worker's default. */
         public readonly int $timeoutMs;
         /** Out of attempts, kept among the dead tasks. */
         public readonly bool $dead;
         public readonly int $createdAtMs;
+        /** Recurring every this many ms; 0 when not interval-recurring. */
+        public readonly int $everyMs;
+        /** Recurring on this 5-field cron expression; null when not. */
+        public readonly ?string $cron;
+        /** The cron expression's time zone; null: UTC (or no cron). */
+        public readonly ?string $tz;
 
         private function __construct() {}
     }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 38ac8e81b99086c2e80932dff71d7fca8b0b569e */
+ * Stub hash: 7d886919cb73567887a298506661ba912f944af9 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")
@@ -88,6 +88,10 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_cancel, 0, 0, IS_VOID, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_remove, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_Leaseq_Db_close arginfo_class_Leaseq_Db_cancel
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Lease___construct, 0, 0, 0)
@@ -107,6 +111,8 @@ ZEND_END_ARG_INFO()
 #define arginfo_class_Leaseq_Lease_demote arginfo_class_Leaseq_Db_cancel
 
 #define arginfo_class_Leaseq_Lease_encode arginfo_class_Leaseq_Db_backend
+
+#define arginfo_class_Leaseq_Lease_detach arginfo_class_Leaseq_Db_cancel
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Leaseq_Lease_decode, 0, 2, Leaseq\\Lease, 0)
 	ZEND_ARG_OBJ_INFO(0, db, Leaseq\\Db, 0)
@@ -165,6 +171,7 @@ ZEND_METHOD(Leaseq_Db, tasks);
 ZEND_METHOD(Leaseq_Db, history);
 ZEND_METHOD(Leaseq_Db, queues);
 ZEND_METHOD(Leaseq_Db, cancel);
+ZEND_METHOD(Leaseq_Db, remove);
 ZEND_METHOD(Leaseq_Db, close);
 ZEND_METHOD(Leaseq_Lease, __construct);
 ZEND_METHOD(Leaseq_Lease, renew);
@@ -173,6 +180,7 @@ ZEND_METHOD(Leaseq_Lease, isHeld);
 ZEND_METHOD(Leaseq_Lease, promote);
 ZEND_METHOD(Leaseq_Lease, demote);
 ZEND_METHOD(Leaseq_Lease, encode);
+ZEND_METHOD(Leaseq_Lease, detach);
 ZEND_METHOD(Leaseq_Lease, decode);
 ZEND_METHOD(Leaseq_Task, __construct);
 ZEND_METHOD(Leaseq_Worker, __construct);
@@ -205,6 +213,7 @@ static const zend_function_entry class_Leaseq_Db_methods[] = {
 	ZEND_ME(Leaseq_Db, history, arginfo_class_Leaseq_Db_history, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, queues, arginfo_class_Leaseq_Db_queues, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, cancel, arginfo_class_Leaseq_Db_cancel, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, remove, arginfo_class_Leaseq_Db_remove, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, close, arginfo_class_Leaseq_Db_close, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
@@ -218,6 +227,7 @@ static const zend_function_entry class_Leaseq_Lease_methods[] = {
 	ZEND_ME(Leaseq_Lease, promote, arginfo_class_Leaseq_Lease_promote, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Lease, demote, arginfo_class_Leaseq_Lease_demote, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Lease, encode, arginfo_class_Leaseq_Lease_encode, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Lease, detach, arginfo_class_Leaseq_Lease_detach, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Lease, decode, arginfo_class_Leaseq_Lease_decode, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
@@ -476,6 +486,24 @@ static zend_class_entry *register_class_Leaseq_Task(void)
 	zend_string *property_createdAtMs_name = zend_string_init("createdAtMs", sizeof("createdAtMs") - 1, 1);
 	zend_declare_typed_property(class_entry, property_createdAtMs_name, &property_createdAtMs_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG));
 	zend_string_release(property_createdAtMs_name);
+
+	zval property_everyMs_default_value;
+	ZVAL_UNDEF(&property_everyMs_default_value);
+	zend_string *property_everyMs_name = zend_string_init("everyMs", sizeof("everyMs") - 1, 1);
+	zend_declare_typed_property(class_entry, property_everyMs_name, &property_everyMs_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG));
+	zend_string_release(property_everyMs_name);
+
+	zval property_cron_default_value;
+	ZVAL_UNDEF(&property_cron_default_value);
+	zend_string *property_cron_name = zend_string_init("cron", sizeof("cron") - 1, 1);
+	zend_declare_typed_property(class_entry, property_cron_name, &property_cron_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING|MAY_BE_NULL));
+	zend_string_release(property_cron_name);
+
+	zval property_tz_default_value;
+	ZVAL_UNDEF(&property_tz_default_value);
+	zend_string *property_tz_name = zend_string_init("tz", sizeof("tz") - 1, 1);
+	zend_declare_typed_property(class_entry, property_tz_name, &property_tz_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING|MAY_BE_NULL));
+	zend_string_release(property_tz_name);
 
 	return class_entry;
 }

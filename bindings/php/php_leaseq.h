@@ -53,7 +53,7 @@ typedef struct lq_php_lease {
 	lq_lease l;
 	int64_t ttl_ms;     /* what renew(null) extends by; 0 unknown (decoded) */
 	zend_object *db;    /* a reference to its Db's object */
-	bool release_on_free; /* taken here (not decoded) */
+	bool release_on_free; /* taken here (not decoded), not detach()ed */
 	bool done;          /* released (or found lost) through this object */
 	zend_object std;
 } lq_php_lease;

@@ -55,6 +55,10 @@ void lq_php_task_new(zval *out, const lq_task *t)
 	lq_php_prop_long(o, "timeoutMs", (zend_long)t->timeout_ms);
 	lq_php_prop_bool(o, "dead", t->dead != 0);
 	lq_php_prop_long(o, "createdAtMs", (zend_long)t->created_at);
+	/* lq_task_list reads the schedule too (only the payload is left out). */
+	lq_php_prop_long(o, "everyMs", (zend_long)t->every_ms);
+	lq_php_prop_str(o, "cron", t->cron[0] ? t->cron : NULL);
+	lq_php_prop_str(o, "tz", t->cron[0] && t->tz[0] ? t->tz : NULL);
 }
 
 lq_php_task *lq_php_task_get(zend_object *obj)
@@ -535,4 +539,27 @@ ZEND_METHOD(Leaseq_Db, queues)
 	LQ_PHP_CALL(dbo, st = lq_queue_list(dbo->db, queue_list_fn, return_value));
 	if (st != LQ_OK)
 		list_failed(dbo, st, "queues", return_value);
+}
+
+ZEND_METHOD(Leaseq_Db, remove)
+{
+	zend_long id;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_LONG(id)
+	ZEND_PARSE_PARAMETERS_END();
+	DB_THIS();
+	if (id < 1) {
+		zend_argument_value_error(1, "must be a task id (> 0)");
+		RETURN_THROWS();
+	}
+	lq_status st;
+	LQ_PHP_CALL(dbo, st = lq_task_rm(dbo->db, (int64_t)id));
+	/* No such task: false, as task() answers null for it. */
+	if (st == LQ_NOTFOUND)
+		RETURN_FALSE;
+	if (st != LQ_OK) {
+		lq_php_throw(dbo, st, "task " ZEND_LONG_FMT ": %s", id, lq_status_str(st));
+		RETURN_THROWS();
+	}
+	RETURN_TRUE;
 }

@@ -86,6 +86,9 @@ final class Leaseq_Cron {
 		if ( ! class_exists( '\Leaseq\Db' ) ) {
 			return 'the PHP extension leaseq (ext-leaseq) is not loaded';
 		}
+		if ( ! method_exists( '\Leaseq\Db', 'remove' ) ) {
+			return 'the PHP extension leaseq (ext-leaseq) is too old (it has no Leaseq\Db::remove())';
+		}
 		if ( null === self::dsn() ) {
 			return 'neither LEASEQ_CRON_DSN (wp-config.php) nor the LEASEQ_DSN environment variable is set';
 		}
@@ -239,9 +242,10 @@ final class Leaseq_Cron {
 				'ts'       => intdiv( $t->runAtMs, 1000 ),
 				'md5'      => self::args_key( array() ),
 				'schedule' => false,
+				'interval' => 0,
 			);
 		}
-		if ( 'at' === $f[1] ) {
+		if ( ! $t->recurring ) {
 			$schedule = false;
 		} elseif ( 0 === strncmp( $f[2], 'md5:', 4 ) ) {
 			$p        = $this->payload( $t->id );
@@ -255,6 +259,8 @@ final class Leaseq_Cron {
 			'ts'       => intdiv( $t->runAtMs, 1000 ),
 			'md5'      => $f[0],
 			'schedule' => $schedule,
+			// The interval the event was scheduled with, as core keeps it: the task's own.
+			'interval' => intdiv( $t->everyMs, 1000 ),
 		);
 	}
 
@@ -311,12 +317,13 @@ final class Leaseq_Cron {
 		return $p + array( 'schedule' => false, 'interval' => 0 );
 	}
 
-	private static function interval_of( $schedule, $fallback = 0 ) {
+	/** The interval of a schedule WordPress knows now (0: none), for an event given without one. */
+	private static function interval_of( $schedule ) {
 		if ( false === $schedule ) {
 			return 0;
 		}
 		$schedules = wp_get_schedules();
-		return isset( $schedules[ $schedule ]['interval'] ) ? (int) $schedules[ $schedule ]['interval'] : (int) $fallback;
+		return isset( $schedules[ $schedule ]['interval'] ) ? (int) $schedules[ $schedule ]['interval'] : 0;
 	}
 
 	/** The event object wp_get_scheduled_event() answers. */
@@ -328,12 +335,7 @@ final class Leaseq_Cron {
 			'args'      => $args,
 		);
 		if ( false !== $e['schedule'] ) {
-			$p           = null;
-			$o->interval = self::interval_of( $e['schedule'] );
-			if ( 0 === $o->interval ) {
-				$p           = $this->payload( $e['id'] );
-				$o->interval = $p ? (int) $p['interval'] : 0;
-			}
+			$o->interval = $e['interval'];
 		}
 		return $o;
 	}
@@ -351,7 +353,7 @@ final class Leaseq_Cron {
 				'args'     => $p['args'],
 			);
 			if ( false !== $e['schedule'] ) {
-				$entry['interval'] = self::interval_of( $e['schedule'], $p['interval'] );
+				$entry['interval'] = $e['interval'];
 			}
 			$crons[ $e['ts'] ][ $e['hook'] ][ $e['md5'] ] = $entry;
 		}
@@ -407,44 +409,11 @@ final class Leaseq_Cron {
 		return true;
 	}
 
-	/**
-	 * Delete a task.  The extension has no call for lq_task_rm yet: until it
-	 * does, `leasectl task rm` (LEASEQ_CRON_LEASECTL, else leasectl on the
-	 * PATH) does it, with the DSN in its environment only.
-	 */
+	/** Delete a task: true, or false when it was gone already (run or removed elsewhere). */
 	private function remove_task( $id ) {
-		$db = $this->db();
-		foreach ( array( 'remove', 'rm', 'removeTask', 'deleteTask' ) as $m ) {
-			if ( method_exists( $db, $m ) ) {
-				try {
-					$db->$m( $id );
-				} catch ( \Leaseq\NotFoundException $e ) {
-					return false;
-				}
-				$this->changed();
-				return true;
-			}
-		}
-		$tool = defined( 'LEASEQ_CRON_LEASECTL' ) ? LEASEQ_CRON_LEASECTL : 'leasectl';
-		$env  = getenv();
-		$env['LEASEQ_DSN'] = self::dsn();
-		$proc = proc_open( array( $tool, 'task', 'rm', (string) (int) $id ), array( 0 => array( 'file', '/dev/null', 'r' ), 1 => array( 'pipe', 'w' ), 2 => array( 'pipe', 'w' ) ), $pipes, null, $env );
-		if ( ! is_resource( $proc ) ) {
-			throw new \RuntimeException( 'cannot remove task ' . (int) $id . ': cannot run ' . $tool );
-		}
-		stream_get_contents( $pipes[1] );
-		$err = trim( stream_get_contents( $pipes[2] ) );
-		fclose( $pipes[1] );
-		fclose( $pipes[2] );
-		$rc = proc_close( $proc );
+		$removed = $this->db()->remove( (int) $id );
 		$this->changed();
-		if ( 0 === $rc ) {
-			return true;
-		}
-		if ( 1 === $rc && false !== stripos( $err, 'not found' ) ) {
-			return false; // gone already (run or removed elsewhere)
-		}
-		throw new \RuntimeException( 'cannot remove task ' . (int) $id . ': ' . ( '' !== $err ? $err : $tool . ' exited ' . $rc ) );
+		return $removed;
 	}
 
 	/**
@@ -825,7 +794,7 @@ final class Leaseq_Cron {
 			'taskId'    => $task->id,
 		);
 		if ( false !== $p['schedule'] ) {
-			$this->current->interval = self::interval_of( $p['schedule'], $p['interval'] );
+			$this->current->interval = intdiv( $task->everyMs, 1000 );
 		}
 		try {
 			do_action_ref_array( $task->name, $p['args'] );

@@ -2,8 +2,8 @@
 
 /*
  * StoreAdapterTestCase through LeaseqStore on ext-leaseq, and what only
- * it has to show: the two stores see the same locks, and the lease of a
- * Lock lives as long as its Key in the process that took it.
+ * it has to show: the two stores see the same locks, and a Lock without
+ * autoRelease outlives the process that took it.
  */
 
 namespace Leaseq\Symfony\Tests;
@@ -61,19 +61,29 @@ class LeaseqAdapterTest extends StoreAdapterTestCase
     }
 
     /**
-     * ext-leaseq hands a Lease back when the object dies: the store keeps
-     * it beside the Key, so it lasts as long as Symfony's Lock.
+     * A Lock with autoRelease false outlives its object and its process,
+     * as Symfony documents it: the lease stays held (until its TTL) and
+     * another process releases it with the serialized key.  With
+     * autoRelease true, Symfony's Lock releases it when it dies.
      */
-    public function testALockWithoutAutoReleaseLivesAsLongAsItsKey()
+    public function testALockWithoutAutoReleaseOutlivesItsProcess()
     {
         $resource = uniqid(__METHOD__, true);
         $factory = new LockFactory($this->store());
-        $lock = $factory->createLock($resource, 30, false);
+        $code = '$lock = (new Symfony\Component\Lock\LockFactory($store))->createLockFromKey($key, 30, false);'
+            .'echo $lock->acquire() ? base64_encode(serialize($key)) : "busy";';
+        [$rc, $out] = $this->inAnotherProcess($code, new Key($resource));
+        $this->assertSame(0, $rc, $out);
+        $key = unserialize(base64_decode($out));
+        $this->assertInstanceOf(Key::class, $key, $out);
+        $this->assertFalse($factory->createLock($resource, 30)->acquire(), 'held after its process ended');
+        $this->assertTrue($this->store()->exists($key));
+
+        $code = '$store->delete($key); echo $store->exists($key) ? "held" : "free";';
+        $this->assertSame([0, 'free'], $this->inAnotherProcess($code, $key));
+        $lock = $factory->createLock($resource, 30);
         $this->assertTrue($lock->acquire());
-        $this->assertFalse($factory->createLock($resource, 30)->acquire());
         unset($lock);
-        $other = $factory->createLock($resource, 30);
-        $this->assertTrue($other->acquire());
-        $other->release();
+        $this->assertTrue($factory->createLock($resource, 30)->acquire(), 'autoRelease: released with its Lock');
     }
 }

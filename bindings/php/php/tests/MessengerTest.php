@@ -139,6 +139,36 @@ class MessengerTest extends TestCase
     }
 
     /**
+     * reject() deletes the message: the run history records no "done" run
+     * for it (ack() does), whether get() claimed it or find() returned it
+     * (messenger:failed:remove ID), and a found message is removed without
+     * claiming the others of the queue.
+     *
+     * @requires extension leaseq
+     */
+    public function testARejectedMessageIsNotRecordedAsDone()
+    {
+        $t = $this->transport();
+        $ids = [];
+        foreach ([1, 2, 3] as $n) {
+            $ids[$n] = $t->send(new Envelope(new TestMessage($n)))->last(TransportMessageIdStamp::class)->getId();
+        }
+        [$first] = $t->get();
+        $this->assertSame(1, $first->getMessage()->n);
+        $t->reject($first);
+        $this->transport()->reject($this->transport()->find($ids[3]));
+        [$second] = $t->get();
+        $t->ack($second);
+        $db = new Db(Support::dsn());
+        foreach ([1, 3] as $n) {
+            $this->assertNull($db->task($ids[$n]));
+            $this->assertSame([], array_column($db->history(['taskId' => $ids[$n]]), 'outcome'), "message $n was rejected");
+        }
+        $this->assertSame(['done'], array_column($db->history(['taskId' => $ids[2]]), 'outcome'));
+        $this->assertSame(0, $t->getMessageCount());
+    }
+
+    /**
      * @requires extension leaseq
      */
     public function testAClaimLostToAnExpiryIsDeliveredAgain()

@@ -10,6 +10,12 @@
  * and asks for the other is promoted or demoted.  The key's state keeps the
  * lease's encoded handle and its owner, token and slot, so a serialized key
  * can be refreshed, checked and released from another process.
+ *
+ * A lock is held until Symfony releases it or its TTL ends: the store
+ * detaches every Leaseq\Lease it takes (Lease::detach()), so the object's
+ * death does not hand it back.  Symfony's Lock releases it when it dies
+ * (autoRelease, the default); with autoRelease false the lock outlives the
+ * Lock object and the process, as Symfony documents it.
  */
 
 namespace Leaseq\Symfony;
@@ -44,14 +50,6 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
     private float $initialTtl;
     private float $maxWait;
     private string $owner;
-    /**
-     * The leases this process took, by the Key that holds them.  ext-leaseq
-     * hands a lease back when its Lease object dies: it lives as long as
-     * the Key (that is, as Symfony's Lock), never longer.
-     *
-     * @var \WeakMap<Key, Lease>
-     */
-    private static ?\WeakMap $taken = null;
 
     /**
      * @param Db|string|null $db         a Leaseq\Db, or a DSN to open one with on first use
@@ -83,7 +81,7 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
         } catch (\Leaseq\Exception $e) {
             throw new LockStorageException($e->getMessage(), 0, $e);
         }
-        $this->keep($key, $held['kind'], $lease, false);
+        $this->keep($key, $held['kind'], $lease);
         $this->checkNotExpired($key);
     }
 
@@ -183,7 +181,8 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
         } catch (\Leaseq\Exception $e) {
             throw new LockStorageException($e->getMessage(), 0, $e);
         }
-        $this->keep($key, $kind, $lease, true);
+        $lease->detach(); // held until released or expired, whatever becomes of $lease
+        $this->keep($key, $kind, $lease);
         $this->checkNotExpired($key);
     }
 
@@ -212,13 +211,9 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
         }
     }
 
-    /* The key's lease: the object this process took it with, else its handle decoded here. */
+    /* The key's lease, from its handle: the same in any process. */
     private function lease(Key $key, array $held): Lease
     {
-        $lease = self::$taken[$key] ?? null;
-        if (null !== $lease && $lease->owner === $held['owner']) {
-            return $lease;
-        }
         try {
             return Lease::decode($this->db(), $held['handle']);
         } catch (\ValueError $e) {
@@ -226,7 +221,7 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
         }
     }
 
-    private function keep(Key $key, string $kind, Lease $lease, bool $taken): void
+    private function keep(Key $key, string $kind, Lease $lease): void
     {
         $key->setState(self::STATE, [
             'kind' => $kind,
@@ -235,17 +230,10 @@ class LeaseqStore implements BlockingStoreInterface, BlockingSharedLockStoreInte
             'token' => $lease->token,
             'slot' => 'exclusive' === $lease->kind ? null : $lease->slot, // as leasectl's JSON has it
         ]);
-        if ($taken) {
-            self::$taken ??= new \WeakMap();
-            self::$taken[$key] = $lease;
-        }
     }
 
     private function forget(Key $key): void
     {
         $key->removeState(self::STATE);
-        if (null !== self::$taken) {
-            unset(self::$taken[$key]);
-        }
     }
 }

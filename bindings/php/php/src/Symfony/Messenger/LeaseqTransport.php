@@ -10,7 +10,10 @@
  * consumer that dies leaves the claim to expire and the message is
  * delivered again.  Every get() renews the claims this transport still
  * holds, and heartbeat() renews one from inside a long handler.  ack()
- * finishes the task, reject() removes it.  Messenger's own retries
+ * finishes the task (a "done" run in its history), reject() deletes it
+ * (Leaseq\Db::remove: no run recorded).  A message find() returned
+ * (messenger:failed:remove ID, messenger:failed:retry ID) is settled by
+ * deleting it, without a claim.  Messenger's own retries
  * (RedeliveryStamp + DelayStamp) are new sends, so retry strategies and
  * failure transports (another leaseq queue) work as with any transport.
  *
@@ -49,8 +52,6 @@ class LeaseqTransport implements TransportInterface, MessageCountAwareInterface,
     private const BACKENDS = ['sqlite', 'postgres', 'postgresql', 'mysql', 'mariadb'];
     /* Task names are at most 255 bytes (LQ_NAME_MAX). */
     private const NAME_MAX = 255;
-    /* claimById() claims at most this many other messages looking for one. */
-    private const SCAN_MAX = 10000;
 
     private ?Db $db;
     private ?string $dsn;
@@ -191,7 +192,7 @@ class LeaseqTransport implements TransportInterface, MessageCountAwareInterface,
                 $envelopes[] = $this->envelope($task);
             } catch (MessageDecodingFailedException $e) {
                 // Never delivered again (ReceiverInterface::get()).
-                $this->settle($task->id);
+                $this->settle($task->id, false);
                 throw $e;
             }
         }
@@ -201,13 +202,13 @@ class LeaseqTransport implements TransportInterface, MessageCountAwareInterface,
 
     public function ack(Envelope $envelope): void
     {
-        $this->settle($this->id($envelope));
+        $this->settle($this->id($envelope), true);
     }
 
     public function reject(Envelope $envelope): void
     {
         // The task goes: Messenger re-sends what it retries (a new task).
-        $this->settle($this->id($envelope));
+        $this->settle($this->id($envelope), false);
     }
 
     /**
@@ -323,61 +324,30 @@ class LeaseqTransport implements TransportInterface, MessageCountAwareInterface,
         return $stamp->getId();
     }
 
-    /* Ends a claim get() handed out, or claims a message find() returned: the task is deleted. */
-    private function settle(int $id): void
+    /**
+     * Ends a claim get() handed out: acknowledged ($done, a "done" run in the
+     * history) or deleted.  A claim that was lost (it expired and another
+     * consumer may have the message now) is a TransportException, and the
+     * task is left to that consumer.  A message get() did not hand out (one
+     * find() returned) is deleted by id.
+     */
+    private function settle(int $id, bool $done): void
     {
-        $task = $this->claimed[$id] ?? $this->claimById($id);
+        $task = $this->claimed[$id] ?? null;
         unset($this->claimed[$id]);
         try {
-            $this->db()->ack($task);
-        } catch (\Leaseq\Exception $e) {
-            // Lost: the claim expired and another consumer may run it again.
-            throw new TransportException($e->getMessage(), 0, $e);
-        }
-    }
-
-    /**
-     * Claims the message $id that get() did not hand out (one find()
-     * returned: messenger:failed:retry ID, messenger:failed:remove ID).  The
-     * library claims by queue order, not by id: this claims the due
-     * messages in order until it meets $id and hands the others straight
-     * back (their attempt does not count).  Meant for the failure
-     * transport's few messages; it gives up after SCAN_MAX.
-     */
-    private function claimById(int $id): Task
-    {
-        $found = null;
-        $others = [];
-        try {
-            while (null === $found && \count($others) < self::SCAN_MAX) {
-                $batch = $this->db()->claim($this->options['queue'], 100, true, $this->options['claim_ttl']);
-                if (!$batch) {
-                    break;
-                }
-                foreach ($batch as $task) {
-                    if ($task->id === $id) {
-                        $found = $task;
-                    } else {
-                        $others[] = $task;
-                    }
-                }
+            if (null === $task) {
+                $this->db()->remove($id); // false: gone already, as wanted
+            } elseif ($done) {
+                $this->db()->ack($task);
+            } else {
+                // Still ours (LostException if not), then gone.
+                $this->db()->heartbeat($task, $this->options['claim_ttl']);
+                $this->db()->remove($id);
             }
         } catch (\Leaseq\Exception $e) {
             throw new TransportException($e->getMessage(), 0, $e);
-        } finally {
-            foreach ($others as $task) {
-                try {
-                    $this->db()->release($task);
-                } catch (\Leaseq\Exception $e) {
-                    // Its claim expires on its own.
-                }
-            }
         }
-        if (null === $found) {
-            throw new TransportException(sprintf('The leaseq task %d is not a due message of the queue "%s" that this transport could claim.', $id, $this->options['queue']));
-        }
-
-        return $found;
     }
 
     /* get() renews what this transport still holds: a handler of one may be running on. */
