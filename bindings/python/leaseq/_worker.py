@@ -11,61 +11,77 @@ def _seconds(value):
     return None if value is None else _leaseq.parse_duration(value)
 
 
-def _run_job(fn, job, default_timeout):
-    """Run fn(task) for the runner's job, with heartbeats and a time limit.
+class _Watchdog:
+    """Runs fn(task) for a runner's jobs, with heartbeats and a time limit.
 
-    A watchdog thread extends the claim every claim_ttl/3 (the runner's own
-    job heartbeat, under the Db's mutex, so it never overlaps the handler's
-    use of the Db) and, past the limit, raises leaseq.Timeout in the
-    handler's thread (PyThreadState_SetAsyncExc: it lands when the handler
-    next runs Python code; a handler blocked in C, e.g. in time.sleep(),
-    is stopped when that call returns).  The run is then recorded as
-    timed out.
+    One thread per runner, started by the first job that needs it, extends
+    the running job's claim every claim_ttl/3 (the runner's own job
+    heartbeat, under the Db's mutex, so it never overlaps the handler's use
+    of the Db) and, past the limit, raises leaseq.Timeout in the handler's
+    thread (PyThreadState_SetAsyncExc: it lands when the handler next runs
+    Python code; a handler blocked in C, e.g. in time.sleep(), is stopped
+    when that call returns).  The run is then recorded as timed out.  The
+    thread serves the runner's next jobs (a thread started per task cost
+    more than the task's own claim and ack) and ends after a second with
+    none.  Both act under the lock the handler's end takes, so neither
+    touches a job once its handler has returned.
     """
-    from . import Timeout
 
-    task = job.task
-    limit = task.timeout or default_timeout
-    beat = (job.claim_ttl or 0) / 3 or None
-    tid = threading.get_ident()
-    done = threading.Event()
-    lock = threading.Lock()
-    ended = [False]
+    IDLE = 1.0  # seconds without a job before the thread ends
 
-    def watch():
+    def __init__(self, default_timeout):
+        self.default_timeout = default_timeout
+        self.cv = threading.Condition()
+        self.cur = None  # [job, thread id, limit, deadline, beat, next beat] while a handler runs
+        self.thread = None
+
+    def __call__(self, fn, job):
+        task = job.task
+        limit = task.timeout or self.default_timeout
+        beat = (job.claim_ttl or 0) / 3 or None
+        if not (limit or beat):
+            fn(task)
+            return
         now = time.monotonic()
-        deadline = now + limit if limit else None
-        next_beat = now + beat if beat else None
-        while True:
-            waits = [t - time.monotonic() for t in (deadline, next_beat) if t is not None]
-            if done.wait(max(0.0, min(waits)) if waits else None):
-                return
-            now = time.monotonic()
-            if deadline is not None and now >= deadline:
-                with lock:
-                    if not ended[0]:
-                        job.mark_timed_out("timed out after %gs" % limit)
-                        _leaseq._async_raise(tid, Timeout)
-                return
-            if next_beat is not None and now >= next_beat:
-                next_beat = now + beat
-                try:
-                    job.heartbeat()
-                except Exception:  # the ack will say whether the claim was kept
-                    pass
+        with self.cv:
+            self.cur = [job, threading.get_ident(), limit, now + limit if limit else None, beat,
+                        now + beat if beat else None]
+            if self.thread is None:
+                self.thread = threading.Thread(target=self.watch, name="leaseq-watchdog", daemon=True)
+                self.thread.start()
+            else:
+                self.cv.notify()
+        try:
+            fn(task)
+        finally:
+            with self.cv:
+                self.cur = None
 
-    watchdog = None
-    if limit or beat:
-        watchdog = threading.Thread(target=watch, name="leaseq-watchdog", daemon=True)
-        watchdog.start()
-    try:
-        fn(task)
-    finally:
-        with lock:
-            ended[0] = True
-        done.set()
-        if watchdog is not None:
-            watchdog.join()
+    def watch(self):
+        from . import Timeout
+
+        with self.cv:
+            while True:
+                cur = self.cur
+                if cur is None:
+                    if not self.cv.wait(self.IDLE) and self.cur is None:
+                        self.thread = None
+                        return
+                    continue
+                job, tid, limit, deadline, beat, next_beat = cur
+                now = time.monotonic()
+                if deadline is not None and now >= deadline:
+                    job.mark_timed_out("timed out after %gs" % limit)
+                    _leaseq._async_raise(tid, Timeout)
+                    cur[3] = cur[5] = None  # done with this job: wait for the next
+                elif next_beat is not None and now >= next_beat:
+                    cur[5] = now + beat
+                    try:
+                        job.heartbeat()
+                    except Exception:  # the ack will say whether the claim was kept
+                        pass
+                waits = [t - now for t in (cur[3], cur[5]) if t is not None]
+                self.cv.wait(max(0.0, min(waits)) if waits else self.IDLE)
 
 
 class Worker:
@@ -127,8 +143,9 @@ class Worker:
     def _runner(self, db):
         r = _leaseq.Runner(db, self.queues, at_least_once=self.at_least_once,
                            claim_ttl=self.claim_ttl, batch=self.batch)
+        watchdog = _Watchdog(self.timeout)
         for name, fn in self.handlers.items():
-            r.handle(name, lambda job, fn=fn: _run_job(fn, job, self.timeout))
+            r.handle(name, lambda job, fn=fn: watchdog(fn, job))
         return r
 
     def stop(self):
@@ -217,8 +234,9 @@ def tick(db, handlers, budget=None, *, queue="default", at_least_once=False, lea
         raise TypeError("tick(): handlers is a dict {task name: function}")
     limit = _seconds(timeout)
     r = _leaseq.Runner(db, [queue], at_least_once=at_least_once, lease_ttl=lease_ttl)
+    watchdog = _Watchdog(limit)
     for name, fn in handlers.items():
         if not callable(fn):
             raise TypeError("tick(): the handler of %r is not callable" % (name,))
-        r.handle(name, lambda job, fn=fn: _run_job(fn, job, limit))
+        r.handle(name, lambda job, fn=fn: watchdog(fn, job))
     return r.tick(budget)

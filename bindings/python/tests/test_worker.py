@@ -3,6 +3,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -106,6 +107,23 @@ def test_heartbeat_keeps_the_claim(dsn, db, uniq):
     report = worker.run(drain=True)
     assert stolen == [] and report.ran == 1 and db.get(tid) is None
     assert [r.outcome for r in db.history(task_id=tid)] == ["done"]
+
+
+def test_one_watchdog_thread_serves_every_task(db, uniq):
+    # A thread started (and joined) per task cost the worker more than the
+    # task's claim and ack; one watchdog per runner keeps the claims alive.
+    db.add_many([{"name": "n", "queue": uniq} for _ in range(30)])
+    before = threading.enumerate()  # an earlier runner's may still be winding down
+    watchdogs = []  # the Thread objects themselves: their ids stay unique
+    worker = leaseq.Worker(db, queues=[uniq])
+
+    @worker.task("n")
+    def n(task):
+        watchdogs.extend(t for t in threading.enumerate() if t.name == "leaseq-watchdog"
+                         and all(t is not w for w in watchdogs + before))
+
+    assert worker.run(drain=True).ran == 30
+    assert len(watchdogs) == 1
 
 
 def test_concurrency_runs_each_task_once(db, uniq):
