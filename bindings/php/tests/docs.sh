@@ -3,7 +3,12 @@
 # tests/check_docs.sh runs the ```sh blocks: each on its own, in an empty
 # scratch directory with a migrated sqlite:leaseq.db (the default DSN,
 # LEASEQ_DSN unset), with the extension built in LEASEQ_PHP_BUILD loaded.
-# A block fails when php exits non-zero or prints a warning, notice or
+# The extension's examples run with `php -n`: they need nothing else.  A
+# block that requires 'vendor/autoload.php' (the PHP classes' examples)
+# finds a vendor/ whose autoload.php loads the package (bindings/php/php)
+# and Debian's Symfony components, as Composer's would, and runs with the
+# machine's ini (the PDO drivers) less any installed leaseq.so.  A block
+# fails when php exits non-zero or prints a warning, notice or
 # deprecation.  A block marked ```php no-run: REASON is skipped and counted.
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
@@ -12,6 +17,17 @@ php=$("${LEASEQ_PHP_CONFIG:-php-config}" --php-binary)
 ext="$LEASEQ_PHP_BUILD/modules/leaseq.so"
 T=$(mktemp -d "${TMPDIR:-/tmp}/leaseq-phpdocs.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# shellcheck source=SCRIPTDIR/../../../tests/symfony/php-env.sh
+source "$src/tests/symfony/php-env.sh"
+lq_php_without_installed_leaseq "$T/php.d" "$php"
+mkdir -p "$T/vendor"
+cat >"$T/vendor/autoload.php" <<PHP
+<?php
+foreach (['Psr/Container', 'Symfony/Component/Lock', 'Symfony/Component/Messenger', 'Symfony/Component/EventDispatcher'] as \$p) {
+    require_once "\$p/autoload.php";
+}
+require_once '$src/bindings/php/php/tests/autoload.php';
+PHP
 awk -v out="$T" '
     !inb && /^```/ {
         inb = 1; info = substr($0, 4)
@@ -34,11 +50,16 @@ for meta in "$T"/*.meta; do
         skipped=$((skipped + 1))
         continue
     fi
-    d="${meta%.meta}.d"
+    block="${meta%.meta}.php" d="${meta%.meta}.d"
     mkdir -p "$d"
+    ini=(-n)
+    if grep -q -E "require(_once)?[ (]*['\"]vendor/autoload\.php['\"]" "$block"; then
+        ln -s "$T/vendor" "$d/vendor"
+        ini=()
+    fi
     (cd "$d" && "$LEASECTL" --db sqlite:leaseq.db migrate >/dev/null)
-    if (cd "$d" && env -u LEASEQ_DSN timeout 60 "$php" -n -d "extension=$ext" -d error_reporting=-1 \
-        -d display_errors=stderr "${meta%.meta}.php") >"$d.out" 2>&1 &&
+    if (cd "$d" && env -u LEASEQ_DSN timeout 60 "$php" "${ini[@]}" -d "extension=$ext" -d error_reporting=-1 \
+        -d display_errors=stderr "$block") >"$d.out" 2>&1 &&
         ! grep -q -E '^(PHP )?(Warning|Notice|Deprecated|Fatal error)' "$d.out"; then
         ran=$((ran + 1))
     else
