@@ -35,7 +35,8 @@ setup(
     ext_modules=[
         Extension(
             "leaseq._leaseq",
-            sources=["src/_leaseq.c"],
+            sources=[f"src/{name}.c" for name in ("module", "errors", "args", "db", "lease", "task", "worker")],
+            depends=["src/leaseq_py.h"],
             include_dirs=include_dirs,
             library_dirs=library_dirs,
             runtime_library_dirs=rpath,
