@@ -34,6 +34,17 @@ class _Watchdog:
         self.cv = threading.Condition()
         self.cur = None  # [job, thread id, limit, deadline, beat, next beat] while a handler runs
         self.thread = None
+        self.closing = False
+
+    def close(self):
+        """End the thread now and wait for it: it must hold no job (and so
+        no runner, nor the Db that runner borrows) once run() returns."""
+        with self.cv:
+            self.closing = True
+            thread = self.thread
+            self.cv.notify()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
 
     def __call__(self, fn, job):
         task = job.task
@@ -64,7 +75,9 @@ class _Watchdog:
             while True:
                 cur = self.cur
                 if cur is None:
-                    if not self.cv.wait(self.IDLE) and self.cur is None:
+                    if not self.closing and (self.cv.wait(self.IDLE) or self.cur is not None):
+                        continue  # woken: a job came, or close() asked
+                    if self.cur is None:  # closed, or idle for IDLE seconds
                         self.thread = None
                         return
                     continue
@@ -81,6 +94,7 @@ class _Watchdog:
                     except Exception:  # the ack will say whether the claim was kept
                         pass
                 waits = [t - now for t in (cur[3], cur[5]) if t is not None]
+                job = cur = None  # keep no job while waiting: it holds its runner
                 self.cv.wait(max(0.0, min(waits)) if waits else self.IDLE)
 
 
@@ -118,6 +132,7 @@ class Worker:
         self.batch = batch
         self.handlers = {}
         self._runners = []
+        self._watchdogs = []
         self._stopping = False
         if not self.queues:
             raise ValueError("Worker: at least one queue")
@@ -144,6 +159,7 @@ class Worker:
         r = _leaseq.Runner(db, self.queues, at_least_once=self.at_least_once,
                            claim_ttl=self.claim_ttl, batch=self.batch)
         watchdog = _Watchdog(self.timeout)
+        self._watchdogs.append(watchdog)
         for name, fn in self.handlers.items():
             r.handle(name, lambda job, fn=fn: watchdog(fn, job))
         return r
@@ -173,6 +189,7 @@ class Worker:
         if not self.handlers:
             raise ValueError("run(): no handler registered")
         dbs = [self.db]
+        self._watchdogs = []
         try:
             for _ in range(concurrency - 1):
                 dbs.append(self.db._reopen())
@@ -208,6 +225,9 @@ class Worker:
                     t.join()
             for sig, h in old.items():
                 signal.signal(sig, h)
+            for watchdog in self._watchdogs:  # their threads may hold a runner's last job
+                watchdog.close()
+            self._watchdogs = []
             self._runners = []  # the runners go first: they borrow their Db
             for db in dbs[1:]:
                 db.close()

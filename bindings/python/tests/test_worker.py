@@ -135,6 +135,18 @@ def test_concurrency_runs_each_task_once(db, uniq):
     assert sorted(seen) == ids and report.ran == 40
 
 
+def test_run_leaves_no_watchdog_behind(db, uniq):
+    # A watchdog thread still alive after run() keeps its last job, so its
+    # runner, so the Db that runner borrows: run() could not close the
+    # connections it opened for its threads ("the Db is in use").
+    db.add_many([{"name": "n", "payload": str(i), "queue": uniq} for i in range(12)])
+    worker = leaseq.Worker(db, queues=[uniq], timeout=30)
+    worker.handle("n", lambda task: None)
+    report = worker.run(drain=True, concurrency=3)
+    assert report.ran == 12
+    assert [t.name for t in threading.enumerate() if t.name == "leaseq-watchdog"] == []
+
+
 def test_sigterm_stops_gracefully(dsn, uniq):
     code = textwrap.dedent("""
         import sys, leaseq
