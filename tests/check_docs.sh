@@ -115,7 +115,10 @@ for meta in "$T"/blocks/*.meta; do
             why["the Python module is not built"]=$(( ${why["the Python module is not built"]:-0} + 1 ))
             continue
         fi
-        run=(env PYTHONPATH="$LEASEQ_DOCS_PYTHONPATH" PYTHONDONTWRITEBYTECODE=1 "$LEASEQ_DOCS_PYTHON")
+        # LEASEQ_DOCS_PYTHON_ENV: NAME=VALUE words the interpreter needs besides,
+        # e.g. the sanitizer runtimes preloaded for a module built with them.
+        # shellcheck disable=SC2206  # words on purpose
+        run=(env PYTHONPATH="$LEASEQ_DOCS_PYTHONPATH" PYTHONDONTWRITEBYTECODE=1 ${LEASEQ_DOCS_PYTHON_ENV:-} "$LEASEQ_DOCS_PYTHON")
     fi
     d="$T/run/${meta##*/}"
     d=${d%.meta}
