@@ -16,7 +16,8 @@
  *       blank lines dropped, trimmed) replaces every {{NAME}} in the
  *       statements and fragments of the same run, so an expression written
  *       the same way everywhere (the clock, a claim guard) is written once
- *       per dialect (sql/<dialect>/fragments.sql).  An unknown {{NAME}}, a
+ *       per dialect (sql/<dialect>/fragments.sql), or once for all of them
+ *       (sql/shared/fragments.sql, given with every dialect's files).  An unknown {{NAME}}, a
  *       fragment or statement defined twice, or a fragment using itself
  *       fails with the file and line.  Each statement's result columns,
  *       counted in its text (see result_cols), must be the catalogue's

@@ -20,6 +20,7 @@ n=0
 embeds() {
     local d=$1 expect=$2 edit=$3 desc=$4
     rm -rf "$tmp/sql" && mkdir "$tmp/sql" && cp "sql/$d/"*.sql "$tmp/sql/"
+    cp sql/shared/fragments.sql "$tmp/sql/shared_fragments.sql"
     [[ -z "$edit" ]] || sed -i "/^-- name: lease_get\$/,/;\$/ $edit" "$tmp/sql/lease.sql"
     local rc=0
     "$SQLEMBED" stmts "$tmp/out.c" sym "$tmp/sql/"*.sql 2>"$tmp/err" || rc=$?
