@@ -249,7 +249,7 @@ LQ_EXTERN(lq_status) lq_job_set_result(lq_job *job, const void *data, size_t len
 	lq_db *db = job->r->db;
 	lq__ok(db);
 	if (len > LQ_RESULT_MAX || (!data && len))
-		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes is over the %d-byte limit",
+		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes is over the %d-byte limit or has no data",
 				(long long)job->t->id, len, LQ_RESULT_MAX);
 	void *copy = malloc(len ? len : 1);
 	if (!copy)

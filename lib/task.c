@@ -1465,9 +1465,11 @@ static lq_status amo_result_body(lq_db *db, void *arg)
 LQ_EXTERN(lq_status) lq_task_ack_result(lq_db *db, const lq_task *t, const void *data, size_t len)
 {
 	lq__ok(db);
-	if (len > LQ_RESULT_MAX || (!data && len))
-		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes is over the %d-byte limit%s",
-				(long long)t->id, len, LQ_RESULT_MAX, !data && len <= LQ_RESULT_MAX ? " (no data)" : "");
+	if (len > LQ_RESULT_MAX)
+		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes is over the %d-byte limit",
+				(long long)t->id, len, LQ_RESULT_MAX);
+	if (!data && len)
+		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes has no data", (long long)t->id, len);
 	struct lq__result res = {data ? data : "", len};
 	if (t->mode == LQ_AT_MOST_ONCE) {
 		char what[64];
