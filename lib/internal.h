@@ -125,6 +125,15 @@ lq_status lq__run_settled(lq_db *db, const char *what, const lq_task *t, int *fo
  * a write of unknown outcome is LQ_OK: not repeated, nothing left to do).
  * lq_close writes and frees them through db->before_close. */
 lq_status lq__run_flush(lq_db *db);
+/* A run's result (lq_task_ack_result) and where it goes: into the history
+ * row lq__run_record just wrote for t, in the same transaction. */
+struct lq__result {
+	const void *data;
+	size_t len;
+};
+lq_status lq__run_set_result(lq_db *db, const char *what, const lq_task *t, const struct lq__result *res);
+/* 1 when s[0..len) is valid UTF-8 (util.c). */
+int lq__utf8_valid(const char *s, size_t len);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 

@@ -61,7 +61,7 @@ extern "C" {
  *
  * Structures the library fills for the caller (lq_lease, lq_task,
  * lq_health, lq_run, lq_run_counts, lq_lease_counts, lq_queue_info,
- * lq_run_report) grow only by appending fields, and each growth raises
+ * lq_run_report, lq_progress) grow only by appending fields, and each growth raises
  * LQ_ABI_VERSION.  The library learns which layout the caller was built
  * with from the calls: lq_open and lq_open_borrowed record it in the handle,
  * and the few calls that take such a structure without a handle pass it
@@ -857,6 +857,77 @@ LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_repo
  * ended it otherwise (report->stopped = LQ_STOP_ERROR).
  */
 LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *report);
+
+/* ------------------------------------------- snooze, progress, results */
+
+#define LQ_PROGRESS_MSG_MAX 200   /* bytes of a progress message (UTF-8) */
+#define LQ_RESULT_MAX (64 * 1024) /* bytes of a run's result */
+
+/*
+ * Snooze a claimed task: it runs again delay_ms (1 ms to LQ_DELAY_MAX_MS)
+ * from now on the database clock, and this attempt does not count.  This
+ * settles the claim instead of an ack or a fail, and like them it writes no
+ * history row (a snooze is not a run, as a task handed back unrun is not).
+ * At-least-once: the claim is cleared and run_at moved, conditional on the
+ * claim (LQ_LOST once it was taken); a recurring occurrence is the one
+ * snoozed, and the schedule goes on from when it then runs.  At-most-once:
+ * the task goes back under its id (as lq_task_release does, with the
+ * delay); a recurring occurrence runs again at now + delay, or with the
+ * next one if that comes first (never twice), LQ_LOST if the schedule was
+ * changed meanwhile.  LQ_OK; LQ_EINVAL: a bad delay or t is not claimed.
+ */
+LQ_EXTERN(lq_status) lq_task_snooze(lq_db *db, const lq_task *t, int64_t delay_ms);
+
+/*
+ * Report how far a claimed task is: percent 0..100 and message (NULL or ""
+ * for none; valid UTF-8, at most LQ_PROGRESS_MSG_MAX bytes, no control
+ * characters), stored on the task row with the database clock.  Needs an
+ * at-least-once claim (an at-most-once claim removed the row): conditional
+ * on it, as lq_task_heartbeat.  LQ_OK; LQ_LOST: the claim expired or was
+ * taken (nothing stored); LQ_EINVAL: a bad percent or message, or t is not
+ * an at-least-once claim (nothing stored).
+ */
+LQ_EXTERN(lq_status) lq_task_progress(lq_db *db, const lq_task *t, int percent, const char *message);
+
+/* A task's progress as lq_task_progress_get reads it. */
+typedef struct lq_progress {
+	int percent;     /* -1: none reported under the claim holding the task now */
+	char message[LQ_PROGRESS_MSG_MAX + 1];
+	int64_t updated_at; /* when it was reported; 0 if none */
+	int64_t now;        /* database clock when read */
+} lq_progress;
+/* The progress of live task id, reported under the claim that holds it now
+ * (an earlier attempt's or occurrence's is not shown).  LQ_OK (percent -1
+ * when there is none); LQ_NOTFOUND: no live task id. */
+LQ_EXTERN(lq_status) lq_task_progress_get(lq_db *db, int64_t id, lq_progress *out);
+
+/*
+ * lq_task_ack, storing data (len bytes, binary-safe, at most LQ_RESULT_MAX)
+ * as the result of this run, in its history row and in the same transaction
+ * as the ack: there is a result if and only if the ack committed.  The
+ * result lives as long as the run's history row (lq_run_prune removes it),
+ * also after the task row is gone.  At-most-once the history row is written
+ * at once (not kept back).  Statuses as lq_task_ack; LQ_EINVAL: over
+ * LQ_RESULT_MAX (data NULL with len > 0), nothing changed.
+ */
+LQ_EXTERN(lq_status) lq_task_ack_result(lq_db *db, const lq_task *t, const void *data, size_t len);
+/*
+ * The newest stored result of task id (live, dead or gone), from the run
+ * history: up to size bytes copied to buf (NULL, 0: only the length), the
+ * whole length in *len (more than size: buf holds the first size bytes).
+ * LQ_OK; LQ_NOTFOUND: no run of it with a result in the history.
+ */
+LQ_EXTERN(lq_status) lq_task_result(lq_db *db, int64_t id, void *buf, size_t size, size_t *len);
+
+/* The same from a runner's handler, for its job (the runner settles it):
+ * progress is stored at once (lq_task_progress); snooze and result are
+ * applied when the handler returns 0, in place of the plain ack (a snooze
+ * wins over a result).  A failure ignores both.  LQ_OK; statuses of
+ * lq_task_progress; LQ_EINVAL for a bad delay or an oversize result
+ * (nothing recorded). */
+LQ_EXTERN(lq_status) lq_job_progress(lq_job *job, int percent, const char *message);
+LQ_EXTERN(lq_status) lq_job_snooze(lq_job *job, int64_t delay_ms);
+LQ_EXTERN(lq_status) lq_job_set_result(lq_job *job, const void *data, size_t len);
 
 /* ------------------------------------------------------------- utilities */
 

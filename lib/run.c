@@ -415,3 +415,18 @@ LQ_EXTERN(lq_status) lq_counters(lq_db *db, lq_lease_counts *leases, lq_run_coun
 		counter_flush(&cc);
 	return st;
 }
+
+/* ---------------------------------------------------------------- results */
+
+lq_status lq__run_set_result(lq_db *db, const char *what, const lq_task *t, const struct lq__result *res)
+{
+	char worker[LQ_OWNER_MAX + 1];
+	lq__run_worker(worker, sizeof(worker));
+	lq_value p[5] = {lq_v_int(t->id), lq_v_int(lq__run_attempt(t)), lq_v_int(t->now), lq__v_text(worker),
+			 lq_v_blob(res->data, res->len)};
+	int64_t n = 0;
+	lq_status st = lq__exec(db, what, LQ_SQL_run_set_result, p, 5, NULL, NULL, &n);
+	if (st == LQ_OK && n != 1) /* the row was written just before, in this transaction */
+		return lq__fail(db, LQ_ERROR, "%s: the run's history row to keep its result in is missing", what);
+	return st;
+}

@@ -48,6 +48,11 @@ struct lq_job {
 	lq_task *t;
 	char *error;
 	int timed_out;
+	/* What the handler asked for, applied when it returns 0: */
+	int64_t snooze_ms; /* > 0: lq_task_snooze instead of the ack */
+	void *result;      /* owned; with has_result: lq_task_ack_result */
+	size_t result_len;
+	int has_result;
 };
 
 /* Indexed by lq_stop_reason: its values run 0, 1, 2, ... */
@@ -223,6 +228,41 @@ LQ_EXTERN(int64_t) lq_job_claim_ttl(const lq_job *job)
 	return r->tick_lease && r->lease_ttl < r->claim_ttl ? r->lease_ttl : r->claim_ttl;
 }
 
+LQ_EXTERN(lq_status) lq_job_progress(lq_job *job, int percent, const char *message)
+{
+	return lq_task_progress(job->r->db, job->t, percent, message);
+}
+
+LQ_EXTERN(lq_status) lq_job_snooze(lq_job *job, int64_t delay_ms)
+{
+	lq_db *db = job->r->db;
+	lq__ok(db);
+	if (delay_ms <= 0 || delay_ms > LQ_DELAY_MAX_MS)
+		return lq__fail(db, LQ_EINVAL, "task %lld: snooze delay %lld ms is out of range (1 ms to 100 years)",
+				(long long)job->t->id, (long long)delay_ms);
+	job->snooze_ms = delay_ms;
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_job_set_result(lq_job *job, const void *data, size_t len)
+{
+	lq_db *db = job->r->db;
+	lq__ok(db);
+	if (len > LQ_RESULT_MAX || (!data && len))
+		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes is over the %d-byte limit or has no data",
+				(long long)job->t->id, len, LQ_RESULT_MAX);
+	void *copy = malloc(len ? len : 1);
+	if (!copy)
+		return lq__fail(db, LQ_ENOMEM, "task %lld: out of memory for its result", (long long)job->t->id);
+	if (len)
+		memcpy(copy, data, len);
+	free(job->result);
+	job->result = copy;
+	job->result_len = len;
+	job->has_result = 1;
+	return LQ_OK;
+}
+
 static const struct handler *find_handler(const lq_runner *r, const char *name)
 {
 	const struct handler *any = NULL;
@@ -248,16 +288,22 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 		st = lq_task_fail(r->db, t, msg);
 		return st == LQ_LOST ? LQ_OK : st;
 	}
-	lq_job job = {r, t, NULL, 0};
+	lq_job job = {r, t, NULL, 0, 0, NULL, 0, 0};
 	int rc = h->fn(&job, h->ctx);
 	if (rc == 0) {
 		rep->ran++;
-		st = lq_task_ack(r->db, t);
+		if (job.snooze_ms > 0)
+			st = lq_task_snooze(r->db, t, job.snooze_ms);
+		else if (job.has_result)
+			st = lq_task_ack_result(r->db, t, job.result, job.result_len);
+		else
+			st = lq_task_ack(r->db, t);
 	} else {
 		rep->failed++;
 		st = lq__task_fail(r->db, t, job.error ? job.error : "handler failed", job.timed_out);
 	}
 	free(job.error);
+	free(job.result);
 	/* A lost claim means the task is someone else's now: not our error. */
 	return st == LQ_LOST ? LQ_OK : st;
 }

@@ -1079,6 +1079,7 @@ struct settle_run_ctx {
 	lq_outcome outcome;
 	const char *error;
 	int64_t n;
+	const struct lq__result *res; /* a done run's result, or NULL */
 };
 
 static lq_status settle_run_body(lq_db *db, void *arg)
@@ -1089,47 +1090,50 @@ static lq_status settle_run_body(lq_db *db, void *arg)
 	lq_status st = lq__exec(db, what, s->id, s->p, s->np, NULL, NULL, &s->n);
 	if (st != LQ_OK || s->n != 1)
 		return st; /* the claim was lost: nothing to record */
-	return lq__run_record(db, what, s->t, s->outcome, s->error);
+	st = lq__run_record(db, what, s->t, s->outcome, s->error);
+	return st == LQ_OK && s->res ? lq__run_set_result(db, what, s->t, s->res) : st;
 }
 
 static lq_status settle_run(lq_db *db, const lq_task *t, lq_sql_id id, const lq_value *p, int np,
-			    lq_outcome outcome, const char *error, int64_t *n)
+			    lq_outcome outcome, const char *error, const struct lq__result *res, int64_t *n)
 {
 	char what[64];
 	task_what(what, sizeof(what), t->id);
-	struct settle_run_ctx s = {t, id, p, np, outcome, error, 0};
+	struct settle_run_ctx s = {t, id, p, np, outcome, error, 0, res};
 	lq_status st = lq__tx(db, 1, what, settle_run_body, &s);
 	*n = s.n;
 	return st;
 }
 
-static lq_status finish_occurrence(lq_db *db, const lq_task *t, const char *error, lq_outcome outcome, int64_t *n)
+static lq_status finish_occurrence(lq_db *db, const lq_task *t, const char *error, lq_outcome outcome,
+				   const struct lq__result *res, int64_t *n)
 {
 	int64_t next = 0;
 	lq_status st = next_occurrence_of(db, t, &next);
 	if (st != LQ_OK)
 		return st;
 	lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(next), lq__v_opt_text(error)};
-	return settle_run(db, t, LQ_SQL_task_ack_occurrence, p, 4, outcome, error, n);
+	return settle_run(db, t, LQ_SQL_task_ack_occurrence, p, 4, outcome, error, res, n);
 }
 
+/* arg: the run's result (lq_task_ack_result), or NULL. */
 static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
 {
-	(void)arg;
+	const struct lq__result *res = arg;
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
 	int64_t n = 0;
 	lq_status st;
 	if (t->recurring) {
-		st = finish_occurrence(db, t, NULL, LQ_RUN_DONE, &n);
-	} else if (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK) {
+		st = finish_occurrence(db, t, NULL, LQ_RUN_DONE, res, &n);
+	} else if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ACK) && !res) {
 		char worker[LQ_OWNER_MAX + 1];
 		lq__run_worker(worker, sizeof(worker));
 		lq_value q[4] = {p[0], p[1], lq__v_text(worker), lq_v_int(t->now)};
 		st = lq__exec_once(db, what, LQ_SQL_task_ack_run, q, 4, lq__row_int, &n, NULL);
 	} else {
-		st = settle_run(db, t, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, &n);
+		st = settle_run(db, t, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, res, &n);
 	}
 	if (st != LQ_OK)
 		return st;
@@ -1190,11 +1194,11 @@ static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, enum sett
 		return st;
 	int64_t n = 0;
 	if (t->recurring && t->attempts >= t->max_attempts) {
-		st = finish_occurrence(db, t, f->error, LQ_RUN_DEAD, &n); /* give it up, keep the schedule */
+		st = finish_occurrence(db, t, f->error, LQ_RUN_DEAD, NULL, &n); /* give it up, keep the schedule */
 	} else if (t->recurring) {
 		lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(f->backoff),
 				 lq__v_text(f->error)};
-		st = settle_run(db, t, LQ_SQL_task_retry_occurrence, p, 4, f->outcome, f->error, &n);
+		st = settle_run(db, t, LQ_SQL_task_retry_occurrence, p, 4, f->outcome, f->error, NULL, &n);
 	} else if (t->attempts >= t->max_attempts) {
 		struct bury_ctx b = {t, f->error, 0};
 		st = lq__tx(db, 1, what, bury_body, &b);
@@ -1202,7 +1206,7 @@ static lq_status fail_alo_once(lq_db *db, const lq_task *t, void *arg, enum sett
 	} else {
 		lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(f->backoff),
 				 lq__v_text(f->error)};
-		st = settle_run(db, t, LQ_SQL_task_retry_later, p, 4, f->outcome, f->error, &n);
+		st = settle_run(db, t, LQ_SQL_task_retry_later, p, 4, f->outcome, f->error, NULL, &n);
 	}
 	if (st != LQ_OK)
 		return st;
@@ -1384,6 +1388,101 @@ LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
 	}
 	struct requeue_ctx r = {t->attempts, 0, t->last_error, 0, "handed back unrun", 0};
 	return settle(db, requeue_amo_once, t, &r);
+}
+
+/* ------------------------------------------------------- snooze, result */
+
+static lq_status snooze_alo_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
+{
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	lq_value p[3] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(*(const int64_t *)arg)};
+	int64_t n = 0;
+	st = lq__exec_once(db, what, LQ_SQL_task_snooze_claim, p, 3, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	/* A snooze leaves no mark of its own to look for after a lost answer. */
+	if (n != 1 && again == SETTLE_AGAIN_UNKNOWN)
+		return settle_unread(db, t);
+	if (n != 1)
+		return lq__fail(db, LQ_LOST, "task %lld: claim was lost before it was snoozed", (long long)t->id);
+	lq__ok(db);
+	return LQ_OK;
+}
+
+LQ_EXTERN(lq_status) lq_task_snooze(lq_db *db, const lq_task *t, int64_t delay_ms)
+{
+	lq__ok(db);
+	if (delay_ms <= 0 || delay_ms > LQ_DELAY_MAX_MS)
+		return lq__fail(db, LQ_EINVAL, "task %lld: snooze delay %lld ms is out of range (1 ms to 100 years)",
+				(long long)t->id, (long long)delay_ms);
+	if (t->mode == LQ_AT_LEAST_ONCE) {
+		if (!t->claim_owner[0])
+			return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
+		return settle(db, snooze_alo_once, t, &delay_ms);
+	}
+	if (t->recurring) {
+		char what[64];
+		task_what(what, sizeof(what), t->id);
+		lq_status st = lq__ready(db);
+		if (st != LQ_OK)
+			return st;
+		lq_value p[3] = {lq_v_int(t->id), lq_v_int(t->next_run_at), lq_v_int(delay_ms)};
+		int64_t n = 0;
+		st = lq__exec(db, what, LQ_SQL_task_snooze_occurrence, p, 3, NULL, NULL, &n);
+		if (st != LQ_OK)
+			return st;
+		if (n != 1)
+			return lq__fail(db, LQ_LOST, "task %lld: its schedule changed before it was snoozed",
+					(long long)t->id);
+		lq__ok(db);
+		return LQ_OK;
+	}
+	/* At-most-once: back under its id, the attempt not counted. */
+	struct requeue_ctx r = {t->attempts, delay_ms, t->last_error, 0, "snoozed", 0};
+	return settle(db, requeue_amo_once, t, &r);
+}
+
+/* At-most-once: the claim settled the task; the run's row and its result
+ * go in together, now (not kept back). */
+struct amo_result_ctx {
+	const lq_task *t;
+	const struct lq__result *res;
+};
+
+static lq_status amo_result_body(lq_db *db, void *arg)
+{
+	const struct amo_result_ctx *a = arg;
+	char what[64];
+	task_what(what, sizeof(what), a->t->id);
+	lq_status st = lq__run_record(db, what, a->t, LQ_RUN_DONE, NULL);
+	return st == LQ_OK ? lq__run_set_result(db, what, a->t, a->res) : st;
+}
+
+LQ_EXTERN(lq_status) lq_task_ack_result(lq_db *db, const lq_task *t, const void *data, size_t len)
+{
+	lq__ok(db);
+	if (len > LQ_RESULT_MAX)
+		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes is over the %d-byte limit",
+				(long long)t->id, len, LQ_RESULT_MAX);
+	if (!data && len)
+		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes has no data", (long long)t->id, len);
+	struct lq__result res = {data ? data : "", len};
+	if (t->mode == LQ_AT_MOST_ONCE) {
+		char what[64];
+		task_what(what, sizeof(what), t->id);
+		lq_status st = lq__ready(db);
+		if (st != LQ_OK)
+			return st;
+		struct amo_result_ctx a = {t, &res};
+		return lq__tx(db, 1, what, amo_result_body, &a);
+	}
+	if (!t->claim_owner[0])
+		return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
+	return settle(db, ack_once, t, &res);
 }
 
 static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)

@@ -91,6 +91,11 @@ static int utf8_valid(const unsigned char *s, size_t len)
 	return 1;
 }
 
+int lq__utf8_valid(const char *s, size_t len)
+{
+	return utf8_valid((const unsigned char *)s, len);
+}
+
 LQ_EXTERN(lq_status) lq_check_name(const char *what, const char *name, char *msg, size_t msgsize)
 {
 	const char *w = what ? what : "name";

@@ -196,18 +196,7 @@ grep -q -E '"event": *"lease_held"' "$T/err" || why+=("no lease_held event")
 end "exec --log-format json on a held lease: exit 75, one JSON line at level notice"
 
 # ================================================================== serve
-spid=""
-stop_serve() { if [[ -n "$spid" ]]; then kill -TERM "$spid" 2>/dev/null || true; fi; }
-cleanup_hooks+=(stop_serve)
-"$LEASECTL" --db "$DSN" serve --listen 127.0.0.1:0 2>"$T/serve.err" &
-spid=$!
-PORT=""
-for _ in $(seq 1 100); do
-    PORT=$(sed -n 's#^serve: listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$T/serve.err")
-    [[ -n "$PORT" ]] && break
-    kill -0 "$spid" 2>/dev/null || break
-    sleep 0.1
-done
+start_serve "$DSN" || true
 if grep -q 'built without' "$T/serve.err"; then
     echo "# serve is not built in: its check is skipped"
 else

@@ -24,26 +24,7 @@ echo "# leasectl serve: backend $backend"
 Q="srv_${RUN_ID}"
 QX="srv<i>&\"${RUN_ID}"
 
-spid=""
-stop_serve() { [[ -n "$spid" ]] && kill -TERM "$spid" 2>/dev/null || true; }
-cleanup_hooks+=(stop_serve)
-
-# start_serve DSN [SERVE-ARGS]: PORT and spid set (bounded wait for the listening line).
-start_serve() {
-    local dsn=$1
-    shift
-    : >"$T/serve.err"
-    "$LEASECTL" --db "$dsn" serve --listen 127.0.0.1:0 "$@" 2>"$T/serve.err" &
-    spid=$!
-    PORT=""
-    for _ in $(seq 1 100); do
-        PORT=$(sed -n 's#^serve: listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$T/serve.err")
-        [[ -n "$PORT" ]] && return 0
-        kill -0 "$spid" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
+# start_serve DSN [SERVE-ARGS] and stop_serve: tests/lib/cli.sh.
 get() { # PATH [curl args]: status in CODE, body in $T/body
     local p=$1
     shift

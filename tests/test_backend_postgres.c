@@ -730,6 +730,19 @@ static void test_every_statement(void **state)
 	}
 	assert_int_equal(RUN(c, task_heartbeat, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(30000)), 1);
 	DID(task_heartbeat);
+	/* Progress under the claim, read back; refused to another owner. */
+	assert_int_equal(RUN(c, task_progress_set, NULL, lq_v_int(id), lq__v_text("w"), lq_v_int(40), lq__v_text("m")), 1);
+	assert_int_equal(RUN(c, task_progress_set, NULL, lq_v_int(id), lq__v_text("x"), lq_v_int(50), lq_v_null()), 0);
+	DID(task_progress_set);
+	RUN(c, task_progress_get, &r, lq_v_int(id)), DID(task_progress_get);
+	assert_int_equal(r.ncols, 4);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.i[0], 40);
+	/* Snoozes that match no claim and no occurrence change nothing. */
+	assert_int_equal(RUN(c, task_snooze_claim, NULL, lq_v_int(id), lq__v_text("x"), lq_v_int(1000)), 0);
+	DID(task_snooze_claim);
+	assert_int_equal(RUN(c, task_snooze_occurrence, NULL, lq_v_int(id), lq_v_int(1), lq_v_int(1000)), 0);
+	DID(task_snooze_occurrence);
 	/* Handed back unclaimed, then claimed again by the same owner. */
 	assert_int_equal(RUN(c, task_release_claim, NULL, lq_v_int(id), lq__v_text("w")), 1);
 	DID(task_release_claim);
@@ -866,6 +879,13 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, run_settled, &r, lq_v_int(987654321), lq_v_int(1), lq_v_int(1),
 			     lq__v_text("nobody:1")), 0);
 	ran[LQ_SQL_run_settled] = 1;
+	/* A result for a run that is not there, and none to read. */
+	assert_int_equal(RUN(c, run_set_result, NULL, lq_v_int(987654321), lq_v_int(1), lq_v_int(1),
+			     lq__v_text("nobody:1"), pay), 0);
+	ran[LQ_SQL_run_set_result] = 1;
+	RUN(c, run_result, &r, lq_v_int(987654321));
+	assert_int_equal(r.n, 0);
+	ran[LQ_SQL_run_result] = 1;
 	RUN0(c, counter_list, &r);
 	ran[LQ_SQL_counter_list] = 1;
 	assert_int_equal(r.ncols, 4);

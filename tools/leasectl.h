@@ -490,4 +490,38 @@ void lc_fmt_wait(char *buf, size_t size, int wstatus);
 /* The exit status a wrapper passes on: the code, or 128 + signal. */
 int lc_wait_exit(int wstatus);
 
+/* Snooze, progress and results (leasectl_progress.c).  "task show" adds the
+ * progress of a live task's current claim; "task result ID". */
+void lc_print_progress(lq_db *db, int64_t id);
+void lc_json_progress(struct lc_json *j, lq_db *db, int64_t id);
+/* key: p as a JSON string when it is UTF-8, else key_base64: base64. */
+void lc_json_kbytes(struct lc_json *j, const char *key, const unsigned char *p, size_t n);
+extern const struct lc_usage lc_task_result_usage;
+int cmd_task_result(struct lc_ctx *ctx, int argc, char **argv);
+/* A handler's control channel (fd 3, LEASEQ_CONTROL_FD): lines read as they
+ * come (fd non-blocking), applied to job through db; final: the handler
+ * ended, read what is left. */
+#define LC_CONTROL_FD 3
+#define LC_RESULT_FD 4
+#define LC_CONTROL_LINE_MAX 512
+struct lc_control {
+	int fd; /* read end; -1 when done or unused */
+	lq_db *db;
+	char buf[LC_CONTROL_LINE_MAX];
+	size_t len;
+	int skipping;        /* inside a line over the limit: drop it to its newline */
+	int progress_failed; /* said once */
+	int64_t snoozed;     /* > 0: asked to snooze that long */
+};
+void lc_control_pump(struct lc_control *c, lq_job *job, int final);
+/* Its result (fd 4, LEASEQ_RESULT_FD): data has room for LQ_RESULT_MAX + 1
+ * bytes; over: the handler wrote more than LQ_RESULT_MAX. */
+struct lc_result {
+	int fd;
+	unsigned char *data;
+	size_t len;
+	int over;
+};
+void lc_result_pump(struct lc_result *r, int final);
+
 #endif /* LEASECTL_H */

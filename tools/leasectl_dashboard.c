@@ -20,6 +20,7 @@
 
 #define DASH_DEAD_ROWS 20
 #define DASH_SCHEDULE_ROWS 50
+#define DASH_RUNNING_ROWS 50
 #define DASH_SECRET_MIN 16
 
 /* ------------------------------------------------------------ setup */
@@ -221,6 +222,12 @@ struct live_scan {
 	int64_t *waiting, *running; /* by index into s->q */
 	struct sched_row sched[DASH_SCHEDULE_ROWS];
 	size_t nsched, more;
+	/* Tasks under a live claim, for their progress. */
+	struct running_row {
+		int64_t id;
+		char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1];
+	} run[DASH_RUNNING_ROWS];
+	size_t nrun, run_more;
 };
 
 static int live_row(const lq_task *t, void *arg)
@@ -236,6 +243,14 @@ static int live_row(const lq_task *t, void *arg)
 		else if (t->run_at > t->now)
 			ls->waiting[i]++;
 		break;
+	}
+	if (running && ls->nrun == DASH_RUNNING_ROWS) {
+		ls->run_more++;
+	} else if (running) {
+		struct running_row *rr = &ls->run[ls->nrun++];
+		rr->id = t->id;
+		snprintf(rr->queue, sizeof(rr->queue), "%s", t->queue);
+		snprintf(rr->name, sizeof(rr->name), "%s", t->name);
 	}
 	if (!t->every_ms && !t->cron[0])
 		return 0;
@@ -307,6 +322,44 @@ static lq_status schedules_table(lq_db *db, FILE *f, struct live_scan *ls, int64
 	return st;
 }
 
+/* The running tasks with the progress their handlers reported (one
+ * indexed read per row, at most DASH_RUNNING_ROWS). */
+static lq_status running_table(lq_db *db, FILE *f, const struct live_scan *ls, int64_t now)
+{
+	char when[96], pct[16];
+	lq_status st = LQ_OK;
+
+	fputs("<h2>Running tasks</h2>\n<table id=running><tr><th class=n>id</th><th>queue</th><th>name</th>"
+	      "<th class=n>progress</th><th>message</th><th>reported</th></tr>\n",
+	      f);
+	for (size_t k = 0; k < ls->nrun && st == LQ_OK; k++) {
+		const struct running_row *r = &ls->run[k];
+		lq_progress p;
+		st = lq_task_progress_get(db, r->id, &p);
+		if (st == LQ_NOTFOUND) { /* settled since the scan */
+			st = LQ_OK;
+			continue;
+		}
+		if (st != LQ_OK)
+			break;
+		snprintf(pct, sizeof(pct), p.percent >= 0 ? "%d%%" : "-", p.percent);
+		lc_fmt_when(when, sizeof(when), p.percent >= 0 ? p.updated_at : 0, now);
+		fprintf(f, "<tr><td class=n>%lld</td><td>", (long long)r->id);
+		html(f, r->queue);
+		fputs("</td><td>", f);
+		html(f, r->name);
+		fprintf(f, "</td><td class=n>%s</td><td>", pct);
+		html(f, p.message);
+		fputs("</td><td>", f);
+		html(f, p.percent >= 0 ? when : "");
+		fputs("</td></tr>\n", f);
+	}
+	if (ls->run_more)
+		fprintf(f, "<tr><td colspan=6>and %zu more: leasectl task list</td></tr>\n", ls->run_more);
+	fputs("</table>\n", f);
+	return st;
+}
+
 lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 {
 	struct lc_stats s = {0};
@@ -319,7 +372,8 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 		return st;
 	}
 	trend_sample(d, &s);
-	struct live_scan ls = {&s, calloc(s.nq + 1, sizeof(int64_t)), calloc(s.nq + 1, sizeof(int64_t)), {{0}}, 0, 0};
+	struct live_scan ls = {&s, calloc(s.nq + 1, sizeof(int64_t)), calloc(s.nq + 1, sizeof(int64_t)), {{0}}, 0, 0,
+			       {{0}}, 0, 0};
 	if (!ls.waiting || !ls.running) {
 		free(ls.waiting);
 		free(ls.running);
@@ -360,6 +414,8 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	if (st == LQ_OK)
+		st = running_table(db, f, &ls, s.now);
 	if (st == LQ_OK)
 		st = schedules_table(db, f, &ls, s.now);
 	for (size_t k = 0; k < ls.nsched; k++)

@@ -271,14 +271,7 @@ void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload)
 	if (!with_payload)
 		return;
 	lc_json_kint(j, "payload_len", (int64_t)t->payload_len);
-	if (!t->payload_len || lc_utf8_valid(t->payload, t->payload_len)) {
-		lc_json_key(j, "payload");
-		lc_json_strn(j, t->payload_len ? (const char *)t->payload : "", t->payload_len);
-	} else {
-		char *b64 = lc_base64(t->payload, t->payload_len);
-		lc_json_kstr(j, "payload_base64", b64 ? b64 : "");
-		free(b64);
-	}
+	lc_json_kbytes(j, "payload", t->payload, t->payload_len);
 }
 
 void lc_json_report(struct lc_json *j, const lq_run_report *r)

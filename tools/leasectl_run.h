@@ -23,6 +23,7 @@ struct wconf {
 	int tick;
 	int64_t budget;
 	int64_t timeout; /* ms a handler may run; 0: no limit */
+	lq_db *db;       /* the runner's handle, while it runs */
 };
 
 /* --handler NAME=CMD specs into c->h (errors printed: LC_EXIT_USAGE). */

@@ -655,8 +655,11 @@ static const struct lc_usage show_usage = {
 	.path = "task show",
 	.summary = "show one task, with its payload",
 	.description = "Prints every field of a live or dead task and its payload (as text when it\n"
-		       "is printable UTF-8).  JSON: the task object, with \"payload\" as a string\n"
-		       "when it is valid UTF-8, else \"payload_base64\".",
+		       "is printable UTF-8), and the progress its handler reported under the claim\n"
+		       "that holds it now (percent and message; see 'worker').  JSON: the task\n"
+		       "object, with \"payload\" as a string when it is valid UTF-8, else\n"
+		       "\"payload_base64\"; \"progress\", \"progress_msg\" and \"progress_at\" for a\n"
+		       "live task (null when none).",
 	.opts = show_opts,
 	.examples = "leasectl task show 42\nleasectl task show 42 --raw > payload.bin",
 	.exits = TASK_EXITS_ID,
@@ -760,10 +763,14 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 		lc_json_init(&j, stdout);
 		lc_json_obj(&j);
 		lc_json_task(&j, &t, 1);
+		if (!t.dead)
+			lc_json_progress(&j, db, id);
 		lc_json_end_obj(&j);
 		lc_json_end(&j);
 	} else {
 		print_task(&t);
+		if (!t.dead)
+			lc_print_progress(db, id);
 	}
 	lq_task_clear(&t);
 	lq_close(db);
@@ -899,6 +906,8 @@ const struct lc_cmd lc_task_cmds[] = {
 	{"resume", cmd_task_resume, "let a paused task be claimed again", &resume_usage, NULL},
 	{"history", cmd_task_history, "the runs of tasks: who ran what, when, and how it ended",
 	 &lc_task_history_usage, NULL},
+	{"result", cmd_task_result, "print the result a task's last successful run stored", &lc_task_result_usage,
+	 NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

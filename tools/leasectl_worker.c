@@ -128,8 +128,18 @@ struct sh_child {
 	int in;
 	int err; /* -1: standard error inherited */
 	int out; /* -1: standard output inherited */
+	int ctl; /* write ends for fds 3 (control) and 4 (result); -1: none */
+	int res;
 	char **env;
 };
+
+/* In the child: fd to target, where target may be another of ours. */
+static int move_fd(int fd, int target)
+{
+	if (fd == target) /* keep it, without close-on-exec */
+		return fcntl(fd, F_SETFD, 0);
+	return dup2(fd, target) < 0 ? -1 : 0;
+}
 
 /* In the child (its own process group, see lc_child_spawn). */
 static void run_sh(void *arg)
@@ -139,6 +149,14 @@ static void run_sh(void *arg)
 	if (dup2(c->in, STDIN_FILENO) < 0 || (c->err >= 0 && dup2(c->err, STDERR_FILENO) < 0) ||
 	    (c->out >= 0 && dup2(c->out, STDOUT_FILENO) < 0))
 		_exit(126);
+	if (c->ctl >= 0 && c->res >= 0) {
+		/* Above 4 first, so neither lands on the other's place. */
+		int ctl = fcntl(c->ctl, F_DUPFD, 10), res = fcntl(c->res, F_DUPFD, 10);
+		if (ctl < 0 || res < 0 || move_fd(ctl, LC_CONTROL_FD) < 0 || move_fd(res, LC_RESULT_FD) < 0)
+			_exit(126);
+		close(ctl);
+		close(res);
+	}
 	execve("/bin/sh", (char *[]){(char *)"sh", (char *)"-c", (char *)c->cmd, NULL}, c->env);
 	dprintf(STDERR_FILENO, "%s: cannot run /bin/sh: %s\n", LC_PROG, strerror(errno));
 	_exit(127);
@@ -251,6 +269,8 @@ struct hrun {
 	int64_t interval; /* between heartbeats: a third of the claim's TTL */
 	int64_t expiry;   /* the claim's end, on our clock */
 	struct relay out;
+	struct lc_control ctl; /* fd 3: progress, snooze */
+	struct lc_result res;  /* fd 4: the result */
 };
 
 static void claim_renewed(struct hrun *h, int64_t now)
@@ -303,6 +323,45 @@ static void relay_output(struct lc_sup *s)
 
 	relay_pump(&h->out, h->t, 0);
 	s->out_fd = h->out.fd;
+	lc_control_pump(&h->ctl, h->job, 0);
+	lc_result_pump(&h->res, 0);
+}
+
+/* The read ends of the control and result pipes, non-blocking; the write
+ * ends go to the handler as fds 3 and 4.  0, or -1 (nothing left open). */
+static int open_channels(struct hrun *h, int *ctl_w, int *res_w)
+{
+	int cp[2], rp[2];
+
+	if (pipe2(cp, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(rp, O_CLOEXEC) != 0 || !(h->res.data = malloc(LQ_RESULT_MAX + 1))) {
+		close(cp[0]);
+		close(cp[1]);
+		if (h->res.data) {
+			close(rp[0]);
+			close(rp[1]);
+		}
+		return -1;
+	}
+	fcntl(cp[0], F_SETFL, fcntl(cp[0], F_GETFL) | O_NONBLOCK);
+	fcntl(rp[0], F_SETFL, fcntl(rp[0], F_GETFL) | O_NONBLOCK);
+	h->ctl.fd = cp[0];
+	h->res.fd = rp[0];
+	*ctl_w = cp[1];
+	*res_w = rp[1];
+	return 0;
+}
+
+static void close_channels(struct hrun *h)
+{
+	if (h->ctl.fd >= 0)
+		close(h->ctl.fd);
+	if (h->res.fd >= 0)
+		close(h->res.fd);
+	h->ctl.fd = h->res.fd = -1;
+	free(h->res.data);
+	h->res.data = NULL;
 }
 
 static int handler_fn(lq_job *job, void *arg)
@@ -311,11 +370,13 @@ static int handler_fn(lq_job *job, void *arg)
 	const struct wconf *c = hd->conf;
 	const lq_task *t = lq_job_task(job);
 	char v_id[48], v_attempt[48], v_run_at[48], *v_name = NULL, *v_queue = NULL, why[128], err[256];
-	const char *set[5];
+	const char *set[7];
 	int64_t started = lc_mono_ms();
 	int attempt = job_attempt(t);
 	int fd, timed_out = 0, errpipe[2] = {-1, -1};
-	struct hrun h = {.job = job, .t = t, .c = c, .out = {.fd = -1}};
+	struct hrun h = {.job = job, .t = t, .c = c, .out = {.fd = -1}, .ctl = {.fd = -1, .db = c->db},
+			 .res = {.fd = -1}};
+	int ctl_w = -1, res_w = -1;
 	struct lc_sup s = {0};
 	char **env;
 
@@ -331,8 +392,14 @@ static int handler_fn(lq_job *job, void *arg)
 	set[2] = v_run_at;
 	set[3] = v_name;
 	set[4] = v_queue;
-	env = v_name && v_queue ? lc_child_env(c->ctx, set, 5) : NULL;
+	set[5] = "LEASEQ_CONTROL_FD=3";
+	set[6] = "LEASEQ_RESULT_FD=4";
+	env = v_name && v_queue ? lc_child_env(c->ctx, set, 7) : NULL;
 	fd = env ? payload_fd(t) : -1;
+	if (fd >= 0 && open_channels(&h, &ctl_w, &res_w) != 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0) {
 		snprintf(err, sizeof(err), "leasectl could not prepare the handler (out of memory or temporary files)");
 		goto fail;
@@ -348,10 +415,12 @@ static int handler_fn(lq_job *job, void *arg)
 		 * only: the handler's goes where its standard error goes. */
 		int json = c->ctx->json || lc_log_is_json();
 		struct sh_child sc = {hd->cmd, fd, errpipe[1], errpipe[1] >= 0 ? errpipe[1] : json ? STDERR_FILENO : -1,
-				      env};
+				      ctl_w, res_w, env};
 		s.pid = lc_child_spawn(run_sh, &sc);
 	}
 	close(fd);
+	close(ctl_w);
+	close(res_w);
 	if (errpipe[1] >= 0)
 		close(errpipe[1]);
 	if (s.pid < 0) {
@@ -360,7 +429,7 @@ static int handler_fn(lq_job *job, void *arg)
 	}
 
 	s.arg = &h;
-	s.poll_ms = 1000; /* also notices lq_job_stopping */
+	s.poll_ms = 250; /* also notices lq_job_stopping, and reads the control channel */
 	s.stop_ask = shutdown_ask;
 	s.drain_ms = STOP_GRACE_MS;
 	s.grace_ms = KILL_GRACE_MS;
@@ -379,12 +448,21 @@ static int handler_fn(lq_job *job, void *arg)
 		s.timeout_at = started + limit;
 	lc_supervise(&s);
 	relay_pump(&h.out, t, 1);
+	lc_control_pump(&h.ctl, job, 1);
+	lc_result_pump(&h.res, 1);
 	lc_fmt_wait(why, sizeof(why), s.wstatus);
 	if (s.end == LC_END_LOST) {
 		snprintf(err, sizeof(err), "claim lost while the handler ran; handler stopped (%s)", why);
 		goto fail;
 	}
+	if (s.end != LC_END_TIMED_OUT && WIFEXITED(s.wstatus) && WEXITSTATUS(s.wstatus) == 0 && h.res.over) {
+		snprintf(err, sizeof(err), "its result (LEASEQ_RESULT_FD) is over %d bytes", LQ_RESULT_MAX);
+		goto fail;
+	}
 	if (s.end != LC_END_TIMED_OUT && WIFEXITED(s.wstatus) && WEXITSTATUS(s.wstatus) == 0) {
+		if (h.res.len && !h.ctl.snoozed)
+			lq_job_set_result(job, h.res.data, h.res.len); /* within the bound: cannot fail but for memory */
+		close_channels(&h);
 		lc_log_event("info", "task_done",
 			     &(struct lc_log_fields){.task = t, .attempt = attempt,
 						     .duration_ms = lc_mono_ms() - started, .has_duration = 1});
@@ -408,6 +486,7 @@ static int handler_fn(lq_job *job, void *arg)
 fail:
 	if (h.out.fd >= 0)
 		close(h.out.fd);
+	close_channels(&h);
 	if (timed_out)
 		lq_job_set_timed_out(job, err); /* the history says timed_out */
 	else
@@ -443,6 +522,7 @@ int lc_run_runner(struct wconf *c, lq_run_report *rep, char *msg, size_t msgsize
 	o.mode = c->mode;
 	o.claim_ttl_ms = c->claim_ttl;
 	st = lq_open(lc_dsn(c->ctx), &db);
+	c->db = db; /* the handlers' control channels report through it */
 	lq_set_notice_fn(db, lc_log_notice, NULL);
 	if (st == LQ_OK)
 		st = lq_runner_new(db, &o, &r);
@@ -662,7 +742,10 @@ static const struct lc_opt worker_opts[] = {
 		"run tasks named NAME with /bin/sh -c CMD; NAME \"*\" takes any task\n"
 		"without its own handler.  The payload is on CMD's standard input;\n"
 		"LEASEQ_TASK_ID, _NAME, _QUEUE, _ATTEMPT and _RUN_AT (epoch ms) are set;\n"
-		"exit 0 is success"),
+		"exit 0 is success.  CMD may write lines \"progress PERCENT [MESSAGE]\"\n"
+		"(with --at-least-once; shown by 'task show') and \"snooze DURATION\" to\n"
+		"fd 3 (LEASEQ_CONTROL_FD), and its result (at most 64 KiB; 'task result')\n"
+		"to fd 4 (LEASEQ_RESULT_FD); bad lines are logged and ignored"),
 	LC_FLAG(struct worker_args, at_least_once, "at-least-once", 0,
 		"claim tasks with a renewable claim instead of deleting them: a crash\n"
 		"runs the task again; failures are retried with back-off up to\n"

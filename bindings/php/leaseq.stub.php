@@ -116,6 +116,19 @@ namespace Leaseq {
         public function task(int $id): ?Task {}
 
         /**
+         * The progress a handler reported under the claim holding live task
+         * $id now, or null.
+         * @return array{percent: int, message: string, at: int}|null
+         */
+        public function progress(int $id): ?array {}
+
+        /**
+         * The result (bytes) the newest successful run of task $id stored,
+         * also after the task is gone, or null.
+         */
+        public function result(int $id): ?string {}
+
+        /**
          * Tasks by id, without their payloads.  $queue null: every queue.
          * @return list<Task>
          */
@@ -293,6 +306,25 @@ namespace Leaseq {
 
         /** Stop run() after the current task; safe in a signal handler. */
         public function stop(): void {}
+
+        /**
+         * From inside a handler: report how far the running task is (0-100
+         * and a message of at most 200 bytes; needs at-least-once).  False
+         * when the claim was lost: stop working.
+         */
+        public static function progress(int $percent, ?string $message = null): bool {}
+
+        /**
+         * From inside a handler: when it returns, run the task again after
+         * $delay (seconds or "5m"), this attempt not counted.
+         */
+        public static function snooze(int|float|string $delay): void {}
+
+        /**
+         * From inside a handler: store $data (at most 64 KiB) as the running
+         * task's result, with its ack when the handler returns.
+         */
+        public static function setResult(string $data): void {}
     }
 
     final class Runner

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 7d886919cb73567887a298506661ba912f944af9 */
+ * Stub hash: c6bc5a3ce9c8704daaa6756cf57bfe0c2e8038f7 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")
@@ -73,6 +73,14 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Leaseq_Db_task, 0, 1, Lease
 	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_progress, 0, 1, IS_ARRAY, 1)
+	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_result, 0, 1, IS_STRING, 1)
+	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_tasks, 0, 0, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, queue, IS_STRING, 1, "null")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dead, _IS_BOOL, 0, "false")
@@ -138,6 +146,19 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Leaseq_Worker_stop arginfo_class_Leaseq_Db_cancel
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Worker_progress, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, percent, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, message, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Worker_snooze, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_MASK(0, delay, MAY_BE_LONG|MAY_BE_DOUBLE|MAY_BE_STRING, NULL)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Worker_setResult, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, data, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Runner_tick, 0, 2, IS_ARRAY, 0)
 	ZEND_ARG_OBJ_INFO(0, db, Leaseq\\Db, 0)
 	ZEND_ARG_TYPE_INFO(0, handlers, IS_ARRAY, 0)
@@ -167,6 +188,8 @@ ZEND_METHOD(Leaseq_Db, fail);
 ZEND_METHOD(Leaseq_Db, release);
 ZEND_METHOD(Leaseq_Db, heartbeat);
 ZEND_METHOD(Leaseq_Db, task);
+ZEND_METHOD(Leaseq_Db, progress);
+ZEND_METHOD(Leaseq_Db, result);
 ZEND_METHOD(Leaseq_Db, tasks);
 ZEND_METHOD(Leaseq_Db, history);
 ZEND_METHOD(Leaseq_Db, queues);
@@ -187,6 +210,9 @@ ZEND_METHOD(Leaseq_Worker, __construct);
 ZEND_METHOD(Leaseq_Worker, handle);
 ZEND_METHOD(Leaseq_Worker, run);
 ZEND_METHOD(Leaseq_Worker, stop);
+ZEND_METHOD(Leaseq_Worker, progress);
+ZEND_METHOD(Leaseq_Worker, snooze);
+ZEND_METHOD(Leaseq_Worker, setResult);
 ZEND_METHOD(Leaseq_Runner, tick);
 ZEND_METHOD(Leaseq_Exception, getStatusName);
 ZEND_METHOD(Leaseq_BusyException, getHolder);
@@ -209,6 +235,8 @@ static const zend_function_entry class_Leaseq_Db_methods[] = {
 	ZEND_ME(Leaseq_Db, release, arginfo_class_Leaseq_Db_release, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, heartbeat, arginfo_class_Leaseq_Db_heartbeat, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, task, arginfo_class_Leaseq_Db_task, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, progress, arginfo_class_Leaseq_Db_progress, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, result, arginfo_class_Leaseq_Db_result, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, tasks, arginfo_class_Leaseq_Db_tasks, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, history, arginfo_class_Leaseq_Db_history, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, queues, arginfo_class_Leaseq_Db_queues, ZEND_ACC_PUBLIC)
@@ -244,6 +272,9 @@ static const zend_function_entry class_Leaseq_Worker_methods[] = {
 	ZEND_ME(Leaseq_Worker, handle, arginfo_class_Leaseq_Worker_handle, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Worker, run, arginfo_class_Leaseq_Worker_run, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Worker, stop, arginfo_class_Leaseq_Worker_stop, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Worker, progress, arginfo_class_Leaseq_Worker_progress, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Leaseq_Worker, snooze, arginfo_class_Leaseq_Worker_snooze, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Leaseq_Worker, setResult, arginfo_class_Leaseq_Worker_setResult, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
 

@@ -541,6 +541,51 @@ ZEND_METHOD(Leaseq_Db, queues)
 		list_failed(dbo, st, "queues", return_value);
 }
 
+ZEND_METHOD(Leaseq_Db, progress)
+{
+	zend_long id;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_LONG(id)
+	ZEND_PARSE_PARAMETERS_END();
+	DB_THIS();
+	lq_progress p;
+	lq_status st;
+	LQ_PHP_CALL(dbo, st = lq_task_progress_get(dbo->db, (int64_t)id, &p));
+	if (st == LQ_NOTFOUND || (st == LQ_OK && p.percent < 0))
+		RETURN_NULL();
+	if (st != LQ_OK) {
+		lq_php_throw(dbo, st, "task " ZEND_LONG_FMT ": %s", id, lq_status_str(st));
+		RETURN_THROWS();
+	}
+	array_init(return_value);
+	add_assoc_long(return_value, "percent", p.percent);
+	add_assoc_string(return_value, "message", p.message);
+	add_assoc_long(return_value, "at", (zend_long)p.updated_at);
+}
+
+ZEND_METHOD(Leaseq_Db, result)
+{
+	zend_long id;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_LONG(id)
+	ZEND_PARSE_PARAMETERS_END();
+	DB_THIS();
+	zend_string *buf = zend_string_alloc(LQ_RESULT_MAX, 0);
+	size_t len = 0;
+	lq_status st;
+	LQ_PHP_CALL(dbo, st = lq_task_result(dbo->db, (int64_t)id, ZSTR_VAL(buf), LQ_RESULT_MAX, &len));
+	if (st != LQ_OK) {
+		zend_string_efree(buf);
+		if (st == LQ_NOTFOUND)
+			RETURN_NULL();
+		lq_php_throw(dbo, st, "task " ZEND_LONG_FMT ": %s", id, lq_status_str(st));
+		RETURN_THROWS();
+	}
+	ZSTR_LEN(buf) = len;
+	ZSTR_VAL(buf)[len] = '\0';
+	RETURN_NEW_STR(buf);
+}
+
 ZEND_METHOD(Leaseq_Db, remove)
 {
 	zend_long id;

@@ -639,6 +639,87 @@ ZEND_METHOD(Leaseq_Worker, stop)
 		lq_runner_stop(w->runner);
 }
 
+/* ---------------------------------------- progress, snooze, result */
+
+/* The job of the handler running now, or null with an Error thrown. */
+static lq_job *running_job(const char *what)
+{
+	if (!cur.job)
+		zend_throw_error(NULL, "Worker::%s(): not inside a handler (it is for the task running now)", what);
+	return cur.job;
+}
+
+ZEND_METHOD(Leaseq_Worker, progress)
+{
+	zend_long pct;
+	zend_string *msg = NULL;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_LONG(pct)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(msg)
+	ZEND_PARSE_PARAMETERS_END();
+	if (pct < 0 || pct > 100) {
+		zend_argument_value_error(1, "must be between 0 and 100");
+		RETURN_THROWS();
+	}
+	lq_job *job = running_job("progress");
+	if (!job)
+		RETURN_THROWS();
+	if (msg && (ZSTR_LEN(msg) > LQ_PROGRESS_MSG_MAX || memchr(ZSTR_VAL(msg), '\0', ZSTR_LEN(msg)))) {
+		zend_argument_value_error(2, "must be at most %d bytes of one line of UTF-8", LQ_PROGRESS_MSG_MAX);
+		RETURN_THROWS();
+	}
+	lq_status st = lq_job_progress(job, (int)pct, msg ? ZSTR_VAL(msg) : NULL);
+	if (st == LQ_LOST)
+		RETURN_FALSE;
+	if (st == LQ_EINVAL) {
+		zend_argument_value_error(2, "must be one line of UTF-8, and the worker at least once");
+		RETURN_THROWS();
+	}
+	if (st != LQ_OK) {
+		lq_php_throw_msg(st, "progress failed");
+		RETURN_THROWS();
+	}
+	RETURN_TRUE;
+}
+
+ZEND_METHOD(Leaseq_Worker, snooze)
+{
+	zval *zdelay;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ZVAL(zdelay)
+	ZEND_PARSE_PARAMETERS_END();
+	int64_t ms = 0;
+	if (lq_php_duration(zdelay, 1, "delay", &ms) < 0)
+		RETURN_THROWS();
+	lq_job *job = running_job("snooze");
+	if (!job)
+		RETURN_THROWS();
+	if (lq_job_snooze(job, ms) != LQ_OK) {
+		zend_argument_value_error(1, "must be a positive duration");
+		RETURN_THROWS();
+	}
+}
+
+ZEND_METHOD(Leaseq_Worker, setResult)
+{
+	zend_string *data;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(data)
+	ZEND_PARSE_PARAMETERS_END();
+	if (ZSTR_LEN(data) > LQ_RESULT_MAX) {
+		zend_argument_value_error(1, "must be at most %d bytes", LQ_RESULT_MAX);
+		RETURN_THROWS();
+	}
+	lq_job *job = running_job("setResult");
+	if (!job)
+		RETURN_THROWS();
+	if (lq_job_set_result(job, ZSTR_VAL(data), ZSTR_LEN(data)) != LQ_OK) {
+		lq_php_throw_msg(LQ_ENOMEM, "setResult: out of memory");
+		RETURN_THROWS();
+	}
+}
+
 /* ------------------------------------------------------------- Runner */
 
 ZEND_METHOD(Leaseq_Runner, tick)

@@ -186,7 +186,19 @@
 							(unpaused, unclaimed or claim expired) or NULL, NOW) */ \
 	/* runner */                                                                                          \
 	X(tick_probe, 2)                            /* (?1 runner lease name, ?2 queue) -> (held 0|1, due 0|1): \
-							the one read every web hit pays */
+							the one read every web hit pays */                    \
+	/* snooze, progress, results (sql/<dialect>/progress.sql) */                                          \
+	X(task_progress_set, 0)                     /* (?1 id, ?2 owner, ?3 percent, ?4 message|NULL) if      \
+							owner's claim not expired */                          \
+	X(task_progress_get, 4)                     /* (?1 id) -> (percent, message, at: NULL unless reported \
+							under the claim holding it now; NOW) */               \
+	X(task_snooze_claim, 0)                     /* (?1 id, ?2 owner, ?3 delay) unclaim, attempts-1,       \
+							run_at NOW+delay */                                   \
+	X(task_snooze_occurrence, 0)                /* (?1 id, ?2 run_at the claim set, ?3 delay) run_at =    \
+							least(run_at, NOW+delay) if run_at = ?2 */            \
+	X(run_set_result, 0)                        /* (?1 task_id, ?2 attempt, ?3 started_at, ?4 worker,     \
+							?5 result) the run run_settled would find */          \
+	X(run_result, 1)                            /* (?1 task_id) -> (result) the newest stored one */
 
 typedef enum lq_sql_id {
 #define LQ__SQL_ENUM(name, cols) LQ_SQL_##name,

@@ -248,6 +248,30 @@ bg_wait() {
     check_leak
 }
 
+# ------------------------------------------------------------------ serve
+# start_serve DSN [SERVE-ARGS]: `leasectl serve` on a free port in the
+# background; PORT and spid set (a bounded wait for its listening line;
+# status 1 when it did not come), standard error in $T/serve.err.
+# stop_serve: SIGTERM to it (also at exit).
+spid=""
+stop_serve() { if [[ -n "$spid" ]]; then kill -TERM "$spid" 2>/dev/null || true; fi; }
+start_serve() {
+    local dsn=$1
+    shift
+    [[ " ${cleanup_hooks[*]} " == *" stop_serve "* ]] || cleanup_hooks+=(stop_serve)
+    : >"$T/serve.err"
+    "$LEASECTL" --db "$dsn" serve --listen 127.0.0.1:0 "$@" 2>"$T/serve.err" &
+    spid=$!
+    PORT=""
+    for _ in $(seq 1 100); do
+        PORT=$(sed -n 's#^serve: listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$T/serve.err")
+        [[ -n "$PORT" ]] && return 0
+        kill -0 "$spid" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
 # ------------------------------------------------------------------ JSON
 # json_ok FILE: one JSON document.
 json_ok() {

@@ -32,6 +32,10 @@ Workers (handlers receive the Task; an exception is a failed attempt)::
 
     worker.run(drain=True, concurrency=4)
 
+Inside a handler, ``leaseq.progress(40, "exporting")``, ``leaseq.snooze("5m")``
+and ``leaseq.set_result(data)``; ``db.progress(id)`` and ``db.result(id)``
+read them back.
+
 Enqueue inside the application's own transaction (psycopg 2/3, sqlite3,
 MySQLdb, PyMySQL, Django)::
 
@@ -192,11 +196,12 @@ def connect(dsn=None):
     return Db(dsn)
 
 
-from ._worker import Worker, tick  # noqa: E402
+from ._worker import Worker, tick, progress, snooze, set_result  # noqa: E402
 from ._enqueue import enqueue, enqueue_many  # noqa: E402
 
 __all__ = [
-    "connect", "Db", "Lease", "Task", "Run", "QueueInfo", "Report", "Worker", "tick", "enqueue",
+    "connect", "Db", "Lease", "Task", "Run", "QueueInfo", "Report", "Worker", "tick", "progress", "snooze",
+    "set_result", "enqueue",
     "enqueue_many", "parse_duration", "redact_dsn", "Error", "Busy", "LeaseLost", "Lost", "NotFound",
     "InvalidArgument", "Schema", "ConnectionError", "UnknownOutcome", "NoMemory", "Timeout",
     "TransactionOpen", "NoDatabase", "CannotCreate", "PermissionDenied", "NotADatabase", "Canceled",

@@ -11,6 +11,47 @@ def _seconds(value):
     return None if value is None else _leaseq.parse_duration(value)
 
 
+# The job of the handler running in this thread, for progress(), snooze()
+# and set_result().
+_current = threading.local()
+
+
+def _job():
+    job = getattr(_current, "job", None)
+    if job is None:
+        raise RuntimeError("not inside a leaseq handler (progress, snooze and set_result are for a running task)")
+    return job
+
+
+def progress(percent, message=None):
+    """Report how far the running task is: percent 0-100 and a short message
+    (at most 200 bytes of UTF-8), shown by ``Db.progress(id)``, ``leasectl
+    task show`` and the dashboard.  Needs an at-least-once worker.  Returns
+    False when the claim was lost: stop working."""
+    return _job().progress(percent, message)
+
+
+def snooze(delay):
+    """Put the running task off: when the handler returns, it runs again
+    after delay (seconds, "5m", timedelta), this attempt not counted."""
+    _job().snooze(delay)
+
+
+def set_result(data):
+    """Store data (bytes or str, at most 64 KiB) as the running task's
+    result, with its ack when the handler returns; ``Db.result(id)`` reads
+    it back, also after the task is gone."""
+    _job().set_result(data)
+
+
+def _run(fn, task, job):
+    _current.job = job
+    try:
+        fn(task)
+    finally:
+        _current.job = None
+
+
 class _Watchdog:
     """Runs fn(task) for a runner's jobs, with heartbeats and a time limit.
 
@@ -51,7 +92,7 @@ class _Watchdog:
         limit = task.timeout or self.default_timeout
         beat = (job.claim_ttl or 0) / 3 or None
         if not (limit or beat):
-            fn(task)
+            _run(fn, task, job)
             return
         now = time.monotonic()
         with self.cv:
@@ -63,7 +104,7 @@ class _Watchdog:
             else:
                 self.cv.notify()
         try:
-            fn(task)
+            _run(fn, task, job)
         finally:
             with self.cv:
                 self.cur = None

@@ -304,6 +304,12 @@ static PyMethodDef Db_methods[] = {
 	{"heartbeat", (PyCFunction)(void (*)(void))Db_heartbeat, METH_VARARGS | METH_KEYWORDS,
 	 "heartbeat($self, task, claim_ttl=30)\n--\n\nExtend an at-least-once claim; LeaseLost when it was lost."},
 	{"get", (PyCFunction)Db_get, METH_O, "get($self, id)\n--\n\nThe task (live or dead), or None."},
+	{"progress", (PyCFunction)Db_progress, METH_O,
+	 "progress($self, id)\n--\n\n(percent, message, reported_at) its handler reported under the claim holding "
+	 "live task id now, or None."},
+	{"result", (PyCFunction)Db_result, METH_O,
+	 "result($self, id)\n--\n\nThe result (bytes) the task's newest successful run stored, also after the task "
+	 "is gone, or None."},
 	{"remove", (PyCFunction)Db_remove, METH_O, "remove($self, id)\n--\n\nDelete a live or dead task.  False if none."},
 	{"retry", (PyCFunction)Db_retry, METH_O,
 	 "retry($self, id)\n--\n\nA dead task back to its queue (attempts reset), or a live one due now.  False if none."},

@@ -102,6 +102,8 @@ PyObject *Db_fail(DbObject *self, PyObject *args);
 PyObject *Db_heartbeat(DbObject *self, PyObject *args, PyObject *kw);
 PyObject *Db_get(DbObject *self, PyObject *arg);
 PyObject *Db_remove(DbObject *self, PyObject *arg);
+PyObject *Db_progress(DbObject *self, PyObject *arg);
+PyObject *Db_result(DbObject *self, PyObject *arg);
 PyObject *Db_retry(DbObject *self, PyObject *arg);
 PyObject *Db_list(DbObject *self, PyObject *args, PyObject *kw);
 PyObject *Db_history(DbObject *self, PyObject *args, PyObject *kw);

@@ -652,6 +652,51 @@ PyObject *Db_get(DbObject *self, PyObject *arg)
 	return task_take(&t);
 }
 
+PyObject *Db_progress(DbObject *self, PyObject *arg)
+{
+	int64_t id;
+	lq_progress p;
+	lq_status st;
+	if (id_arg(arg, &id) < 0)
+		return NULL;
+	DB_RUN(self, st, lq_task_progress_get(self->db, id, &p));
+	if (st == LQ_NOTFOUND)
+		Py_RETURN_NONE;
+	if (st != LQ_OK)
+		return db_raise(self, st);
+	if (p.percent < 0)
+		Py_RETURN_NONE;
+	PyObject *at = ms_to_datetime(p.updated_at);
+	if (!at)
+		return NULL;
+	return Py_BuildValue("(isN)", p.percent, p.message, at);
+}
+
+PyObject *Db_result(DbObject *self, PyObject *arg)
+{
+	int64_t id;
+	size_t len = 0;
+	lq_status st;
+	if (id_arg(arg, &id) < 0)
+		return NULL;
+	unsigned char *buf = malloc(LQ_RESULT_MAX);
+	if (!buf)
+		return PyErr_NoMemory();
+	if (db_enter(self) < 0) {
+		free(buf);
+		return NULL;
+	}
+	DB_CALL(self, st, lq_task_result(self->db, id, buf, LQ_RESULT_MAX, &len));
+	db_leave(self);
+	PyObject *out = st == LQ_OK ? PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len) : NULL;
+	free(buf);
+	if (st == LQ_NOTFOUND)
+		Py_RETURN_NONE;
+	if (st != LQ_OK)
+		return db_raise(self, st);
+	return out;
+}
+
 /* For the id-only admin calls: rm and retry. */
 static PyObject *db_by_id(DbObject *self, PyObject *arg, lq_status (*fn)(lq_db *, int64_t))
 {

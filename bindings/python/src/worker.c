@@ -66,6 +66,73 @@ static PyObject *Job_heartbeat(JobObject *self, PyObject *unused)
 	Py_RETURN_TRUE;
 }
 
+/* progress(percent, message=None): True when stored, False when the claim
+ * was lost (stop working). */
+static PyObject *Job_progress(JobObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"percent", "message", NULL};
+	PyObject *po;
+	const char *msg = NULL;
+	int pct;
+	lq_status st;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|z:progress", kwlist, &po, &msg) ||
+	    int_arg(po, "percent", 0, 100, &pct) < 0 || job_live(self) < 0)
+		return NULL;
+	DB_CALL(self->runner->db, st, lq_job_progress(self->job, pct, msg));
+	if (st == LQ_LOST)
+		Py_RETURN_FALSE;
+	if (st == LQ_EINVAL) {
+		PyErr_SetString(PyExc_ValueError, lq_errmsg(self->runner->db->db));
+		return NULL;
+	}
+	if (st != LQ_OK)
+		return raise_msg(st, "progress failed", NULL);
+	Py_RETURN_TRUE;
+}
+
+/* snooze(delay): the task runs again after delay, this attempt not
+ * counted, once the handler returns. */
+static PyObject *Job_snooze(JobObject *self, PyObject *arg)
+{
+	int64_t ms;
+	if (duration_ms(arg, "delay", &ms) < 0 || job_live(self) < 0)
+		return NULL;
+	if (lq_job_snooze(self->job, ms) != LQ_OK) {
+		PyErr_SetString(PyExc_ValueError, "delay must be positive (at most about 100 years)");
+		return NULL;
+	}
+	Py_RETURN_NONE;
+}
+
+/* set_result(data): stored with the ack once the handler returns. */
+static PyObject *Job_set_result(JobObject *self, PyObject *arg)
+{
+	Py_buffer b;
+	if (PyUnicode_Check(arg)) {
+		Py_ssize_t n;
+		const char *u = PyUnicode_AsUTF8AndSize(arg, &n);
+		if (!u)
+			return NULL;
+		if (PyBuffer_FillInfo(&b, NULL, (void *)u, n, 1, PyBUF_SIMPLE) < 0)
+			return NULL;
+	} else if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) {
+		return NULL;
+	}
+	if (job_live(self) < 0) {
+		PyBuffer_Release(&b);
+		return NULL;
+	}
+	lq_status st = b.len > LQ_RESULT_MAX ? LQ_EINVAL : lq_job_set_result(self->job, b.buf, (size_t)b.len);
+	PyBuffer_Release(&b);
+	if (st == LQ_EINVAL) {
+		PyErr_Format(PyExc_ValueError, "result is over %d bytes", LQ_RESULT_MAX);
+		return NULL;
+	}
+	if (st != LQ_OK)
+		return PyErr_NoMemory();
+	Py_RETURN_NONE;
+}
+
 static PyObject *Job_mark_timed_out(JobObject *self, PyObject *arg)
 {
 	const char *m = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
@@ -88,6 +155,15 @@ static void Job_dealloc(JobObject *self)
 static PyMethodDef Job_methods[] = {
 	{"heartbeat", (PyCFunction)Job_heartbeat, METH_NOARGS,
 	 "heartbeat($self)\n--\n\nExtend the claim (and a tick's runner lease).  False when lost: stop working."},
+	{"progress", (PyCFunction)(void (*)(void))Job_progress, METH_VARARGS | METH_KEYWORDS,
+	 "progress($self, percent, message=None)\n--\n\nReport how far the task is (0-100, at-least-once).  False when "
+	 "the claim was lost: stop working."},
+	{"snooze", (PyCFunction)Job_snooze, METH_O,
+	 "snooze($self, delay)\n--\n\nRun the task again after delay, this attempt not counted (when the handler "
+	 "returns)."},
+	{"set_result", (PyCFunction)Job_set_result, METH_O,
+	 "set_result($self, data)\n--\n\nStore data (bytes or str, at most 64 KiB) with the ack (when the handler "
+	 "returns)."},
 	{"mark_timed_out", (PyCFunction)Job_mark_timed_out, METH_O,
 	 "mark_timed_out($self, message)\n--\n\nRecord the run as timed out (the watchdog calls it)."},
 	{NULL}};
