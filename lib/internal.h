@@ -125,6 +125,9 @@ lq_status lq__run_settled(lq_db *db, const char *what, const lq_task *t, int *fo
  * a write of unknown outcome is LQ_OK: not repeated, nothing left to do).
  * lq_close writes and frees them through db->before_close. */
 lq_status lq__run_flush(lq_db *db);
+/* After an at-least-once claim was found gone: 1 when lq_task_cancel revoked
+ * it (db->errmsg then says so, for LQ_REVOKED), else 0 (errmsg untouched). */
+int lq__claim_revoked(lq_db *db, const lq_task *t);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 
