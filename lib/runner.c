@@ -258,6 +258,12 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 		st = lq__task_fail(r->db, t, job.error ? job.error : "handler failed", job.timed_out);
 	}
 	free(job.error);
+	if (st == LQ_REVOKED) { /* cancelled: it neither ran nor failed */
+		if (rc == 0)
+			rep->ran--;
+		else
+			rep->failed--;
+	}
 	/* A lost claim means the task is someone else's now, a revoked one that
 	 * it was cancelled (the cancel recorded the run): not our error. */
 	return st == LQ_LOST || st == LQ_REVOKED ? LQ_OK : st;

@@ -222,6 +222,19 @@ static void log_failed(const struct wconf *c, const lq_task *t, int64_t started,
 	}
 }
 
+static void log_cancelled(const struct wconf *c, const lq_task *t, int64_t started, const char *err)
+{
+	if (lc_log_is_json()) {
+		lc_log_event("info", "task_cancelled",
+			     &(struct lc_log_fields){.task = t, .attempt = job_attempt(t),
+						     .duration_ms = lc_mono_ms() - started, .has_duration = 1, .error = err});
+	} else {
+		char name[300];
+		lc_errorf("%s: task %lld \"%s\" %s", c->tick ? "tick" : "worker", (long long)t->id,
+			  lc_pr(name, sizeof(name), t->name), err);
+	}
+}
+
 /* The handler of the names no --handler gives (when there is no "*"): a
  * failed attempt, said like any other, naming the handlers there are (a
  * typo in a --handler name shows here). */
@@ -250,6 +263,7 @@ struct hrun {
 	const struct wconf *c;
 	int64_t interval; /* between heartbeats: a third of the claim's TTL */
 	int64_t expiry;   /* the claim's end, on our clock */
+	int cancelled;    /* the heartbeat said the task was cancelled */
 	struct relay out;
 };
 
@@ -273,6 +287,11 @@ static enum lc_keep heartbeat(struct lc_sup *s, int64_t now)
 		claim_renewed(h, now);
 		s->keep_at = now + h->interval;
 		return LC_KEEP_AGAIN;
+	}
+	if (st == LQ_REVOKED) { /* task cancel: stop it as a timeout would */
+		h->cancelled = 1;
+		s->lost_grace_ms = KILL_GRACE_MS;
+		return LC_KEEP_LOST;
 	}
 	if (st != LQ_LOST && lc_mono_ms() < h->expiry) {
 		s->keep_at = now + (h->interval < 1000 ? h->interval : 1000); /* transient: retry sooner */
@@ -380,6 +399,18 @@ static int handler_fn(lq_job *job, void *arg)
 	lc_supervise(&s);
 	relay_pump(&h.out, t, 1);
 	lc_fmt_wait(why, sizeof(why), s.wstatus);
+	if (s.end == LC_END_LOST && h.cancelled) {
+		/* The cancel recorded the run; the runner's fail is refused. */
+		snprintf(err, sizeof(err), "cancelled: the handler was stopped (%s)", why);
+		log_cancelled(c, t, started, err);
+		lq_job_set_error(job, err);
+		if (h.out.fd >= 0)
+			close(h.out.fd);
+		lc_env_free(env);
+		free(v_name);
+		free(v_queue);
+		return 1;
+	}
 	if (s.end == LC_END_LOST) {
 		snprintf(err, sizeof(err), "claim lost while the handler ran; handler stopped (%s)", why);
 		goto fail;
