@@ -209,30 +209,25 @@ static int job_attempt(const lq_task *t)
 
 /* A failed attempt, in the log: a long-running worker's log is where
  * operators look first. */
-static void log_failed(const struct wconf *c, const lq_task *t, int64_t started, const char *err)
+/* A run that ended without success: "worker: task N "NAME" VERB: ERR", or
+ * a JSON event. */
+static void log_ended(const struct wconf *c, const lq_task *t, int64_t started, const char *err, const char *level,
+		      const char *event, const char *verb)
 {
 	if (lc_log_is_json()) {
-		lc_log_event("error", "task_failed",
+		lc_log_event(level, event,
 			     &(struct lc_log_fields){.task = t, .attempt = job_attempt(t),
 						     .duration_ms = lc_mono_ms() - started, .has_duration = 1, .error = err});
 	} else {
 		char name[300];
-		lc_errorf("%s: task %lld \"%s\" failed: %s", c->tick ? "tick" : "worker", (long long)t->id,
-			  lc_pr(name, sizeof(name), t->name), err);
+		lc_errorf("%s: task %lld \"%s\" %s: %s", c->tick ? "tick" : "worker", (long long)t->id,
+			  lc_pr(name, sizeof(name), t->name), verb, err);
 	}
 }
 
-static void log_cancelled(const struct wconf *c, const lq_task *t, int64_t started, const char *err)
+static void log_failed(const struct wconf *c, const lq_task *t, int64_t started, const char *err)
 {
-	if (lc_log_is_json()) {
-		lc_log_event("info", "task_cancelled",
-			     &(struct lc_log_fields){.task = t, .attempt = job_attempt(t),
-						     .duration_ms = lc_mono_ms() - started, .has_duration = 1, .error = err});
-	} else {
-		char name[300];
-		lc_errorf("%s: task %lld \"%s\" %s", c->tick ? "tick" : "worker", (long long)t->id,
-			  lc_pr(name, sizeof(name), t->name), err);
-	}
+	log_ended(c, t, started, err, "error", "task_failed", "failed");
 }
 
 /* The handler of the names no --handler gives (when there is no "*"): a
@@ -401,8 +396,8 @@ static int handler_fn(lq_job *job, void *arg)
 	lc_fmt_wait(why, sizeof(why), s.wstatus);
 	if (s.end == LC_END_LOST && h.cancelled) {
 		/* The cancel recorded the run; the runner's fail is refused. */
-		snprintf(err, sizeof(err), "cancelled: the handler was stopped (%s)", why);
-		log_cancelled(c, t, started, err);
+		snprintf(err, sizeof(err), "the handler was stopped (%s)", why);
+		log_ended(c, t, started, err, "info", "task_cancelled", "cancelled");
 		lq_job_set_error(job, err);
 		if (h.out.fd >= 0)
 			close(h.out.fd);
