@@ -3,7 +3,8 @@
  * their counts and due trend, recurring schedules, leases, recent failures.
  * Read-only unless serve was started with --allow-actions and a secret;
  * then each row carries its action (retry a dead task, pause or resume a
- * queue, break a lease) as a small POST form, and a POST must pass three
+ * queue, break a lease, cancel a running task) as a small POST form, and a
+ * POST must pass three
  * checks before anything changes: the secret (HTTP basic auth), the same
  * origin (the Origin header, when the browser sends one) and the CSRF token
  * that only pages of this process carry.
@@ -20,6 +21,7 @@
 
 #define DASH_DEAD_ROWS 20
 #define DASH_SCHEDULE_ROWS 50
+#define DASH_RUNNING_ROWS 50
 #define DASH_SECRET_MIN 16
 
 /* ------------------------------------------------------------ setup */
@@ -214,14 +216,69 @@ struct sched_row {
 	lq_outcome last_outcome;
 };
 
+/* A task running under a live claim, with its cancel button. */
+struct running_row {
+	int64_t id, claim_until;
+	int attempts;
+	char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1], owner[LQ_OWNER_MAX + 1];
+};
+
 /* One pass over the live tasks: per queue, how many wait (not due yet) and
- * run (claimed now); and the first DASH_SCHEDULE_ROWS recurring tasks. */
+ * run (claimed now); the first DASH_SCHEDULE_ROWS recurring tasks and the
+ * first DASH_RUNNING_ROWS running ones. */
 struct live_scan {
 	const struct lc_stats *s;
 	int64_t *waiting, *running; /* by index into s->q */
 	struct sched_row sched[DASH_SCHEDULE_ROWS];
 	size_t nsched, more;
+	struct running_row *run; /* DASH_RUNNING_ROWS of them */
+	size_t nrun, more_run;
 };
+
+static void keep_running(struct live_scan *ls, const lq_task *t)
+{
+	if (ls->nrun == DASH_RUNNING_ROWS) {
+		ls->more_run++;
+		return;
+	}
+	struct running_row *r = &ls->run[ls->nrun++];
+	r->id = t->id;
+	r->claim_until = t->claim_until;
+	r->attempts = t->attempts;
+	snprintf(r->queue, sizeof(r->queue), "%s", t->queue);
+	snprintf(r->name, sizeof(r->name), "%s", t->name);
+	snprintf(r->owner, sizeof(r->owner), "%s", t->claim_owner);
+}
+
+/* The tasks workers run now (at-least-once claims: an at-most-once run
+ * left no row), each with a button that cancels it. */
+static void running_table(const struct lc_dashboard *d, FILE *f, const struct live_scan *ls, int64_t now)
+{
+	char until[96], id[32];
+
+	fputs("<h2>Running tasks</h2>\n<table id=running><tr><th class=n>id</th><th>queue</th><th>name</th>"
+	      "<th class=n>attempt</th><th>claimed by</th><th>claim until</th><th></th></tr>\n",
+	      f);
+	for (size_t k = 0; k < ls->nrun; k++) {
+		const struct running_row *r = &ls->run[k];
+		lc_fmt_when(until, sizeof(until), r->claim_until, now);
+		fprintf(f, "<tr><td class=n>%lld</td><td>", (long long)r->id);
+		html(f, r->queue);
+		fputs("</td><td>", f);
+		html(f, r->name);
+		fprintf(f, "</td><td class=n>%d</td><td>", r->attempts);
+		html(f, r->owner);
+		fputs("</td><td>", f);
+		html(f, until);
+		fputs("</td><td>", f);
+		snprintf(id, sizeof(id), "%lld", (long long)r->id);
+		action_form(d, f, "cancel", id, "cancel");
+		fputs("</td></tr>\n", f);
+	}
+	if (ls->more_run)
+		fprintf(f, "<tr><td colspan=7>and %zu more: leasectl task list</td></tr>\n", ls->more_run);
+	fputs("</table>\n", f);
+}
 
 static int live_row(const lq_task *t, void *arg)
 {
@@ -237,6 +294,8 @@ static int live_row(const lq_task *t, void *arg)
 			ls->waiting[i]++;
 		break;
 	}
+	if (running)
+		keep_running(ls, t);
 	if (!t->every_ms && !t->cron[0])
 		return 0;
 	if (ls->nsched == DASH_SCHEDULE_ROWS) {
@@ -319,10 +378,12 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 		return st;
 	}
 	trend_sample(d, &s);
-	struct live_scan ls = {&s, calloc(s.nq + 1, sizeof(int64_t)), calloc(s.nq + 1, sizeof(int64_t)), {{0}}, 0, 0};
-	if (!ls.waiting || !ls.running) {
+	struct live_scan ls = {&s, calloc(s.nq + 1, sizeof(int64_t)), calloc(s.nq + 1, sizeof(int64_t)), {{0}}, 0, 0,
+			       calloc(DASH_RUNNING_ROWS, sizeof(struct running_row)), 0, 0};
+	if (!ls.waiting || !ls.running || !ls.run) {
 		free(ls.waiting);
 		free(ls.running);
+		free(ls.run);
 		free(s.q);
 		return LQ_ENOMEM;
 	}
@@ -362,6 +423,9 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 	fputs("</table>\n", f);
 	if (st == LQ_OK)
 		st = schedules_table(db, f, &ls, s.now);
+	if (st == LQ_OK)
+		running_table(d, f, &ls, s.now);
+	free(ls.run);
 	for (size_t k = 0; k < ls.nsched; k++)
 		free(ls.sched[k].last_error);
 	free(ls.waiting);
@@ -472,20 +536,27 @@ static int same_origin(struct MHD_Connection *conn)
 	return host && !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
 }
 
+/* A task id as a form sends it; 0 if it is not one. */
+static int64_t target_id(const char *target)
+{
+	char *end;
+	errno = 0;
+	int64_t id = strtoll(target, &end, 10);
+	return errno || end == target || *end || id <= 0 ? 0 : id;
+}
+
 static lq_status act(lq_db *db, const char *action, const char *target, char *done, size_t size)
 {
 	char t[600];
 	int64_t id;
 
 	lc_pr(t, sizeof(t), target);
-	if (!strcmp(action, "retry")) {
-		char *end;
-		errno = 0;
-		id = strtoll(target, &end, 10);
-		if (errno || end == target || *end || id <= 0)
+	if (!strcmp(action, "retry") || !strcmp(action, "cancel")) {
+		if (!(id = target_id(target)))
 			return LQ_EINVAL;
-		snprintf(done, size, "task %lld retried", (long long)id);
-		return lq_task_retry(db, id);
+		int retry = action[0] == 'r';
+		snprintf(done, size, "task %lld %s", (long long)id, retry ? "retried" : "cancelled");
+		return retry ? lq_task_retry(db, id) : lq_task_cancel(db, id, "cancelled from the dashboard", NULL);
 	}
 	if (!strcmp(action, "pause") || !strcmp(action, "resume")) {
 		snprintf(done, size, "queue \"%s\" %s", t, action[0] == 'p' ? "paused" : "resumed");
