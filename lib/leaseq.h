@@ -537,7 +537,9 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 /* The claimed task succeeded.  LQ_OK; LQ_LOST when an at-least-once claim
  * was lost before it was settled (it expired and was taken, or the task was
  * removed; the task may run again elsewhere), whatever state the task was
- * left in; LQ_EUNKNOWN: the answer was lost and whether the claim was
+ * left in; LQ_REVOKED when lq_task_cancel revoked the claim (nothing
+ * changed: the cancel recorded the run, the task never runs again);
+ * LQ_EUNKNOWN: the answer was lost and whether the claim was
  * settled could not be read.  Ack, fail, release and heartbeat ride out one
  * lost connection: they reconnect and, where the lost attempt may have been
  * applied, look before answering (ack and fail for their run's history row,
