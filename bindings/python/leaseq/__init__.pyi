@@ -54,7 +54,7 @@ class Run(NamedTuple):
     attempt: int
     started_at: Optional[datetime.datetime]
     ended_at: Optional[datetime.datetime]
-    outcome: str  # "done" | "failed" | "timed_out" | "dead"
+    outcome: str  # "done" | "failed" | "timed_out" | "dead" | "cancelled"
     error: Optional[str]
 
 class QueueInfo(NamedTuple):
