@@ -204,6 +204,57 @@ static void cancel_expired_claim(void **state)
 	lq_task_clear(&t);
 }
 
+/* The runner's side: a handler cancelled while it runs hears LQ_REVOKED
+ * from lq_job_heartbeat, stops, and the runner neither acks nor fails
+ * it, counts it neither ran nor failed, and goes on with the next task. */
+struct self_cancel {
+	const char *dsn;
+	lq_status heartbeat;
+	int calls;
+};
+
+static int cancelled_handler(lq_job *job, void *arg)
+{
+	struct self_cancel *sc = arg;
+	lq_db *other = lqt_open(sc->dsn);
+
+	sc->calls++;
+	if (sc->calls == 1) {
+		LQT_CHECK_ST(other, LQ_OK, lq_task_cancel(other, lq_job_task(job)->id, "from another process", NULL));
+		sc->heartbeat = lq_job_heartbeat(job);
+	}
+	lq_close(other);
+	return 0; /* "finished anyway": the ack must be refused */
+}
+
+static void cancel_in_runner(void **state)
+{
+	lq_db *db = DB(state);
+	lq_runner_opts o = LQ_RUNNER_OPTS_INIT;
+	struct self_cancel sc = {CONF(state)->dsn, LQ_OK, 0};
+	lq_runner *r = NULL;
+	lq_run_report rep;
+	struct lqt_runs rs;
+	int64_t first = add(db, "job", 0), second = add(db, "job", 0);
+
+	o.mode = LQ_AT_LEAST_ONCE;
+	assert_lq_ok(db, lq_runner_new(db, &o, &r));
+	assert_lq_ok(db, lq_runner_handle(r, "job", cancelled_handler, &sc));
+	assert_lq_ok(db, lq_runner_work(r, 1, &rep));
+	lq_runner_free(r);
+	assert_int_equal(sc.heartbeat, LQ_REVOKED);
+	assert_int_equal(sc.calls, 2);
+	assert_int_equal(rep.claimed, 2);
+	assert_int_equal(rep.ran, 1);
+	assert_int_equal(rep.failed, 0);
+	lqt_runs_of(db, first, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+	lqt_runs_of(db, second, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
+}
+
 int lqt_conf_cancel(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +264,7 @@ int lqt_conf_cancel(void)
 		cmocka_unit_test_setup(cancel_finished_or_unknown, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_at_most_once_running, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_expired_claim, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_in_runner, lqt_conf_test_setup),
 	};
 	char name[64];
 
