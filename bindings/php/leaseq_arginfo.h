@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 7d886919cb73567887a298506661ba912f944af9 */
+ * Stub hash: 80002da6d4aebd40f41d7433c83a2bcfb32265d1 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")
@@ -322,6 +322,11 @@ static const zend_function_entry class_Leaseq_PermissionException_methods[] = {
 
 
 static const zend_function_entry class_Leaseq_NotDatabaseException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Leaseq_RevokedException_methods[] = {
 	ZEND_FE_END
 };
 
@@ -683,6 +688,17 @@ static zend_class_entry *register_class_Leaseq_NotDatabaseException(zend_class_e
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "Leaseq", "NotDatabaseException", class_Leaseq_NotDatabaseException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Leaseq_Exception);
+	class_entry->ce_flags |= ZEND_ACC_FINAL;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Leaseq_RevokedException(zend_class_entry *class_entry_Leaseq_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Leaseq", "RevokedException", class_Leaseq_RevokedException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_Leaseq_Exception);
 	class_entry->ce_flags |= ZEND_ACC_FINAL;
 
