@@ -134,6 +134,9 @@ struct lq__result {
 lq_status lq__run_set_result(lq_db *db, const char *what, const lq_task *t, const struct lq__result *res);
 /* 1 when s[0..len) is valid UTF-8 (util.c). */
 int lq__utf8_valid(const char *s, size_t len);
+/* After an at-least-once claim was found gone: 1 when lq_task_cancel revoked
+ * it (db->errmsg then says so, for LQ_REVOKED), else 0 (errmsg untouched). */
+int lq__claim_revoked(lq_db *db, const lq_task *t);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 

@@ -10,7 +10,8 @@
  * Errors: every call that can fail returns an lq_status, and each says which
  * ones.  LQ_BUSY, LQ_LOST, LQ_EMPTY and LQ_NOTFOUND are outcomes, not
  * errors ("held elsewhere", "no longer yours", "nothing due", "no such
- * thing"): lq_status_is_error() tells them apart.  Any call may also return
+ * thing"), and so is LQ_REVOKED (a claimed task was cancelled, see
+ * lq_task_cancel): lq_status_is_error() tells them apart.  Any call may also return
  * LQ_ENOMEM, and any call on a handle LQ_ECONN (the server could not be
  * reached or the connection was lost before anything was applied; the next
  * call reconnects), LQ_ESCHEMA (no schema yet, or a newer one) and
@@ -73,7 +74,7 @@ extern "C" {
  * Option structures (lq_task_opts, lq_lease_opts, lq_run_filter,
  * lq_runner_opts) carry a version field that their *_INIT macro sets.
  */
-#define LQ_ABI_VERSION 1
+#define LQ_ABI_VERSION 2 /* 2: lq_run_counts.cancelled */
 
 /* Status codes.  Append only: never renumber or remove one.
  * The local-file statuses (SQLite's database file; a server backend never
@@ -106,7 +107,8 @@ extern "C" {
 	X(ECREATE, 14, "database file cannot be created")                    \
 	X(EPERM, 15, "permission denied")                                    \
 	X(ENOTDB, 16, "not a database file")                                 \
-	X(ECANCELED, 17, "cancelled")
+	X(ECANCELED, 17, "cancelled")                                        \
+	X(REVOKED, 18, "task cancelled: its claim was revoked")
 
 typedef enum lq_status {
 #define LQ__STATUS_ENUM(name, value, text) LQ_##name = value,
@@ -129,7 +131,7 @@ typedef struct lq_db lq_db;
 /* Fixed text for a status ("held elsewhere"); never NULL. */
 LQ_EXTERN(const char *) lq_status_str(lq_status st);
 /* 0 for LQ_OK and for the outcomes that are not errors (LQ_BUSY, LQ_LOST,
- * LQ_EMPTY, LQ_NOTFOUND), 1 for every other status. */
+ * LQ_EMPTY, LQ_NOTFOUND, LQ_REVOKED), 1 for every other status. */
 LQ_EXTERN(int) lq_status_is_error(lq_status st);
 /* The last failure on this handle, or "" after a success. */
 LQ_EXTERN(const char *) lq_errmsg(const lq_db *db);
@@ -535,7 +537,9 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 /* The claimed task succeeded.  LQ_OK; LQ_LOST when an at-least-once claim
  * was lost before it was settled (it expired and was taken, or the task was
  * removed; the task may run again elsewhere), whatever state the task was
- * left in; LQ_EUNKNOWN: the answer was lost and whether the claim was
+ * left in; LQ_REVOKED when lq_task_cancel revoked the claim (nothing
+ * changed: the cancel recorded the run, the task never runs again);
+ * LQ_EUNKNOWN: the answer was lost and whether the claim was
  * settled could not be read.  Ack, fail, release and heartbeat ride out one
  * lost connection: they reconnect and, where the lost attempt may have been
  * applied, look before answering (ack and fail for their run's history row,
@@ -559,8 +563,36 @@ LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error
 LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t);
 /* Extend an at-least-once claim to now + claim_ttl_ms on the database clock
  * (t->claim_until is not updated).  LQ_OK; LQ_LOST when it expired or was
- * taken; LQ_EINVAL: t is not an at-least-once claim or a bad TTL. */
+ * taken; LQ_REVOKED when the task was cancelled (lq_task_cancel): stop;
+ * LQ_EINVAL: t is not an at-least-once claim or a bad TTL. */
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms);
+
+/*
+ * Cancel task id: it leaves the queue at once and its run history gets one
+ * row with outcome "cancelled" (worker: the process that cancelled it;
+ * error: the reason, or "cancelled").  In one transaction, so exactly one
+ * of a racing cancel and ack (or claim) wins.
+ * - Not running (waiting, delayed, paused, backing off, or a claim that
+ *   has expired): it never starts.  The run row has attempt 0 when it
+ *   never ran.  A recurring task is cancelled as a whole (its schedule
+ *   ends); to skip occurrences, pause it instead.
+ * - Running under a live at-least-once claim: the claim is revoked.  The
+ *   worker's next lq_task_heartbeat (lq_job_heartbeat) returns LQ_REVOKED:
+ *   stop the work.  Its lq_task_ack, lq_task_fail and lq_task_release
+ *   return LQ_REVOKED and change nothing, so a handler that finishes
+ *   anyway is not acknowledged and the task never runs again.  The revoked
+ *   claim is remembered until the claim would have expired; after that the
+ *   worker hears LQ_LOST, as for any claim it failed to keep.
+ * - Running at-most-once: the claim already deleted the task, so there is
+ *   nothing left in the database to revoke: LQ_NOTFOUND, the run goes on
+ *   (a recurring task's schedule is still cancelled, not that occurrence).
+ *   Run workers at-least-once for tasks you may need to stop.
+ * reason: NULL or a line of at most LQ_NAME_MAX bytes of UTF-8, kept in
+ * the history.  *was_running (may be NULL): 1 when a live claim was
+ * revoked.  LQ_OK; LQ_NOTFOUND: no live task with that id (finished,
+ * dead, unknown, or running at-most-once); LQ_EINVAL: a bad id or reason.
+ */
+LQ_EXTERN(lq_status) lq_task_cancel(lq_db *db, int64_t id, const char *reason, int *was_running);
 
 /* One task by id, live or dead.  LQ_OK; LQ_NOTFOUND if neither. */
 LQ_EXTERN(lq_status) lq_task_get(lq_db *db, int64_t id, lq_task *out);
@@ -646,10 +678,12 @@ typedef enum lq_outcome {
 	LQ_RUN_DONE = 0,      /* "done": the handler succeeded and the ack committed */
 	LQ_RUN_FAILED = 1,    /* "failed": will be retried after a back-off */
 	LQ_RUN_TIMED_OUT = 2, /* "timed_out": stopped past its time limit; retried */
-	LQ_RUN_DEAD = 3       /* "dead": failed (or timed out) on its last attempt: the task
+	LQ_RUN_DEAD = 3,      /* "dead": failed (or timed out) on its last attempt: the task
 	                       * is dead, or for a recurring task the occurrence given up */
+	LQ_RUN_CANCELLED = 4  /* "cancelled": lq_task_cancel ended it (running or not yet
+	                       * started: attempt 0 when it never ran) */
 } lq_outcome;
-/* "done", "failed", "timed_out", "dead" (the text stored in lq_run.outcome);
+/* "done", "failed", "timed_out", "dead", "cancelled" (the text stored in lq_run.outcome);
  * "unknown" for any other value.  Never NULL. */
 LQ_EXTERN(const char *) lq_outcome_name(lq_outcome o);
 
@@ -693,6 +727,8 @@ LQ_EXTERN(lq_status) lq_run_list(lq_db *db, const lq_run_filter *f, lq_run_fn fn
 
 typedef struct lq_run_counts {
 	int64_t done, failed, timed_out, dead;
+	/* Layout 2 (LQ_ABI_VERSION >= 2): */
+	int64_t cancelled; /* tasks ended by lq_task_cancel */
 } lq_run_counts;
 /* Runs that ended in the last since_ms (> 0) of queue (NULL: every queue),
  * by outcome, from the history (reads that window's rows).  LQ_OK;
@@ -767,7 +803,9 @@ LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error);
  * lq_job_claim_ttl()/3 ms.  While the handler runs, the runner does not
  * touch its handle, so another thread may call this (a watchdog), provided
  * that thread and the handler never use the handle at the same time (one
- * mutex around both).  LQ_OK; LQ_LOST: stop working on it. */
+ * mutex around both).  LQ_OK; LQ_LOST: stop working on it; LQ_REVOKED:
+ * the task was cancelled (lq_task_cancel), stop working on it (the runner
+ * then neither acknowledges nor fails it: the cancel recorded the run). */
 LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job);
 /* Record why the job failed, as lq_job_set_error, and that it was stopped
  * past its time limit: its run is recorded as timed_out (or dead on its

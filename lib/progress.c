@@ -38,6 +38,8 @@ LQ_EXTERN(lq_status) lq_task_progress(lq_db *db, const lq_task *t, int percent, 
 	st = lq__exec(db, what, LQ_SQL_task_progress_set, p, 4, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
+	if (n != 1 && lq__claim_revoked(db, t))
+		return LQ_REVOKED;
 	if (n != 1)
 		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (expired or taken); progress not stored", id);
 	return LQ_OK;

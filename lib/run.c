@@ -5,6 +5,7 @@
  * by triggers on lq_run and lq_lease (the run_history migrations),
  * so they change in the statement that writes what they count.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ static const char *const outcome_names[] = {
 	[LQ_RUN_FAILED] = "failed",
 	[LQ_RUN_TIMED_OUT] = "timed_out",
 	[LQ_RUN_DEAD] = "dead",
+	[LQ_RUN_CANCELLED] = "cancelled",
 };
 #define N_OUTCOMES (sizeof(outcome_names) / sizeof(outcome_names[0]))
 
@@ -317,6 +319,7 @@ static void add_count(lq_run_counts *c, int outcome, int64_t n)
 	case LQ_RUN_FAILED: c->failed += n; break;
 	case LQ_RUN_TIMED_OUT: c->timed_out += n; break;
 	case LQ_RUN_DEAD: c->dead += n; break;
+	case LQ_RUN_CANCELLED: c->cancelled += n; break;
 	default: break; /* a newer library's outcome */
 	}
 }
@@ -329,11 +332,19 @@ static int count_row(void *arg, const lq_value *c, int n)
 	return 0;
 }
 
+/* A caller built with layout 1 has no room for the counts added later. */
+static size_t counts_size(const lq_db *db)
+{
+	return db->abi >= 2 ? sizeof(lq_run_counts) : offsetof(lq_run_counts, cancelled);
+}
+
 LQ_EXTERN(lq_status) lq_run_count_since(lq_db *db, int64_t since_ms, const char *queue, lq_run_counts *out)
 {
 	lq_status st;
+	lq_run_counts c;
 	lq__ok(db);
-	memset(out, 0, sizeof(*out));
+	memset(&c, 0, sizeof(c));
+	memset(out, 0, counts_size(db));
 	if (since_ms <= 0 || since_ms > LQ_AGE_ANY)
 		return lq__fail(db, LQ_EINVAL, "run counts: since must be between 1 ms and 100 years");
 	if (queue && (st = lq__check_name(db, "queue name", queue)) != LQ_OK)
@@ -341,7 +352,9 @@ LQ_EXTERN(lq_status) lq_run_count_since(lq_db *db, int64_t since_ms, const char 
 	if ((st = lq__ready(db)) != LQ_OK || (st = lq__run_flush(db)) != LQ_OK)
 		return st; /* (this handle's own runs first) */
 	lq_value p[2] = {lq_v_int(since_ms), lq__v_opt_text(queue)};
-	return lq__exec(db, "run counts", LQ_SQL_run_count_since, p, 2, count_row, out, NULL);
+	st = lq__exec(db, "run counts", LQ_SQL_run_count_since, p, 2, count_row, &c, NULL);
+	memcpy(out, &c, counts_size(db));
+	return st;
 }
 
 /* Rows come by queue, then name: one callback per (queue, name). */

@@ -286,7 +286,7 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 		snprintf(msg, sizeof(msg), "no handler for %s", t->name);
 		rep->failed++;
 		st = lq_task_fail(r->db, t, msg);
-		return st == LQ_LOST ? LQ_OK : st;
+		return st == LQ_LOST || st == LQ_REVOKED ? LQ_OK : st;
 	}
 	lq_job job = {r, t, NULL, 0, 0, NULL, 0, 0};
 	int rc = h->fn(&job, h->ctx);
@@ -304,8 +304,15 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 	}
 	free(job.error);
 	free(job.result);
-	/* A lost claim means the task is someone else's now: not our error. */
-	return st == LQ_LOST ? LQ_OK : st;
+	if (st == LQ_REVOKED) { /* cancelled: it neither ran nor failed */
+		if (rc == 0)
+			rep->ran--;
+		else
+			rep->failed--;
+	}
+	/* A lost claim means the task is someone else's now, a revoked one that
+	 * it was cancelled (the cancel recorded the run): not our error. */
+	return st == LQ_LOST || st == LQ_REVOKED ? LQ_OK : st;
 }
 
 /* Claim up to one batch from queue and run it.  *any: something was due. */
@@ -334,7 +341,7 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 	for (size_t i = 0; i < got; i++) {
 		if (stopping(r)) {
 			st = lq_task_release(r->db, &tasks[i]);
-			if (st == LQ_LOST)
+			if (st == LQ_LOST || st == LQ_REVOKED)
 				st = LQ_OK; /* someone else's now */
 		} else {
 			st = run_task(r, &tasks[i], rep);

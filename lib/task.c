@@ -1035,6 +1035,8 @@ static lq_status claim_lost(lq_db *db, const lq_task *t, enum settle_try again, 
 			return LQ_OK;
 		}
 	}
+	if (lq__claim_revoked(db, t))
+		return LQ_REVOKED;
 	return lq__fail(db, LQ_LOST, "task %lld: %s", (long long)t->id, why);
 }
 
@@ -1368,6 +1370,8 @@ static lq_status release_alo_once(lq_db *db, const lq_task *t, void *arg, enum s
 	int ours = 0;
 	if (n != 1 && again == SETTLE_AGAIN_UNKNOWN && (st = released_by_us(db, t, &ours)) != LQ_OK)
 		return st;
+	if (n != 1 && !ours && lq__claim_revoked(db, t))
+		return LQ_REVOKED;
 	if (n != 1 && !ours)
 		return lq__fail(db, LQ_LOST, "task %lld: claim was lost before it was handed back",
 				(long long)t->id);
@@ -1407,6 +1411,8 @@ static lq_status snooze_alo_once(lq_db *db, const lq_task *t, void *arg, enum se
 	/* A snooze leaves no mark of its own to look for after a lost answer. */
 	if (n != 1 && again == SETTLE_AGAIN_UNKNOWN)
 		return settle_unread(db, t);
+	if (n != 1 && lq__claim_revoked(db, t))
+		return LQ_REVOKED;
 	if (n != 1)
 		return lq__fail(db, LQ_LOST, "task %lld: claim was lost before it was snoozed", (long long)t->id);
 	lq__ok(db);
@@ -1495,6 +1501,8 @@ static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, enum set
 	lq_status st = lq__exec(db, what, LQ_SQL_task_heartbeat, p, 3, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
+	if (n != 1 && lq__claim_revoked(db, t))
+		return LQ_REVOKED;
 	if (n != 1)
 		return lq__fail(db, LQ_LOST, "task %lld: claim was lost (expired or taken)", (long long)t->id);
 	lq__ok(db);

@@ -16,7 +16,8 @@
 
 LQ_EXTERN(int) lq_status_is_error(lq_status st)
 {
-	return !(st == LQ_OK || st == LQ_BUSY || st == LQ_LOST || st == LQ_EMPTY || st == LQ_NOTFOUND);
+	return !(st == LQ_OK || st == LQ_BUSY || st == LQ_LOST || st == LQ_EMPTY || st == LQ_NOTFOUND ||
+		 st == LQ_REVOKED);
 }
 
 LQ_EXTERN(const char *) lq_status_str(lq_status st)

@@ -63,7 +63,7 @@ for k in done failed timed_out dead; do
     [[ "$v" =~ ^[0-9]+$ ]] || why+=("stats --json has no runs_last_hour.$k")
 done
 run stats
-want_out "^runs, last hour: [0-9]+ done, [0-9]+ failed, [0-9]+ timed out, [0-9]+ dead$"
+want_out "^runs, last hour: [0-9]+ done, [0-9]+ failed, [0-9]+ timed out, [0-9]+ dead, [0-9]+ cancelled$"
 end "stats: the runs of the last hour by outcome (text and JSON)"
 
 begin

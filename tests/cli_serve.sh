@@ -6,8 +6,9 @@
 # database's), GET/HEAD only, 404 elsewhere, no password shown, 503 from
 # /healthz while the database is unreachable, SIGTERM stops it; with
 # --allow-actions and a secret: each refusal (no secret, no or wrong form
-# token, cross-origin) changes nothing, each action acts, and a foreign page
-# in Chromium cannot act; --log-format json.
+# token, cross-origin) changes nothing, each action acts (cancel stops a
+# running worker's handler), and a foreign page in Chromium cannot act;
+# --log-format json.
 # Run by ctest as `bash tests/cli_serve.sh <backend>` with LEASECTL=<path>.
 #
 #   sqlite    a database file in a temporary directory
@@ -251,6 +252,52 @@ get /action -X POST -u "x:$SECRET" --data "action=retry&target=999999999&csrf=$C
 [[ $CODE == 404 ]] || why+=("retry of an unknown task: $CODE, expected 404")
 grep -q "task $DEAD_ID retried" "$T/serve.err" || why+=("the retry is not logged")
 end "with the secret and the form token: retry, pause, resume and break act (303 back to /), each logged; an unknown task is 404"
+
+# A task an at-least-once worker is running: the dashboard lists it with a
+# cancel button (Chromium shows it too); the cancel passes the same checks
+# and revokes the claim, so the worker stops the handler.
+begin
+QC="srv_cancel_${RUN_ID}"
+CMARK="$$${RANDOM}"
+run --json task add srv_long --queue "$QC"
+RUN_TASK=$(json_get "$T/out" id)
+bg cw worker --queue "$QC" --drain --at-least-once --claim-ttl 900ms \
+    --handler "srv_long=echo \$\$ > $T/srv_long.pid; sleep 3$CMARK"
+wait_for_file "$T/srv_long.pid" 20 || why+=("the handler did not start")
+get /
+grep -q "<table id=running>" "$T/body" || why+=("no running tasks table")
+grep -q "name=action value=cancel><input type=hidden name=target value=\"$RUN_TASK\"><button type=submit>cancel" "$T/body" ||
+    why+=("no cancel button for running task $RUN_TASK")
+if [[ -n "${CHROMIUM:-}" ]]; then
+    timeout -k 5 60 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --user-data-dir="$T/chromium4" --dump-dom "http://127.0.0.1:$PORT/" >"$T/dom4.html" 2>/dev/null ||
+        why+=("chromium could not load the dashboard with a running task")
+    grep -q '<table id="running">' "$T/dom4.html" || why+=("no running tasks table in the browser's page")
+    grep -q '<button type="submit">cancel</button>' "$T/dom4.html" || why+=("the browser shows no cancel button")
+fi
+get /action -X POST --data "action=cancel&target=$RUN_TASK&csrf=$CSRF"
+[[ $CODE == 401 ]] || why+=("cancel without the secret: $CODE, expected 401")
+get /action -X POST -u "x:$SECRET" --data "action=cancel&target=$RUN_TASK"
+[[ $CODE == 403 ]] || why+=("cancel without the form token: $CODE, expected 403")
+get /action -X POST -u "x:$SECRET" -H 'Origin: http://evil.example' --data "action=cancel&target=$RUN_TASK&csrf=$CSRF"
+[[ $CODE == 403 ]] || why+=("cross-origin cancel: $CODE, expected 403")
+run task show "$RUN_TASK"
+[[ $RC == 0 ]] || why+=("a refused cancel removed task $RUN_TASK")
+get /action -X POST -u "x:$SECRET" -H "Origin: http://127.0.0.1:$PORT" --data "action=cancel&target=$RUN_TASK&csrf=$CSRF"
+[[ $CODE == 303 ]] || why+=("cancel: $CODE $(excerpt "$T/body"), expected 303")
+grep -q "task $RUN_TASK cancelled" "$T/serve.err" || why+=("the cancel is not logged")
+bg_wait cw
+[[ $RC == 0 ]] || why+=("the worker exited $RC")
+grep -q "task $RUN_TASK \"srv_long\" cancelled" "$T/err" || why+=("the worker did not stop the cancelled task: $(excerpt "$T/err")")
+left=$( (pgrep -f "sleep 3$CMARK" || true) | wc -l)
+[[ $left == 0 ]] || why+=("the cancelled handler still runs")
+run --json task history "$RUN_TASK"
+[[ "$(json_get "$T/out" outcome)" == cancelled ]] || why+=("history: $(excerpt "$T/out")")
+get /action -X POST -u "x:$SECRET" --data "action=cancel&target=$RUN_TASK&csrf=$CSRF"
+[[ $CODE == 404 ]] || why+=("a second cancel: $CODE, expected 404")
+get /action -X POST -u "x:$SECRET" --data "action=cancel&target=abc&csrf=$CSRF"
+[[ $CODE == 400 ]] || why+=("cancel of a bad id: $CODE, expected 400")
+end "dashboard cancel: a running task has a cancel button (also in Chromium); refused without secret, token or origin; then the worker stops it, history says cancelled; again 404"
 
 # A real browser: the page another site serves cannot act through the
 # dashboard, even with the secret in the URL (Chromium sends Origin: null

@@ -12,36 +12,6 @@
 #define CONF(state) ((lqt_conf *)*(state))
 #define DB(state) (CONF(state)->db)
 
-#define RUNS_MAX 16
-struct runs {
-	lq_run r[RUNS_MAX];
-	char err[RUNS_MAX][128];
-	size_t n;
-};
-
-static int keep_run(const lq_run *r, void *arg)
-{
-	struct runs *rs = arg;
-
-	if (rs->n < RUNS_MAX) {
-		rs->r[rs->n] = *r;
-		snprintf(rs->err[rs->n], sizeof(rs->err[0]), "%s", r->error ? r->error : "");
-		rs->r[rs->n].error = NULL; /* borrowed: keep the copy */
-		rs->n++;
-	}
-	return 0;
-}
-
-/* The runs of task id, newest first. */
-static void runs_of(lq_db *db, int64_t id, struct runs *rs)
-{
-	lq_run_filter f = LQ_RUN_FILTER_INIT;
-
-	memset(rs, 0, sizeof(*rs));
-	f.task_id = id;
-	assert_lq_ok(db, lq_run_list(db, &f, keep_run, rs));
-}
-
 static int64_t add(lq_db *db, const char *name, const char *queue, int max_attempts)
 {
 	lq_task_opts o = LQ_TASK_OPTS_INIT;
@@ -80,7 +50,7 @@ static int find_counter(const char *queue, const char *name, const lq_run_counts
 
 static lq_run_counts counters_of(lq_db *db, const char *queue, const char *name)
 {
-	struct count_find cf = {queue, name, {0, 0, 0, 0}, 0};
+	struct count_find cf = {queue, name, {0}, 0};
 
 	assert_lq_ok(db, lq_counters(db, NULL, find_counter, &cf));
 	return cf.c;
@@ -90,14 +60,14 @@ static void run_done_once(void **state)
 {
 	lq_db *db = DB(state);
 	lq_task t;
-	struct runs rs;
+	struct lqt_runs rs;
 	int64_t id = add(db, "report", NULL, 0), before = lqt_db_now(db);
 
 	claim(db, LQ_AT_LEAST_ONCE, 30000, &t);
 	assert_lq_ok(db, lq_task_ack(db, &t));
 	/* A second ack of the same claim changes nothing and writes nothing. */
 	assert_lq(db, LQ_LOST, lq_task_ack(db, &t));
-	runs_of(db, id, &rs);
+	lqt_runs_of(db, id, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].task_id, id);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
@@ -121,14 +91,14 @@ static void run_failed_with_error(void **state)
 {
 	lq_db *db = DB(state);
 	lq_task t;
-	struct runs rs;
+	struct lqt_runs rs;
 	int64_t id = add(db, "flaky", "q1", 2);
 	size_t n = 0;
 
 	assert_lq_ok(db, lq_task_claim(db, "q1", LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
 	assert_lq_ok(db, lq_task_fail(db, &t, "disk full"));
 	lq_task_clear(&t);
-	runs_of(db, id, &rs);
+	lqt_runs_of(db, id, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_FAILED);
 	assert_int_equal(rs.r[0].attempt, 1);
@@ -139,7 +109,7 @@ static void run_failed_with_error(void **state)
 	assert_lq_ok(db, lq_task_claim(db, "q1", LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
 	assert_lq_ok(db, lq_task_fail(db, &t, "still full"));
 	lq_task_clear(&t);
-	runs_of(db, id, &rs);
+	lqt_runs_of(db, id, &rs);
 	assert_int_equal(rs.n, 2);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DEAD);
 	assert_int_equal(rs.r[0].attempt, 2);
@@ -164,20 +134,20 @@ static void run_not_done_without_ack(void **state)
 	lq_db *db = DB(state);
 	lq_db *db2 = lqt_open(CONF(state)->dsn);
 	lq_task t1, t2;
-	struct runs rs;
+	struct lqt_runs rs;
 	int64_t id = add(db, "killed", NULL, 0);
 
 	claim(db, LQ_AT_LEAST_ONCE, 300, &t1);
-	runs_of(db, id, &rs);
+	lqt_runs_of(db, id, &rs);
 	assert_int_equal(rs.n, 0); /* running: nothing recorded yet */
 	lqt_sleep_ms(450);
 	claim(db2, LQ_AT_LEAST_ONCE, 30000, &t2);
 	assert_lq(db, LQ_LOST, lq_task_ack(db, &t1));
 	assert_lq(db, LQ_LOST, lq_task_fail(db, &t1, "late"));
-	runs_of(db, id, &rs);
+	lqt_runs_of(db, id, &rs);
 	assert_int_equal(rs.n, 0);
 	assert_lq_ok(db2, lq_task_ack(db2, &t2));
-	runs_of(db, id, &rs);
+	lqt_runs_of(db, id, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
 	assert_int_equal(rs.r[0].attempt, 2);
@@ -191,14 +161,14 @@ static void run_at_most_once(void **state)
 {
 	lq_db *db = DB(state);
 	lq_task t;
-	struct runs rs;
+	struct lqt_runs rs;
 	int64_t ok = add(db, "amo-ok", NULL, 0), bad = add(db, "amo-bad", NULL, 1);
 
 	claim(db, LQ_AT_MOST_ONCE, 0, &t);
 	assert_int_equal(t.id, ok);
 	assert_lq_ok(db, lq_task_ack(db, &t));
 	lq_task_clear(&t);
-	runs_of(db, ok, &rs);
+	lqt_runs_of(db, ok, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
 	assert_int_equal(rs.r[0].attempt, 1);
@@ -207,7 +177,7 @@ static void run_at_most_once(void **state)
 	assert_int_equal(t.id, bad);
 	assert_lq_ok(db, lq_task_fail(db, &t, "no"));
 	lq_task_clear(&t);
-	runs_of(db, bad, &rs);
+	lqt_runs_of(db, bad, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DEAD); /* its only attempt */
 	assert_string_equal(rs.err[0], "no");
@@ -319,7 +289,7 @@ static void run_list_out_of_order(void **state)
 {
 	lq_db *db = DB(state);
 	lq_run_filter f = LQ_RUN_FILTER_INIT;
-	struct runs rs;
+	struct lqt_runs rs;
 	lq_task t[3];
 	size_t n = 0;
 
@@ -341,7 +311,7 @@ static void run_list_out_of_order(void **state)
 	 * falls among them depends on timing; the order by (ended_at, id),
 	 * newest first, and that every run is there, do not. */
 	memset(&rs, 0, sizeof(rs));
-	assert_lq_ok(db, lq_run_list(db, NULL, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, NULL, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 3);
 	size_t failed_rows = 0;
 	for (size_t i = 0; i < rs.n; i++) {
@@ -355,22 +325,22 @@ static void run_list_out_of_order(void **state)
 
 	memset(&rs, 0, sizeof(rs));
 	f.name = "bad";
-	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, &f, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DEAD);
 	memset(&rs, 0, sizeof(rs));
 	f.name = NULL;
 	f.queue = "mix";
-	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, &f, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 3);
 	memset(&rs, 0, sizeof(rs));
 	f.queue = NULL;
 	f.since_ms = 3600 * 1000;
-	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, &f, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 3);
 	memset(&rs, 0, sizeof(rs));
 	f.limit = 1;
-	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, &f, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].id, newest_id); /* the head of the whole list */
 }
@@ -381,7 +351,7 @@ static void run_timed_out(void **state)
 	lq_runner_opts o = LQ_RUNNER_OPTS_INIT;
 	lq_runner *r = NULL;
 	lq_run_report rep;
-	struct runs rs;
+	struct lqt_runs rs;
 	int64_t id = add(db, "slow", NULL, 3);
 
 	o.mode = LQ_AT_LEAST_ONCE;
@@ -389,7 +359,7 @@ static void run_timed_out(void **state)
 	assert_lq_ok(db, lq_runner_handle(r, "slow", timeout_handler, NULL));
 	assert_lq_ok(db, lq_runner_work(r, 1, &rep));
 	lq_runner_free(r);
-	runs_of(db, id, &rs);
+	lqt_runs_of(db, id, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_TIMED_OUT);
 	assert_string_equal(lq_outcome_name(rs.r[0].outcome), "timed_out");
@@ -402,7 +372,7 @@ static void run_recurring(void **state)
 	lq_db *db = DB(state);
 	lq_task_opts o = LQ_TASK_OPTS_INIT;
 	lq_task t;
-	struct runs rs;
+	struct lqt_runs rs;
 	int64_t id = 0;
 
 	o.every_ms = 60000;
@@ -410,7 +380,7 @@ static void run_recurring(void **state)
 	assert_lq_ok(db, lq_task_add(db, "tick", &o, &id, NULL));
 	claim(db, LQ_AT_LEAST_ONCE, 30000, &t);
 	assert_lq_ok(db, lq_task_ack(db, &t));
-	runs_of(db, id, &rs);
+	lqt_runs_of(db, id, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
 	assert_int_equal(rs.r[0].run_at, o.run_at); /* the occurrence that ran */
@@ -421,7 +391,7 @@ static void run_list_filters(void **state)
 {
 	lq_db *db = DB(state);
 	lq_run_filter f = LQ_RUN_FILTER_INIT;
-	struct runs rs;
+	struct lqt_runs rs;
 	lq_task t;
 
 	for (int i = 0; i < 3; i++) {
@@ -435,35 +405,35 @@ static void run_list_filters(void **state)
 		}
 	}
 	memset(&rs, 0, sizeof(rs));
-	assert_lq_ok(db, lq_run_list(db, NULL, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, NULL, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 3);
 	assert_true(rs.r[0].id > rs.r[1].id && rs.r[1].id > rs.r[2].id);
 
 	memset(&rs, 0, sizeof(rs));
 	f.queue = "qb";
-	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, &f, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 2);
 	memset(&rs, 0, sizeof(rs));
 	f.name = "b";
 	f.since_ms = 3600 * 1000;
-	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, &f, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 1);
 	assert_string_equal(rs.r[0].name, "b");
 	memset(&rs, 0, sizeof(rs));
 	f.queue = f.name = NULL;
 	f.limit = 2;
-	assert_lq_ok(db, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, &f, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 2);
 
 	/* Bad input: one clear message, nothing read. */
 	f.limit = LQ_RUN_LIST_MAX + 1;
-	assert_lq(db, LQ_EINVAL, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq(db, LQ_EINVAL, lq_run_list(db, &f, lqt_keep_run, &rs));
 	f.limit = 0;
 	f.since_ms = -1;
-	assert_lq(db, LQ_EINVAL, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq(db, LQ_EINVAL, lq_run_list(db, &f, lqt_keep_run, &rs));
 	f.since_ms = 0;
 	f.queue = "";
-	assert_lq(db, LQ_EINVAL, lq_run_list(db, &f, keep_run, &rs));
+	assert_lq(db, LQ_EINVAL, lq_run_list(db, &f, lqt_keep_run, &rs));
 }
 
 static void run_prune(void **state)
@@ -471,7 +441,7 @@ static void run_prune(void **state)
 	lq_db *db = DB(state);
 	lq_task t;
 	int64_t removed = -1;
-	struct runs rs;
+	struct lqt_runs rs;
 
 	add(db, "p", NULL, 0);
 	claim(db, LQ_AT_LEAST_ONCE, 30000, &t);
@@ -485,7 +455,7 @@ static void run_prune(void **state)
 	assert_lq_ok(db, lq_run_prune(db, 0, NULL, 0, &removed));
 	assert_int_equal(removed, 1);
 	memset(&rs, 0, sizeof(rs));
-	assert_lq_ok(db, lq_run_list(db, NULL, keep_run, &rs));
+	assert_lq_ok(db, lq_run_list(db, NULL, lqt_keep_run, &rs));
 	assert_int_equal(rs.n, 0);
 	/* Counters are never pruned: they only grow. */
 	assert_int_equal(counters_of(db, LQ_DEFAULT_QUEUE, "p").done, 1);

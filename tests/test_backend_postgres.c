@@ -855,8 +855,8 @@ static void test_every_statement(void **state)
 #undef DID
 
 	/* Run through the library by the conformance groups "shared" (the
-	 * semaphore and read/write lease statements) and "run" (the run
-	 * history and counters) on this server, not one by one here yet. */
+	 * semaphore and read/write lease statements), "run" (the run history
+	 * and counters) and "cancel" on this server, not one by one here yet. */
 	static const lq_sql_id via_conformance[] = {
 		LQ_SQL_lease_create, LQ_SQL_lease_lock, LQ_SQL_lease_slot_get, LQ_SQL_lease_slot_scan,
 		LQ_SQL_lease_slot_insert, LQ_SQL_lease_slot_take, LQ_SQL_lease_slot_renew, LQ_SQL_lease_slot_release,
@@ -866,6 +866,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_task_ack_run,
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
+		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
 	};
 	for (size_t k = 0; k < sizeof(via_conformance) / sizeof(via_conformance[0]); k++)
 		ran[via_conformance[k]] = 1;

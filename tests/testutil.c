@@ -266,7 +266,7 @@ lq_status lqt_reset(lq_db *db)
 {
 	static const char *const stmts[] = {
 		"DELETE FROM lq_lease", "DELETE FROM lq_lease_slot", "DELETE FROM lq_task", "DELETE FROM lq_task_dead",
-		"DELETE FROM lq_queue", "DELETE FROM lq_run", "DELETE FROM lq_counter",
+		"DELETE FROM lq_queue", "DELETE FROM lq_run", "DELETE FROM lq_counter", "DELETE FROM lq_task_cancel",
 	};
 
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++) {
@@ -545,4 +545,26 @@ int64_t lqt_count_tasks(lq_db *db, const char *queue, unsigned flags)
 
 	assert_lq_ok(db, lq_task_list(db, queue, flags, lqt_count_task_cb, &n));
 	return n;
+}
+
+int lqt_keep_run(const lq_run *r, void *arg)
+{
+	struct lqt_runs *rs = arg;
+
+	if (rs->n < LQT_RUNS_MAX) {
+		rs->r[rs->n] = *r;
+		snprintf(rs->err[rs->n], sizeof(rs->err[0]), "%s", r->error ? r->error : "");
+		rs->r[rs->n].error = NULL; /* borrowed: keep the copy */
+		rs->n++;
+	}
+	return 0;
+}
+
+void lqt_runs_of(lq_db *db, int64_t id, struct lqt_runs *rs)
+{
+	lq_run_filter f = LQ_RUN_FILTER_INIT;
+
+	memset(rs, 0, sizeof(*rs));
+	f.task_id = id;
+	LQT_CHECK_ST(db, LQ_OK, lq_run_list(db, &f, lqt_keep_run, rs));
 }

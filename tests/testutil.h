@@ -160,9 +160,22 @@ int lqt_conf_errors(void);
 int lqt_conf_borrow(void);
 int lqt_conf_shared(void);
 int lqt_conf_progress(void);
+int lqt_conf_cancel(void);
 
 /* Count the rows a list call reports. */
 int64_t lqt_count_leases(lq_db *db);
 int64_t lqt_count_tasks(lq_db *db, const char *queue, unsigned flags);
+
+/* Run history rows kept by lq_run_list's callback lqt_keep_run (the first
+ * LQT_RUNS_MAX, errors copied); lqt_runs_of: the runs of task id, newest
+ * first (dies on failure). */
+#define LQT_RUNS_MAX 16
+struct lqt_runs {
+	lq_run r[LQT_RUNS_MAX];
+	char err[LQT_RUNS_MAX][256];
+	size_t n;
+};
+int lqt_keep_run(const lq_run *r, void *arg);
+void lqt_runs_of(lq_db *db, int64_t id, struct lqt_runs *rs);
 
 #endif

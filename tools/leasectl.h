@@ -186,6 +186,8 @@ extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, l
 	lc_bench_usage, lc_prune_usage, lc_doctor_usage, lc_serve_usage;
 extern const struct lc_usage lc_task_history_usage;
 int cmd_task_history(struct lc_ctx *ctx, int argc, char **argv);
+extern const struct lc_usage lc_task_cancel_usage;
+int cmd_task_cancel(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_migrate(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_lease(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct lc_ctx *ctx, int argc, char **argv);

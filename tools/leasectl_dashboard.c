@@ -3,7 +3,8 @@
  * their counts and due trend, recurring schedules, leases, recent failures.
  * Read-only unless serve was started with --allow-actions and a secret;
  * then each row carries its action (retry a dead task, pause or resume a
- * queue, break a lease) as a small POST form, and a POST must pass three
+ * queue, break a lease, cancel a running task) as a small POST form, and a
+ * POST must pass three
  * checks before anything changes: the secret (HTTP basic auth), the same
  * origin (the Origin header, when the browser sends one) and the CSRF token
  * that only pages of this process carry.
@@ -215,20 +216,88 @@ struct sched_row {
 	lq_outcome last_outcome;
 };
 
+/* A task running under a live claim, with its cancel button. */
+struct running_row {
+	int64_t id, claim_until;
+	int attempts;
+	char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1], owner[LQ_OWNER_MAX + 1];
+};
+
 /* One pass over the live tasks: per queue, how many wait (not due yet) and
- * run (claimed now); and the first DASH_SCHEDULE_ROWS recurring tasks. */
+ * run (claimed now); the first DASH_SCHEDULE_ROWS recurring tasks and the
+ * first DASH_RUNNING_ROWS running ones. */
 struct live_scan {
 	const struct lc_stats *s;
 	int64_t *waiting, *running; /* by index into s->q */
 	struct sched_row sched[DASH_SCHEDULE_ROWS];
 	size_t nsched, more;
-	/* Tasks under a live claim, for their progress. */
-	struct running_row {
-		int64_t id;
-		char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1];
-	} run[DASH_RUNNING_ROWS];
-	size_t nrun, run_more;
+	struct running_row *run; /* DASH_RUNNING_ROWS of them */
+	size_t nrun, more_run;
 };
+
+static void keep_running(struct live_scan *ls, const lq_task *t)
+{
+	if (ls->nrun == DASH_RUNNING_ROWS) {
+		ls->more_run++;
+		return;
+	}
+	struct running_row *r = &ls->run[ls->nrun++];
+	r->id = t->id;
+	r->claim_until = t->claim_until;
+	r->attempts = t->attempts;
+	snprintf(r->queue, sizeof(r->queue), "%s", t->queue);
+	snprintf(r->name, sizeof(r->name), "%s", t->name);
+	snprintf(r->owner, sizeof(r->owner), "%s", t->claim_owner);
+}
+
+/* The tasks workers run now (at-least-once claims: an at-most-once run
+ * left no row), each with what its handler last reported (one indexed read
+ * per row, at most DASH_RUNNING_ROWS) and a button that cancels it. */
+static lq_status running_table(const struct lc_dashboard *d, lq_db *db, FILE *f, const struct live_scan *ls,
+			       int64_t now)
+{
+	char until[96], when[96], pct[16], id[32];
+	lq_status st = LQ_OK;
+
+	fputs("<h2>Running tasks</h2>\n<table id=running><tr><th class=n>id</th><th>queue</th><th>name</th>"
+	      "<th class=n>progress</th><th>message</th><th>reported</th>"
+	      "<th class=n>attempt</th><th>claimed by</th><th>claim until</th><th></th></tr>\n",
+	      f);
+	for (size_t k = 0; k < ls->nrun && st == LQ_OK; k++) {
+		const struct running_row *r = &ls->run[k];
+		lq_progress p;
+		st = lq_task_progress_get(db, r->id, &p);
+		if (st == LQ_NOTFOUND) { /* settled since the scan */
+			st = LQ_OK;
+			continue;
+		}
+		if (st != LQ_OK)
+			break;
+		snprintf(pct, sizeof(pct), p.percent >= 0 ? "%d%%" : "-", p.percent);
+		lc_fmt_when(when, sizeof(when), p.percent >= 0 ? p.updated_at : 0, now);
+		lc_fmt_when(until, sizeof(until), r->claim_until, now);
+		fprintf(f, "<tr><td class=n>%lld</td><td>", (long long)r->id);
+		html(f, r->queue);
+		fputs("</td><td>", f);
+		html(f, r->name);
+		fprintf(f, "</td><td class=n>%s</td><td>", pct);
+		html(f, p.message);
+		fputs("</td><td>", f);
+		html(f, p.percent >= 0 ? when : "");
+		fprintf(f, "</td><td class=n>%d</td><td>", r->attempts);
+		html(f, r->owner);
+		fputs("</td><td>", f);
+		html(f, until);
+		fputs("</td><td>", f);
+		snprintf(id, sizeof(id), "%lld", (long long)r->id);
+		action_form(d, f, "cancel", id, "cancel");
+		fputs("</td></tr>\n", f);
+	}
+	if (ls->more_run)
+		fprintf(f, "<tr><td colspan=10>and %zu more: leasectl task list</td></tr>\n", ls->more_run);
+	fputs("</table>\n", f);
+	return st;
+}
 
 static int live_row(const lq_task *t, void *arg)
 {
@@ -244,14 +313,8 @@ static int live_row(const lq_task *t, void *arg)
 			ls->waiting[i]++;
 		break;
 	}
-	if (running && ls->nrun == DASH_RUNNING_ROWS) {
-		ls->run_more++;
-	} else if (running) {
-		struct running_row *rr = &ls->run[ls->nrun++];
-		rr->id = t->id;
-		snprintf(rr->queue, sizeof(rr->queue), "%s", t->queue);
-		snprintf(rr->name, sizeof(rr->name), "%s", t->name);
-	}
+	if (running)
+		keep_running(ls, t);
 	if (!t->every_ms && !t->cron[0])
 		return 0;
 	if (ls->nsched == DASH_SCHEDULE_ROWS) {
@@ -322,44 +385,6 @@ static lq_status schedules_table(lq_db *db, FILE *f, struct live_scan *ls, int64
 	return st;
 }
 
-/* The running tasks with the progress their handlers reported (one
- * indexed read per row, at most DASH_RUNNING_ROWS). */
-static lq_status running_table(lq_db *db, FILE *f, const struct live_scan *ls, int64_t now)
-{
-	char when[96], pct[16];
-	lq_status st = LQ_OK;
-
-	fputs("<h2>Running tasks</h2>\n<table id=running><tr><th class=n>id</th><th>queue</th><th>name</th>"
-	      "<th class=n>progress</th><th>message</th><th>reported</th></tr>\n",
-	      f);
-	for (size_t k = 0; k < ls->nrun && st == LQ_OK; k++) {
-		const struct running_row *r = &ls->run[k];
-		lq_progress p;
-		st = lq_task_progress_get(db, r->id, &p);
-		if (st == LQ_NOTFOUND) { /* settled since the scan */
-			st = LQ_OK;
-			continue;
-		}
-		if (st != LQ_OK)
-			break;
-		snprintf(pct, sizeof(pct), p.percent >= 0 ? "%d%%" : "-", p.percent);
-		lc_fmt_when(when, sizeof(when), p.percent >= 0 ? p.updated_at : 0, now);
-		fprintf(f, "<tr><td class=n>%lld</td><td>", (long long)r->id);
-		html(f, r->queue);
-		fputs("</td><td>", f);
-		html(f, r->name);
-		fprintf(f, "</td><td class=n>%s</td><td>", pct);
-		html(f, p.message);
-		fputs("</td><td>", f);
-		html(f, p.percent >= 0 ? when : "");
-		fputs("</td></tr>\n", f);
-	}
-	if (ls->run_more)
-		fprintf(f, "<tr><td colspan=6>and %zu more: leasectl task list</td></tr>\n", ls->run_more);
-	fputs("</table>\n", f);
-	return st;
-}
-
 lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 {
 	struct lc_stats s = {0};
@@ -373,10 +398,11 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 	}
 	trend_sample(d, &s);
 	struct live_scan ls = {&s, calloc(s.nq + 1, sizeof(int64_t)), calloc(s.nq + 1, sizeof(int64_t)), {{0}}, 0, 0,
-			       {{0}}, 0, 0};
-	if (!ls.waiting || !ls.running) {
+			       calloc(DASH_RUNNING_ROWS, sizeof(struct running_row)), 0, 0};
+	if (!ls.waiting || !ls.running || !ls.run) {
 		free(ls.waiting);
 		free(ls.running);
+		free(ls.run);
 		free(s.q);
 		return LQ_ENOMEM;
 	}
@@ -415,9 +441,10 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 	}
 	fputs("</table>\n", f);
 	if (st == LQ_OK)
-		st = running_table(db, f, &ls, s.now);
-	if (st == LQ_OK)
 		st = schedules_table(db, f, &ls, s.now);
+	if (st == LQ_OK)
+		st = running_table(d, db, f, &ls, s.now);
+	free(ls.run);
 	for (size_t k = 0; k < ls.nsched; k++)
 		free(ls.sched[k].last_error);
 	free(ls.waiting);
@@ -528,20 +555,27 @@ static int same_origin(struct MHD_Connection *conn)
 	return host && !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
 }
 
+/* A task id as a form sends it; 0 if it is not one. */
+static int64_t target_id(const char *target)
+{
+	char *end;
+	errno = 0;
+	int64_t id = strtoll(target, &end, 10);
+	return errno || end == target || *end || id <= 0 ? 0 : id;
+}
+
 static lq_status act(lq_db *db, const char *action, const char *target, char *done, size_t size)
 {
 	char t[600];
 	int64_t id;
 
 	lc_pr(t, sizeof(t), target);
-	if (!strcmp(action, "retry")) {
-		char *end;
-		errno = 0;
-		id = strtoll(target, &end, 10);
-		if (errno || end == target || *end || id <= 0)
+	if (!strcmp(action, "retry") || !strcmp(action, "cancel")) {
+		if (!(id = target_id(target)))
 			return LQ_EINVAL;
-		snprintf(done, size, "task %lld retried", (long long)id);
-		return lq_task_retry(db, id);
+		int retry = action[0] == 'r';
+		snprintf(done, size, "task %lld %s", (long long)id, retry ? "retried" : "cancelled");
+		return retry ? lq_task_retry(db, id) : lq_task_cancel(db, id, "cancelled from the dashboard", NULL);
 	}
 	if (!strcmp(action, "pause") || !strcmp(action, "resume")) {
 		snprintf(done, size, "queue \"%s\" %s", t, action[0] == 'p' ? "paused" : "resumed");

@@ -24,8 +24,8 @@ static const struct lc_opt serve_opts[] = {
 		 "where to listen (default 127.0.0.1:9464; port 0 picks a free one,\n"
 		 "printed on standard error)"),
 	LC_FLAG(struct serve_args, allow_actions, "allow-actions", 0,
-		"let the dashboard retry dead tasks, pause and resume queues and\n"
-		"break leases (needs --secret-file)"),
+		"let the dashboard retry dead tasks, pause and resume queues,\n"
+		"break leases and cancel running tasks (needs --secret-file)"),
 	LC_VALUE(struct serve_args, secret_file, "secret-file", 0, "FILE", 0,
 		 "the password for actions: the file's first line, 16 characters\n"
 		 "or more (the browser asks for it; any user name)"),
@@ -46,12 +46,14 @@ const struct lc_usage lc_serve_usage = {
 		"            else 503 and the reason (for load balancers and monitors)\n"
 		"  /         a dashboard that refreshes itself every 5 s: queues with\n"
 		"            their live, due and dead tasks and the trend of their due\n"
-		"            count, recurring schedules with their next run, leases with\n"
-		"            holder, token and expiry, and the most recent dead tasks\n"
+		"            count, recurring schedules with their next run, the tasks\n"
+		"            running under at-least-once claims, leases with holder,\n"
+		"            token and expiry, and the most recent dead tasks\n"
 		"            with their errors\n"
 		"Read-only by default: GET and HEAD only, nothing can be changed through\n"
 		"it.  With --allow-actions the dashboard also shows buttons (retry a dead\n"
-		"task, pause or resume a queue, break a held lease); each is a POST to\n"
+		"task, pause or resume a queue, break a held lease, cancel a running\n"
+		"task as 'task cancel' does); each is a POST to\n"
 		"/action that needs the secret of --secret-file (HTTP basic auth), comes\n"
 		"from the dashboard's own origin and carries the page's form token\n"
 		"(CSRF protection); anything else is refused and changes nothing.\n"

@@ -30,9 +30,9 @@ const struct lc_usage lc_stats_usage = {
 		       "over after expiring in its holder's hands, broken).  These counts are\n"
 		       "exact: they read every task (see 'serve' for bounded ones).  JSON: {now,\n"
 		       "leases: {total, held}, tasks: {live, due, dead}, runs_last_hour: {done,\n"
-		       "failed, timed_out, dead}, leases_total: {taken, lost, broken}, queues:\n"
-		       "[{name, paused, tasks, due, dead, next_run_at}]}.  Prometheus: also the\n"
-		       "_total counters of runs per queue and name, as /metrics.",
+		       "failed, timed_out, dead, cancelled}, leases_total: {taken, lost, broken},\n"
+		       "queues: [{name, paused, tasks, due, dead, next_run_at}]}.  Prometheus: also\n"
+		       "the _total counters of runs per queue and name, as /metrics.",
 	.opts = stats_opts,
 	.examples = "leasectl stats\n"
 		    "leasectl stats --format prometheus > /var/lib/node_exporter/leaseq.prom",
@@ -106,7 +106,7 @@ static void prom_run_counter(FILE *f, const struct lc_stats *s, const char *name
 	for (size_t i = 0; i < s->nrc; i++) {
 		const lq_run_counts *c = &s->rc[i].c;
 		int64_t v = which == 0 ? c->done : which == 1 ? c->failed + c->timed_out + c->dead
-			  : which == 2 ? c->timed_out : c->dead;
+			  : which == 2 ? c->timed_out : which == 3 ? c->dead : c->cancelled;
 		fprintf(f, "%s{queue=\"", name);
 		prom_label(f, s->rc[i].queue);
 		fputs("\",name=\"", f);
@@ -125,6 +125,8 @@ static void prom_counters(FILE *f, const struct lc_stats *s)
 			 "Runs stopped past their time limit (also in failed), per queue and task name.", 2);
 	prom_run_counter(f, s, "leaseq_tasks_dead_total",
 			 "Runs that failed on their last attempt (also in failed), per queue and task name.", 3);
+	prom_run_counter(f, s, "leaseq_tasks_cancelled_total",
+			 "Tasks cancelled (task cancel), running or not yet started, per queue and task name.", 4);
 	fprintf(f, "# HELP leaseq_leases_taken_total Lease acquisitions (from the fencing tokens).\n"
 		   "# TYPE leaseq_leases_taken_total counter\nleaseq_leases_taken_total %lld\n",
 		(long long)s->leases_total.taken);
@@ -250,6 +252,7 @@ static void print_json(const struct lc_stats *s, const char *db)
 	lc_json_kint(&j, "failed", s->last_hour.failed);
 	lc_json_kint(&j, "timed_out", s->last_hour.timed_out);
 	lc_json_kint(&j, "dead", s->last_hour.dead);
+	lc_json_kint(&j, "cancelled", s->last_hour.cancelled);
 	lc_json_end_obj(&j);
 	lc_json_key(&j, "leases_total");
 	lc_json_obj(&j);
@@ -287,8 +290,9 @@ static void print_text(const struct lc_stats *s, const char *db)
 	printf("leases:          %lld (%lld held)\n", (long long)s->leases, (long long)s->held);
 	printf("tasks:           %lld live, %lld due, %lld dead, in %zu queue%s\n", (long long)s->live,
 	       (long long)s->due, (long long)s->dead, s->nq, s->nq == 1 ? "" : "s");
-	printf("runs, last hour: %lld done, %lld failed, %lld timed out, %lld dead\n", (long long)s->last_hour.done,
-	       (long long)s->last_hour.failed, (long long)s->last_hour.timed_out, (long long)s->last_hour.dead);
+	printf("runs, last hour: %lld done, %lld failed, %lld timed out, %lld dead, %lld cancelled\n",
+	       (long long)s->last_hour.done, (long long)s->last_hour.failed, (long long)s->last_hour.timed_out,
+	       (long long)s->last_hour.dead, (long long)s->last_hour.cancelled);
 	printf("leases, ever:    %lld taken, %lld lost, %lld broken\n", (long long)s->leases_total.taken,
 	       (long long)s->leases_total.lost, (long long)s->leases_total.broken);
 	if (!s->nq)

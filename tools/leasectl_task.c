@@ -1,5 +1,6 @@
 /*
- * leasectl_task.c - "leasectl task add|list|show|rm|retry|pause|resume".
+ * leasectl_task.c - "leasectl task add|list|show|rm|retry|pause|resume"
+ * (cancel: leasectl_cancel.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -904,6 +905,7 @@ const struct lc_cmd lc_task_cmds[] = {
 	{"retry", cmd_task_retry, "make a task due now (a dead one comes back)", &retry_usage, NULL},
 	{"pause", cmd_task_pause, "stop a task from being claimed", &pause_usage, NULL},
 	{"resume", cmd_task_resume, "let a paused task be claimed again", &resume_usage, NULL},
+	{"cancel", cmd_task_cancel, "cancel a task, also one that is running", &lc_task_cancel_usage, NULL},
 	{"history", cmd_task_history, "the runs of tasks: who ran what, when, and how it ended",
 	 &lc_task_history_usage, NULL},
 	{"result", cmd_task_result, "print the result a task's last successful run stored", &lc_task_result_usage,

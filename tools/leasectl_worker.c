@@ -227,17 +227,25 @@ static int job_attempt(const lq_task *t)
 
 /* A failed attempt, in the log: a long-running worker's log is where
  * operators look first. */
-static void log_failed(const struct wconf *c, const lq_task *t, int64_t started, const char *err)
+/* A run that ended without success: "worker: task N "NAME" VERB: ERR", or
+ * a JSON event. */
+static void log_ended(const struct wconf *c, const lq_task *t, int64_t started, const char *err, const char *level,
+		      const char *event, const char *verb)
 {
 	if (lc_log_is_json()) {
-		lc_log_event("error", "task_failed",
+		lc_log_event(level, event,
 			     &(struct lc_log_fields){.task = t, .attempt = job_attempt(t),
 						     .duration_ms = lc_mono_ms() - started, .has_duration = 1, .error = err});
 	} else {
 		char name[300];
-		lc_errorf("%s: task %lld \"%s\" failed: %s", c->tick ? "tick" : "worker", (long long)t->id,
-			  lc_pr(name, sizeof(name), t->name), err);
+		lc_errorf("%s: task %lld \"%s\" %s: %s", c->tick ? "tick" : "worker", (long long)t->id,
+			  lc_pr(name, sizeof(name), t->name), verb, err);
 	}
+}
+
+static void log_failed(const struct wconf *c, const lq_task *t, int64_t started, const char *err)
+{
+	log_ended(c, t, started, err, "error", "task_failed", "failed");
 }
 
 /* The handler of the names no --handler gives (when there is no "*"): a
@@ -268,6 +276,7 @@ struct hrun {
 	const struct wconf *c;
 	int64_t interval; /* between heartbeats: a third of the claim's TTL */
 	int64_t expiry;   /* the claim's end, on our clock */
+	int cancelled;    /* the heartbeat said the task was cancelled */
 	struct relay out;
 	struct lc_control ctl; /* fd 3: progress, snooze */
 	struct lc_result res;  /* fd 4: the result */
@@ -293,6 +302,11 @@ static enum lc_keep heartbeat(struct lc_sup *s, int64_t now)
 		claim_renewed(h, now);
 		s->keep_at = now + h->interval;
 		return LC_KEEP_AGAIN;
+	}
+	if (st == LQ_REVOKED) { /* task cancel: stop it as a timeout would */
+		h->cancelled = 1;
+		s->lost_grace_ms = KILL_GRACE_MS;
+		return LC_KEEP_LOST;
 	}
 	if (st != LQ_LOST && lc_mono_ms() < h->expiry) {
 		s->keep_at = now + (h->interval < 1000 ? h->interval : 1000); /* transient: retry sooner */
@@ -451,6 +465,18 @@ static int handler_fn(lq_job *job, void *arg)
 	lc_control_pump(&h.ctl, job, 1);
 	lc_result_pump(&h.res, 1);
 	lc_fmt_wait(why, sizeof(why), s.wstatus);
+	if (s.end == LC_END_LOST && h.cancelled) {
+		/* The cancel recorded the run; the runner's fail is refused. */
+		snprintf(err, sizeof(err), "the handler was stopped (%s)", why);
+		log_ended(c, t, started, err, "info", "task_cancelled", "cancelled");
+		lq_job_set_error(job, err);
+		if (h.out.fd >= 0)
+			close(h.out.fd);
+		lc_env_free(env);
+		free(v_name);
+		free(v_queue);
+		return 1;
+	}
 	if (s.end == LC_END_LOST) {
 		snprintf(err, sizeof(err), "claim lost while the handler ran; handler stopped (%s)", why);
 		goto fail;

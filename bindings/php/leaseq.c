@@ -45,6 +45,7 @@ static PHP_MINIT_FUNCTION(leaseq)
 	lq_php_ce_status[LQ_ECREATE] = register_class_Leaseq_CreateException(root);
 	lq_php_ce_status[LQ_EPERM] = register_class_Leaseq_PermissionException(root);
 	lq_php_ce_status[LQ_ENOTDB] = register_class_Leaseq_NotDatabaseException(root);
+	lq_php_ce_status[LQ_REVOKED] = register_class_Leaseq_RevokedException(root);
 	lq_php_exception_minit();
 	lq_php_db_minit();
 	lq_php_lease_minit();

@@ -397,4 +397,7 @@ namespace Leaseq {
 
     /** LQ_ENOTDB: not a database file. */
     final class NotDatabaseException extends Exception {}
+
+    /** LQ_REVOKED: the claimed task was cancelled (leasectl task cancel): stop working on it. */
+    final class RevokedException extends Exception {}
 }

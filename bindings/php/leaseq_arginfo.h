@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: c6bc5a3ce9c8704daaa6756cf57bfe0c2e8038f7 */
+ * Stub hash: d26b8522d421083f4ebec17bbfeaacf35c5fb288 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")
@@ -353,6 +353,11 @@ static const zend_function_entry class_Leaseq_PermissionException_methods[] = {
 
 
 static const zend_function_entry class_Leaseq_NotDatabaseException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Leaseq_RevokedException_methods[] = {
 	ZEND_FE_END
 };
 
@@ -714,6 +719,17 @@ static zend_class_entry *register_class_Leaseq_NotDatabaseException(zend_class_e
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "Leaseq", "NotDatabaseException", class_Leaseq_NotDatabaseException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Leaseq_Exception);
+	class_entry->ce_flags |= ZEND_ACC_FINAL;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Leaseq_RevokedException(zend_class_entry *class_entry_Leaseq_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Leaseq", "RevokedException", class_Leaseq_RevokedException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_Leaseq_Exception);
 	class_entry->ce_flags |= ZEND_ACC_FINAL;
 

@@ -176,6 +176,14 @@
 	X(run_prune, 0)                             /* (?1 age ms, ?2 queue|NULL, ?3 limit) delete runs with  \
 							ended_at < NOW - age, oldest first -> affected */     \
 	X(run_prune_count, 1)                       /* (?1 age ms, ?2 queue|NULL) -> (how many would go) */   \
+	/* cancel */                                                                                          \
+	X(task_cancel_get, LQ_TASK_COLS)            /* (?1 id) -> TASK_COLS of the live task, locked for the  \
+						       cancel's transaction (FOR UPDATE where there is one) */ \
+	X(task_cancel_mark, 0)                      /* (?1 id, ?2 owner, ?3 claim_until, ?4 reason|NULL)      \
+						       remember a revoked claim (lq_task_cancel) */           \
+	X(task_cancel_sweep, 0)                     /* () forget revoked claims that have expired anyway */   \
+	X(task_cancel_check, 1)                     /* (?1 id, ?2 owner) -> (reason|NULL) if that claim was   \
+						       revoked by a cancel */                                  \
 	/* queues */                                                                                          \
 	X(queue_set_paused, 0)                      /* (?1 queue, ?2 paused) upsert lq_queue */               \
 	X(queue_list, 6)                            /* () -> (name, paused, tasks, due, dead, next_run_at|NULL) */ \

@@ -800,6 +800,7 @@ static void add_counts(lq_run_counts *c, lq_outcome o)
 	case LQ_RUN_FAILED: c->failed++; break;
 	case LQ_RUN_TIMED_OUT: c->timed_out++; break;
 	case LQ_RUN_DEAD: c->dead++; break;
+	case LQ_RUN_CANCELLED: c->cancelled++; break;
 	}
 }
 
@@ -848,7 +849,7 @@ static int cmp_counters(model *m, const snap *s, char *why, size_t wsize)
 	size_t k = 0;
 	for (int q = 0; q < M_QUEUES; q++)
 		for (int n = 0; n < M_NAMES; n++) {
-			lq_run_counts c = {0, 0, 0, 0};
+			lq_run_counts c = {0};
 			int any = 0;
 			for (int i = 0; i < M_RUNS; i++)
 				if (m->runs[i].state == RUN_WRITTEN && m->runs[i].queue == q && m->runs[i].name == n) {
@@ -1614,7 +1615,7 @@ static int cmp_stats(const model *m, const snap *s, const jdoc *d, char *why, si
 		     (long long)JI("st", "leases_total.broken"), (long long)lc.taken, (long long)lc.lost,
 		     (long long)lc.broken);
 	lq_run_counts lo, hi, g = {JI("st", "runs_last_hour.done"), JI("st", "runs_last_hour.failed"),
-				   JI("st", "runs_last_hour.timed_out"), JI("st", "runs_last_hour.dead")};
+				   JI("st", "runs_last_hour.timed_out"), JI("st", "runs_last_hour.dead"), 0};
 	window_counts(m, -1, LC_STATS_RECENT_MS, now, &lo, &hi);
 	if (!counts_within(&g, &lo, &hi))
 		DIFF("runs_last_hour done %lld failed %lld dead %lld, model done %lld-%lld failed %lld-%lld dead %lld-%lld",

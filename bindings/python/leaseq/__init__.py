@@ -180,11 +180,17 @@ class Canceled(Error):
     status = 17
 
 
+class Revoked(Error):
+    """The claimed task was cancelled (``leasectl task cancel``, LQ_REVOKED): stop working on it."""
+
+    status = 18
+
+
 _leaseq._init(
     Error,
     {c.status: c for c in (Busy, LeaseLost, NotFound, InvalidArgument, Schema, ConnectionError,
                            UnknownOutcome, NoMemory, Timeout, TransactionOpen, NoDatabase,
-                           CannotCreate, PermissionDenied, NotADatabase, Canceled)},
+                           CannotCreate, PermissionDenied, NotADatabase, Canceled, Revoked)},
 )
 
 
@@ -205,4 +211,5 @@ __all__ = [
     "enqueue_many", "parse_duration", "redact_dsn", "Error", "Busy", "LeaseLost", "Lost", "NotFound",
     "InvalidArgument", "Schema", "ConnectionError", "UnknownOutcome", "NoMemory", "Timeout",
     "TransactionOpen", "NoDatabase", "CannotCreate", "PermissionDenied", "NotADatabase", "Canceled",
+    "Revoked",
 ]

@@ -42,6 +42,7 @@ class CannotCreate(Error, OSError): ...
 class PermissionDenied(Error, PermissionError): ...
 class NotADatabase(Error): ...
 class Canceled(Error): ...
+class Revoked(Error): ...
 
 class Run(NamedTuple):
     id: int
@@ -53,7 +54,7 @@ class Run(NamedTuple):
     attempt: int
     started_at: Optional[datetime.datetime]
     ended_at: Optional[datetime.datetime]
-    outcome: str  # "done" | "failed" | "timed_out" | "dead"
+    outcome: str  # "done" | "failed" | "timed_out" | "dead" | "cancelled"
     error: Optional[str]
 
 class QueueInfo(NamedTuple):

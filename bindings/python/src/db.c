@@ -319,7 +319,7 @@ static PyMethodDef Db_methods[] = {
 	{"history", (PyCFunction)(void (*)(void))Db_history, METH_VARARGS | METH_KEYWORDS,
 	 "history($self, *, task_id=None, queue=None, name=None, since=None, limit=100)\n--\n\n"
 	 "Runs that ended, newest first: a list of Run (id, task_id, run_at, queue, name, worker,\n"
-	 "attempt, started_at, ended_at, outcome: 'done'|'failed'|'timed_out'|'dead', error)."},
+	 "attempt, started_at, ended_at, outcome: 'done'|'failed'|'timed_out'|'dead'|'cancelled', error)."},
 	{"queues", (PyCFunction)Db_queues, METH_NOARGS,
 	 "queues($self)\n--\n\nEvery queue with tasks or paused: a list of QueueInfo (name, paused, tasks, due,\n"
 	 "dead, next_run_at)."},
@@ -327,7 +327,8 @@ static PyMethodDef Db_methods[] = {
 	 "pause_queue($self, queue, paused=True)\n--\n\nPause (or with paused=False resume) a whole queue."},
 	{"stats", (PyCFunction)Db_stats, METH_NOARGS,
 	 "stats($self)\n--\n\n{'queues': [QueueInfo...], 'leases': {'taken', 'lost', 'broken'},\n"
-	 " 'runs': [{'queue', 'name', 'done', 'failed', 'timed_out', 'dead'}...]}: the monotonic counters."},
+	 " 'runs': [{'queue', 'name', 'done', 'failed', 'timed_out', 'dead', 'cancelled'}...]}: the monotonic\n"
+	 " counters."},
 	{NULL}};
 
 static PyGetSetDef Db_getset[] = {

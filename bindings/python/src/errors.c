@@ -6,7 +6,7 @@
 
 /* Exception classes by lq_status, handed over by leaseq/__init__.py
  * (_leaseq._init) so that the hierarchy is written once, in Python. */
-#define NSTATUS (LQ_ECANCELED + 1)
+#define NSTATUS (LQ_REVOKED + 1)
 static PyObject *g_err[NSTATUS];
 static PyObject *g_error;           /* leaseq.Error */
 

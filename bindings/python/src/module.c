@@ -25,7 +25,7 @@ static PyStructSequence_Field run_fields[] = {
 	{"run_at", "due time of the occurrence"},            {"queue", NULL},
 	{"name", NULL},                                      {"worker", "host:pid"},
 	{"attempt", "1 for the first"},                      {"started_at", "when it was claimed"},
-	{"ended_at", NULL},                                  {"outcome", "'done', 'failed', 'timed_out' or 'dead'"},
+	{"ended_at", NULL},                                  {"outcome", "'done', 'failed', 'timed_out', 'dead' or 'cancelled'"},
 	{"error", "None for done"},                          {NULL}};
 static PyStructSequence_Desc run_desc = {"leaseq.Run", "One run of a task in the history.", run_fields, 11};
 

@@ -933,9 +933,10 @@ PyObject *Db_stats(DbObject *self, PyObject *unused)
 	if (!(runs = PyList_New((Py_ssize_t)c.n)))
 		goto out;
 	for (size_t i = 0; i < c.n; i++) {
-		PyObject *d = Py_BuildValue("{sssssLsLsLsL}", "queue", rows[i].queue, "name", rows[i].name, "done",
+		PyObject *d = Py_BuildValue("{sssssLsLsLsLsL}", "queue", rows[i].queue, "name", rows[i].name, "done",
 					    (long long)rows[i].c.done, "failed", (long long)rows[i].c.failed, "timed_out",
-					    (long long)rows[i].c.timed_out, "dead", (long long)rows[i].c.dead);
+					    (long long)rows[i].c.timed_out, "dead", (long long)rows[i].c.dead, "cancelled",
+					    (long long)rows[i].c.cancelled);
 		if (!d)
 			goto out;
 		PyList_SET_ITEM(runs, (Py_ssize_t)i, d);

@@ -1,0 +1,129 @@
+/*
+ * cancel.c - cancelling a task, also one that is running (lq_task_cancel),
+ * and telling a worker whose claim was revoked so (lq__claim_revoked).
+ *
+ * One transaction reads the live task (locked), remembers a live
+ * at-least-once claim in lq_task_cancel, deletes the task and writes its
+ * "cancelled" run.  Deleting the row is what fences the worker: its
+ * heartbeat, ack, fail and release are all conditional on the row and its
+ * claim owner, so they change nothing; the remembered claim only lets them
+ * say LQ_REVOKED instead of LQ_LOST.  An at-most-once claim deleted the row
+ * when it ran the task: nothing is left to revoke (LQ_NOTFOUND).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct cancel_ctx {
+	int64_t id;
+	const char *reason;
+	lq_task t;
+	int found, running;
+	lq_status rowst;
+};
+
+static int cancel_row(void *arg, const lq_value *c, int n)
+{
+	struct cancel_ctx *cc = arg;
+
+	if (cc->found)
+		return 1;
+	cc->rowst = lq__task_from_row(&cc->t, c, n);
+	cc->found = cc->rowst == LQ_OK;
+	return 0;
+}
+
+static lq_status cancel_body(lq_db *db, void *arg)
+{
+	struct cancel_ctx *cc = arg;
+	char what[64];
+	snprintf(what, sizeof(what), "task %lld", (long long)cc->id);
+	/* A retried transaction starts over. */
+	lq_task_clear(&cc->t);
+	cc->found = cc->running = 0;
+	cc->rowst = LQ_OK;
+	lq_value id = lq_v_int(cc->id);
+	lq_status st = lq__exec(db, what, LQ_SQL_task_cancel_get, &id, 1, cancel_row, cc, NULL);
+	if (st == LQ_OK)
+		st = cc->rowst;
+	if (st != LQ_OK || !cc->found)
+		return st;
+	/* Running: a claim that has not expired on the database clock (both
+	 * read by the statement above).  An expired claim's worker hears
+	 * LQ_LOST, as it would have anyway. */
+	cc->running = cc->t.claim_owner[0] && cc->t.claim_until > cc->t.now;
+	st = lq__exec(db, what, LQ_SQL_task_cancel_sweep, NULL, 0, NULL, NULL, NULL);
+	if (st == LQ_OK && cc->running) {
+		lq_value p[4] = {id, lq__v_text(cc->t.claim_owner), lq_v_int(cc->t.claim_until),
+				 lq__v_opt_text(cc->reason)};
+		st = lq__exec(db, what, LQ_SQL_task_cancel_mark, p, 4, NULL, NULL, NULL);
+	}
+	if (st == LQ_OK)
+		st = lq__exec(db, what, LQ_SQL_task_delete, &id, 1, NULL, NULL, NULL);
+	if (st != LQ_OK)
+		return st;
+	/* attempts counts the runs its claims started (0: it never ran). */
+	cc->t.mode = LQ_AT_LEAST_ONCE;
+	return lq__run_record(db, what, &cc->t, LQ_RUN_CANCELLED,
+			      cc->reason && cc->reason[0] ? cc->reason : "cancelled");
+}
+
+LQ_EXTERN(lq_status) lq_task_cancel(lq_db *db, int64_t id, const char *reason, int *was_running)
+{
+	lq__ok(db);
+	if (was_running)
+		*was_running = 0;
+	if (id <= 0)
+		return lq__fail(db, LQ_EINVAL, "task %lld: a task id must be positive", (long long)id);
+	lq_status st;
+	if (reason && reason[0] && (st = lq__check_name(db, "cancel reason", reason)) != LQ_OK)
+		return st;
+	if ((st = lq__ready(db)) != LQ_OK)
+		return st;
+	struct cancel_ctx cc = {.id = id, .reason = reason};
+	st = lq__tx(db, 1, "task cancel", cancel_body, &cc);
+	int found = cc.found, running = cc.running;
+	lq_task_clear(&cc.t);
+	if (st != LQ_OK)
+		return st;
+	if (!found)
+		return lq__fail(db, LQ_NOTFOUND,
+				"task %lld: not found (no waiting task, nor one running under an at-least-once "
+				"claim, has that id)", (long long)id);
+	if (was_running)
+		*was_running = running;
+	return LQ_OK;
+}
+
+struct reason_ctx {
+	int found;
+	char reason[LQ_NAME_MAX + 1];
+};
+
+static int reason_row(void *arg, const lq_value *c, int n)
+{
+	struct reason_ctx *rc = arg;
+
+	rc->found = n >= 1;
+	if (rc->found)
+		lq__col_str(&c[0], rc->reason, sizeof(rc->reason));
+	return 1;
+}
+
+int lq__claim_revoked(lq_db *db, const lq_task *t)
+{
+	char what[64], saved[sizeof(db->errmsg)];
+	snprintf(what, sizeof(what), "task %lld", (long long)t->id);
+	memcpy(saved, db->errmsg, sizeof(saved));
+	struct reason_ctx rc = {0, ""};
+	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
+	/* A failed look is no answer: the caller's LQ_LOST says "stop" too. */
+	if (lq__exec(db, what, LQ_SQL_task_cancel_check, p, 2, reason_row, &rc, NULL) != LQ_OK || !rc.found) {
+		memcpy(db->errmsg, saved, sizeof(saved));
+		return 0;
+	}
+	lq__fail(db, LQ_REVOKED, "task %lld: cancelled (%s): its claim was revoked", (long long)t->id,
+		 rc.reason[0] ? rc.reason : "no reason given");
+	return 1;
+}

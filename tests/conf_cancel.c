@@ -1,0 +1,274 @@
+/*
+ * conf_cancel.c - conformance: cancelling tasks.  A task cancelled before
+ * its claim never runs; a task cancelled under a live at-least-once claim
+ * has its claim revoked (heartbeat, ack, fail and release say
+ * LQ_REVOKED and change nothing); each cancelled task has exactly one
+ * "cancelled" run; a finished, dead or unknown id is LQ_NOTFOUND.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define CONF(state) ((lqt_conf *)*(state))
+#define DB(state) (CONF(state)->db)
+
+static int64_t add(lq_db *db, const char *name, int64_t delay_ms)
+{
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t id = 0;
+
+	o.delay_ms = delay_ms;
+	assert_lq_ok(db, lq_task_add(db, name, &o, &id, NULL));
+	return id;
+}
+
+struct count_find {
+	const char *name;
+	lq_run_counts c;
+};
+
+static int find_counter(const char *queue, const char *name, const lq_run_counts *c, void *arg)
+{
+	struct count_find *cf = arg;
+
+	if (!strcmp(queue, LQ_DEFAULT_QUEUE) && !strcmp(name, cf->name))
+		cf->c = *c;
+	return 0;
+}
+
+static void cancel_before_claim(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "export", 0), later = add(db, "export", 3600 * 1000);
+	int running = -1;
+	lq_task t[2];
+	size_t n = 0;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_cancel(db, id, "not needed", &running));
+	assert_int_equal(running, 0);
+	assert_lq_ok(db, lq_task_cancel(db, later, NULL, NULL));
+	/* Neither is claimable, now or later: both are gone. */
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, t, 2, &n));
+	assert_lq(db, LQ_NOTFOUND, lq_task_get(db, id, &t[0]));
+	assert_lq(db, LQ_NOTFOUND, lq_task_get(db, later, &t[0]));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+	assert_string_equal(lq_outcome_name(rs.r[0].outcome), "cancelled");
+	assert_int_equal(rs.r[0].attempt, 0); /* it never ran */
+	assert_string_equal(rs.err[0], "not needed");
+	lqt_runs_of(db, later, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_string_equal(rs.err[0], "cancelled");
+	/* Once only. */
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 1);
+
+	struct count_find cf = {"export", {0}};
+	assert_lq_ok(db, lq_counters(db, NULL, find_counter, &cf));
+	assert_int_equal(cf.c.cancelled, 2);
+	lq_run_counts c;
+	assert_lq_ok(db, lq_run_count_since(db, 3600 * 1000, NULL, &c));
+	assert_int_equal(c.cancelled, 2);
+	assert_int_equal(c.done + c.failed + c.timed_out + c.dead, 0);
+}
+
+static void cancel_while_claimed(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "report", 0);
+	lq_task t, u;
+	size_t n = 0;
+	int running = 0;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
+	assert_int_equal(n, 1);
+	assert_lq_ok(db, lq_task_heartbeat(db, &t, 30000));
+	assert_lq_ok(db, lq_task_cancel(db, id, "operator", &running));
+	assert_int_equal(running, 1);
+	/* The worker hears it at its next heartbeat, told apart from a lost claim. */
+	assert_lq(db, LQ_REVOKED, lq_task_heartbeat(db, &t, 30000));
+	assert_non_null(strstr(lq_errmsg(db), "cancelled"));
+	assert_int_equal(lq_status_is_error(LQ_REVOKED), 0);
+	/* A handler that finishes anyway cannot settle it. */
+	assert_lq(db, LQ_REVOKED, lq_task_ack(db, &t));
+	assert_lq(db, LQ_REVOKED, lq_task_fail(db, &t, "boom"));
+	assert_lq(db, LQ_REVOKED, lq_task_release(db, &t));
+	/* And it never runs again. */
+	assert_lq(db, LQ_NOTFOUND, lq_task_get(db, id, &u));
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &u, 1, &n));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+	assert_int_equal(rs.r[0].attempt, 1);
+	assert_non_null(strstr(rs.err[0], "operator"));
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL));
+	lq_task_clear(&t);
+}
+
+static void cancel_recurring_claimed(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t id = 0;
+	lq_task t;
+	size_t n = 0;
+	int running = 0;
+
+	o.every_ms = 60000;
+	o.run_at = lqt_db_now(db); /* due now */
+	assert_lq_ok(db, lq_task_add(db, "tick", &o, &id, NULL));
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
+	assert_int_equal(n, 1);
+	assert_lq_ok(db, lq_task_cancel(db, id, NULL, &running));
+	assert_int_equal(running, 1);
+	assert_lq(db, LQ_REVOKED, lq_task_heartbeat(db, &t, 30000));
+	assert_lq(db, LQ_REVOKED, lq_task_ack(db, &t));
+	assert_int_equal(lqt_count_tasks(db, NULL, 0), 0); /* the schedule ended too */
+	lq_task_clear(&t);
+}
+
+static void cancel_finished_or_unknown(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t done = add(db, "a", 0), dead;
+	lq_task t;
+	size_t n = 0;
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
+	assert_lq_ok(db, lq_task_ack(db, &t));
+	lq_task_clear(&t);
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, done, NULL, NULL));
+	assert_non_null(strstr(lq_errmsg(db), "not found"));
+	lqt_runs_of(db, done, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
+
+	o.max_attempts = 1;
+	assert_lq_ok(db, lq_task_add(db, "b", &o, &dead, NULL));
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
+	assert_lq_ok(db, lq_task_fail(db, &t, "no"));
+	lq_task_clear(&t);
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, dead, NULL, NULL));
+	assert_lq_ok(db, lq_task_get(db, dead, &t)); /* still dead, untouched */
+	assert_int_equal(t.dead, 1);
+	lq_task_clear(&t);
+
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, 987654321, NULL, NULL));
+	assert_lq(db, LQ_EINVAL, lq_task_cancel(db, 0, NULL, NULL));
+	assert_lq(db, LQ_EINVAL, lq_task_cancel(db, -1, NULL, NULL));
+	assert_lq(db, LQ_EINVAL, lq_task_cancel(db, done, "bad\xff", NULL));
+}
+
+/* At-most-once: the claim deleted the row; there is nothing to revoke. */
+static void cancel_at_most_once_running(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "amo", 0);
+	lq_task t;
+	size_t n = 0;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL));
+	assert_lq_ok(db, lq_task_heartbeat(db, &t, 0));
+	assert_lq_ok(db, lq_task_ack(db, &t));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
+	lq_task_clear(&t);
+}
+
+/* An expired claim is not running: the cancel takes the task, and the late
+ * worker hears LQ_LOST as for any claim it failed to keep. */
+static void cancel_expired_claim(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "slow", 0);
+	lq_task t;
+	size_t n = 0;
+	int running = -1;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 50, &t, 1, &n));
+	lqt_sleep_ms(200);
+	assert_lq_ok(db, lq_task_cancel(db, id, NULL, &running));
+	assert_int_equal(running, 0);
+	assert_lq(db, LQ_LOST, lq_task_heartbeat(db, &t, 30000));
+	assert_lq(db, LQ_LOST, lq_task_ack(db, &t));
+	lq_task_clear(&t);
+}
+
+/* The runner's side: a handler cancelled while it runs hears LQ_REVOKED
+ * from lq_job_heartbeat, stops, and the runner neither acks nor fails
+ * it, counts it neither ran nor failed, and goes on with the next task. */
+struct self_cancel {
+	const char *dsn;
+	lq_status heartbeat;
+	int calls;
+};
+
+static int cancelled_handler(lq_job *job, void *arg)
+{
+	struct self_cancel *sc = arg;
+	lq_db *other = lqt_open(sc->dsn);
+
+	sc->calls++;
+	if (sc->calls == 1) {
+		LQT_CHECK_ST(other, LQ_OK, lq_task_cancel(other, lq_job_task(job)->id, "from another process", NULL));
+		sc->heartbeat = lq_job_heartbeat(job);
+	}
+	lq_close(other);
+	return 0; /* "finished anyway": the ack must be refused */
+}
+
+static void cancel_in_runner(void **state)
+{
+	lq_db *db = DB(state);
+	lq_runner_opts o = LQ_RUNNER_OPTS_INIT;
+	struct self_cancel sc = {CONF(state)->dsn, LQ_OK, 0};
+	lq_runner *r = NULL;
+	lq_run_report rep;
+	struct lqt_runs rs;
+	int64_t first = add(db, "job", 0), second = add(db, "job", 0);
+
+	o.mode = LQ_AT_LEAST_ONCE;
+	assert_lq_ok(db, lq_runner_new(db, &o, &r));
+	assert_lq_ok(db, lq_runner_handle(r, "job", cancelled_handler, &sc));
+	assert_lq_ok(db, lq_runner_work(r, 1, &rep));
+	lq_runner_free(r);
+	assert_int_equal(sc.heartbeat, LQ_REVOKED);
+	assert_int_equal(sc.calls, 2);
+	assert_int_equal(rep.claimed, 2);
+	assert_int_equal(rep.ran, 1);
+	assert_int_equal(rep.failed, 0);
+	lqt_runs_of(db, first, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+	lqt_runs_of(db, second, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
+}
+
+int lqt_conf_cancel(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(cancel_before_claim, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_while_claimed, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_recurring_claimed, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_finished_or_unknown, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_at_most_once_running, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_expired_claim, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_in_runner, lqt_conf_test_setup),
+	};
+	char name[64];
+
+	snprintf(name, sizeof(name), "cancel/%s", lqt_conf_backend);
+	return _cmocka_run_group_tests(name, tests, sizeof(tests) / sizeof(tests[0]),
+				       lqt_conf_group_setup, lqt_conf_group_teardown);
+}
