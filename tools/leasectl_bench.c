@@ -76,7 +76,8 @@ const struct lc_usage lc_bench_usage = {
 		"  side is claim-ack's raw SQL with as many clients on the same queue (the\n"
 		"  ceiling).  P50/P99: the pickup latency, from the return of a separate\n"
 		"  enqueuer's lq_task_add (its commit) to the handler's start, both on\n"
-		"  CLOCK_MONOTONIC, once the backlog is gone (100 tasks/s, e2e-worker 50/s).\n"
+		"  CLOCK_MONOTONIC, once the backlog is gone (100 tasks/s, e2e-worker 50/s,\n"
+		"  at most a quarter of the workers' rate).\n"
 		"  Idle workers poll with a back-off from 50-100 ms doubling to 5 s, and a\n"
 		"  PostgreSQL NOTIFY ends the wait at once (the DSN's ?notify=off: polling\n"
 		"  only).  --pending: tasks due in a year in the workers' queue.\n"
@@ -157,8 +158,10 @@ static void print_json(const struct lc_ctx *ctx, const char *backend, const stru
 		lc_json_kint(&j, "pending", r->pending);
 		lc_json_knum(&j, "ratio", r->ratio, 3);
 		lc_json_kbool(&j, "dry", r->dry);
-		if (BENCH_IS_E2E(r->w))
+		if (BENCH_IS_E2E(r->w)) {
 			lc_json_kint(&j, "enqueued", r->enqueued);
+			lc_json_kint(&j, "enqueue_every_us", r->enqueue_every_us);
+		}
 		json_side(&j, "leaseq", &r->lq);
 		json_side(&j, "raw", &r->raw);
 		lc_json_end_obj(&j);

@@ -164,6 +164,8 @@ struct bench_e2e_result {
 	int64_t window_rows, window_us; /* tasks run in the throughput window */
 	int64_t ran;                    /* every handler run */
 	int64_t enqueued, picked;       /* the latency tasks, and those stamped */
+	int64_t enqueue_every_us;       /* their pace: e->enqueue_every_us, slower
+	                                 * when the workers ran under 4 times that */
 	int dry;                        /* the backlog ran out in the window */
 	int64_t rss_kb;                 /* the largest worker's */
 	struct bench_hist hist;         /* pickup latency, microseconds */
@@ -203,6 +205,7 @@ struct bench_result {
 	double ratio;   /* lq.rows_s / raw.rows_s */
 	int dry;        /* the claim queue ran dry in a run even after refills */
 	int64_t enqueued; /* e2e: the tasks whose pickup latency p50/p99 are */
+	int64_t enqueue_every_us; /* e2e: the pace they were enqueued at */
 };
 
 typedef void (*bench_result_fn)(const struct bench_result *r, void *ctx);

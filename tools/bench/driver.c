@@ -570,6 +570,7 @@ static int run_e2e_cell(struct run *run, enum bench_workload w, int clients, str
 	l->p99_us = bench_hist_quantile(&er.hist, 0.99);
 	l->rss_kb = er.rss_kb;
 	res->enqueued = er.enqueued;
+	res->enqueue_every_us = er.enqueue_every_us;
 	res->ratio = res->raw.rows_s > 0 ? l->rows_s / res->raw.rows_s : 0;
 	return 0;
 }

@@ -11,7 +11,8 @@
  * Throughput: the workers start on a backlog of due tasks; after a short
  * warm-up the tasks run in a window of window_ms are counted.  Pickup
  * latency: once the backlog is gone and the workers are idle, a separate
- * enqueuer process adds one task every few milliseconds (lq_task_add) and
+ * enqueuer process adds one task every few milliseconds (lq_task_add; at
+ * most a quarter of the rate the workers just showed) and
  * stamps CLOCK_MONOTONIC (one clock for every process of this machine) when
  * the call returned, that is after its commit; the handler's start is
  * stamped by the handler (e2e-c) or by the FIFO's reader when the shell's
@@ -357,7 +358,13 @@ int bench_e2e_run(const struct bench_e2e *e, struct bench_e2e_result *r, char *e
 	/* Pickup latency: the enqueuer's trickle on idle workers. */
 	if (rc == 0 && !stopped(e, sh)) {
 		sleep_us(200 * 1000);
-		enq = spawn(enqueuer_main, e, sh);
+		/* A trickle, a quarter of what the workers just did at most:
+		 * the latency of idle workers, not of a queue that builds up. */
+		struct bench_e2e pace = *e;
+		if (r->window_rows > 0 && 4 * r->window_us / r->window_rows > pace.enqueue_every_us)
+			pace.enqueue_every_us = 4 * r->window_us / r->window_rows;
+		r->enqueue_every_us = pace.enqueue_every_us;
+		enq = spawn(enqueuer_main, &pace, sh);
 		int64_t end = mono_us() + e->window_ms * 1000;
 		while (!stopped(e, sh) && mono_us() < end)
 			sleep_us(10000);
