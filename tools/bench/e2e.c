@@ -195,8 +195,11 @@ static void worker_exec(const struct bench_e2e *e, const char *fifo)
 		dup2(null, 1);
 		dup2(null, 2);
 	}
-	execl(e->leasectl, "leasectl", "--db", e->dsn, "worker", "--queue", e->queue, "--at-least-once",
-	      "--handler", handler, (char *)NULL);
+	/* The DSN through the environment: a password on the command line
+	 * would show in ps. */
+	setenv("LEASEQ_DSN", e->dsn, 1);
+	execl(e->leasectl, "leasectl", "worker", "--queue", e->queue, "--at-least-once", "--handler", handler,
+	      (char *)NULL);
 	_exit(127);
 }
 
