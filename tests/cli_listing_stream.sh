@@ -21,8 +21,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/cli.sh"
 cli_args "$@"
 cli_setup listing_stream
 
-N=60000        # tasks: past the table's spool and the JSON's hold-back
-RSS_MAX_KB=20480 # buffering 60000 tasks' JSON or table rows takes more
+N=30000          # tasks: past the table's spool and the JSON's hold-back
+RSS_MAX_KB=20480 # buffering 30000 tasks' JSON or table rows takes more
 Q="ls-$RUN_ID"
 # Due in 400 days and 12 hours: the "(in 400d)" beside it is the same for
 # every call of this test.
