@@ -13,13 +13,14 @@
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/lib/cli.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/cli.sh"
+# shellcheck source=SCRIPTDIR/lib/bench_csv.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench_csv.sh"
 
 cli_args "$@"
 cli_setup bench
 TMO=300 # a whole bench run, not one call
 
 WORKLOADS=(claim claim-batch claim-ack claim-run enqueue enqueue-batch lease lease-hot tick-idle recurring)
-HEADER='backend,workload,clients,pending,ops_per_s,rows_per_s,raw_rows_per_s,ratio,p50_us,p99_us,rss_kb'
 
 echo "# leasectl bench smoke test: backend $backend"
 
@@ -51,23 +52,17 @@ for w in "${WORKLOADS[@]}"; do want_out "^$backend +$w +1 "; want_out "^$backend
 end "bench: every workload at 1 and 2 clients, a table on stdout"
 
 begin
-if [[ ! -s "$T/bench.csv" ]]; then
-    why+=("no CSV written")
-else
-    [[ "$(head -n 1 "$T/bench.csv")" == "$HEADER" ]] || why+=("CSV header is '$(head -n 1 "$T/bench.csv")'")
-    rows=$(($(lines_of "$T/bench.csv") - 1))
-    [[ $rows == $((${#WORKLOADS[@]} * 2)) ]] || why+=("CSV has $rows rows, expected $((${#WORKLOADS[@]} * 2))")
+if bench_csv_head "$T/bench.csv" $((${#WORKLOADS[@]} * 2)); then
     for w in "${WORKLOADS[@]}"; do
         for c in 1 2; do
             n=$(grep -c "^$backend,$w,$c," "$T/bench.csv" || true)
             [[ $n == 1 ]] || why+=("CSV has $n rows for $w at $c clients")
         done
     done
-    num='^[0-9]+(\.[0-9]+)?$'
     while IFS=, read -r b w c p ops rows_s raw ratio p50 p99 rss; do
         [[ $b == "$backend" ]] || why+=("row $w/$c: backend '$b'")
         for v in "$c" "$p" "$ops" "$rows_s" "$raw" "$ratio" "$p50" "$p99" "$rss"; do
-            [[ $v =~ $num ]] || why+=("row $w/$c: '$v' is not a number")
+            [[ $v =~ $BENCH_CSV_NUM ]] || why+=("row $w/$c: '$v' is not a number")
         done
         awk -v r="$ratio" 'BEGIN { exit !(r > 0) }' || why+=("row $w/$c: ratio $ratio is not > 0")
         case $w in claim | claim-batch | claim-ack | claim-run) [[ $p == 1000 ]] || why+=("row $w/$c: pending $p") ;; esac

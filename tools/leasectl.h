@@ -290,12 +290,17 @@ const char *lc_pr(char *buf, size_t size, const char *s);
 size_t lc_utf8_seq(const unsigned char *s, size_t n);
 int lc_utf8_valid(const unsigned char *s, size_t n);
 
-/* A table printed with aligned columns (the last one is not padded). */
+/* A table printed with aligned columns (the last one is not padded).  The
+ * widths need every row before the first is printed: past LC_TABLE_SPOOL
+ * rows they go to a temporary file (in $TMPDIR) rather than the heap, so a
+ * table of a million rows costs no more memory than one of a thousand. */
+#define LC_TABLE_SPOOL 4096
 struct lc_table {
 	size_t ncols;
 	size_t nrows, cap;
-	char **cells; /* nrows * ncols printable copies */
+	char **cells; /* nrows * ncols printable copies (those not spooled) */
 	size_t width[16];
+	FILE *spool;  /* the rows after the first LC_TABLE_SPOOL: NUL-ended cells */
 };
 void lc_table_init(struct lc_table *t, size_t ncols, const char *const *heads);
 /* Add a row of ncols strings (copied, made printable; NULL prints as "-"). */
@@ -326,17 +331,22 @@ void lc_json_null(struct lc_json *j);
 void lc_json_end(struct lc_json *j); /* the final newline */
 
 /* A listing command's output (leasectl_listing.c): JSON rows go to j (an
- * array, buffered: a failure half-way prints no half document), text rows to
- * t; n counts the rows.  begin: 0, or LC_EXIT_FAIL (said).  end: prints it
- * if print (none: the text when there are no rows), and frees it. */
+ * array: its first LC_LISTING_HOLD bytes are held back, so that a failure
+ * in a listing of that size prints no half document, and the rest streams
+ * to standard output as the rows come), text rows to t; n counts the rows.
+ * begin: 0, or LC_EXIT_FAIL (said).  end: prints it if print (none: the
+ * text when there are no rows), and frees it. */
+#define LC_LISTING_HOLD 65536
 struct lc_listing {
 	int json;
 	size_t n;
 	struct lc_json j;
 	struct lc_table t;
-	FILE *mem;
-	char *out;
+	FILE *mem;     /* j's stream */
+	char *out;     /* what it holds back */
 	size_t outlen;
+	int streaming; /* the held bytes went out: the rest goes straight on */
+	int write_failed;
 };
 int lc_listing_begin(struct lc_listing *l, int json, size_t ncols, const char *const *heads);
 void lc_listing_end(struct lc_listing *l, int print, const char *none);

@@ -20,7 +20,7 @@ static const struct lc_opt bench_opts[] = {
 	LC_LIST(struct bench_args, workloads, "workload", 'w', "W",
 		"run workload W; repeat or give a comma list (default: all).  One of\n"
 		"claim, claim-batch, claim-ack, claim-run, enqueue, enqueue-batch, lease,\n"
-		"lease-hot, tick-idle, recurring"),
+		"lease-hot, tick-idle, recurring; and only when named: e2e-c, e2e-worker"),
 	LC_VALUE(struct bench_args, clients, "clients", 'c', "N[,N]", 0,
 		 "client processes, each with its own connection (default 1,4; at most 64)"),
 	LC_VALUE(struct bench_args, duration, "duration", 'd', "DUR", 0,
@@ -66,6 +66,21 @@ const struct lc_usage lc_bench_usage = {
 		"  lease-hot    the same with every client on one lease\n"
 		"  tick-idle    a web hit's tick, nothing due / one SELECT: is a task due?\n"
 		"  recurring    claim a due recurring task / UPDATE its run_at one interval on\n"
+		"\n"
+		"End to end (only when named with --workload; --clients counts workers):\n"
+		"  e2e-c        worker processes running lq_runner_work at-least-once with an\n"
+		"               empty C handler\n"
+		"  e2e-worker   \"leasectl worker --at-least-once\" processes with a shell\n"
+		"               handler (read the payload, echo it to a FIFO)\n"
+		"  Rows/s: tasks run per second while a backlog of due tasks lasts; the raw\n"
+		"  side is claim-ack's raw SQL with as many clients on the same queue (the\n"
+		"  ceiling).  P50/P99: the pickup latency, from the return of a separate\n"
+		"  enqueuer's lq_task_add (its commit) to the handler's start, both on\n"
+		"  CLOCK_MONOTONIC, once the backlog is gone (100 tasks/s, e2e-worker 50/s,\n"
+		"  at most a quarter of the workers' rate).\n"
+		"  Idle workers poll with a back-off from 50-100 ms doubling to 5 s, and a\n"
+		"  PostgreSQL NOTIFY ends the wait at once (the DSN's ?notify=off: polling\n"
+		"  only).  --pending: tasks due in a year in the workers' queue.\n"
 		"\n"
 		"Everything the bench creates is named leaseq-bench-<random> and removed at\n"
 		"the end, also on Ctrl-C; it applies leaseq's schema if it is missing.  It\n"
@@ -143,6 +158,10 @@ static void print_json(const struct lc_ctx *ctx, const char *backend, const stru
 		lc_json_kint(&j, "pending", r->pending);
 		lc_json_knum(&j, "ratio", r->ratio, 3);
 		lc_json_kbool(&j, "dry", r->dry);
+		if (BENCH_IS_E2E(r->w)) {
+			lc_json_kint(&j, "enqueued", r->enqueued);
+			lc_json_kint(&j, "enqueue_every_us", r->enqueue_every_us);
+		}
 		json_side(&j, "leaseq", &r->lq);
 		json_side(&j, "raw", &r->raw);
 		lc_json_end_obj(&j);
@@ -170,7 +189,8 @@ static int parse_workloads(const struct lc_ctx *ctx, const struct lc_list *l, un
 				char pr[80];
 				return lc_usage_error(ctx,
 						      "--workload: \"%s\" is not a workload (claim, claim-batch, claim-ack, "
-						      "claim-run, enqueue, enqueue-batch, lease, lease-hot, tick-idle, recurring)",
+						      "claim-run, enqueue, enqueue-batch, lease, lease-hot, tick-idle, recurring, "
+						      "e2e-c, e2e-worker)",
 						      lc_pr(pr, sizeof(pr), l->v[i]));
 			}
 			*out |= 1u << w;
@@ -180,7 +200,7 @@ static int parse_workloads(const struct lc_ctx *ctx, const struct lc_list *l, un
 		}
 	}
 	if (*out == 0)
-		*out = (1u << BW__COUNT) - 1;
+		*out = BENCH_DEFAULT_WORKLOADS;
 	return 0;
 }
 
@@ -280,6 +300,11 @@ static int bench_main(struct lc_ctx *ctx, struct bench_args *ap)
 
 	o.dsn = lc_dsn(ctx);
 	o.backend = backend;
+	/* e2e-worker starts this very program. */
+	static char self[4096];
+	ssize_t sn = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[sn > 0 ? sn : 0] = '\0';
+	o.leasectl = self;
 	o.progress = isatty(2);
 	o.stop = &bench_stop;
 
@@ -308,7 +333,14 @@ static int bench_main(struct lc_ctx *ctx, struct bench_args *ap)
 			printf("%s on %s, %lld ms per side, clients", backend, dsn, (long long)o.duration_ms);
 			for (int i = 0; i < o.nclients; i++)
 				printf("%c%d", i ? ',' : ' ', o.clients[i]);
-			printf(", %lld pending\n\n", (long long)o.pending);
+			printf(", %lld pending\n", (long long)o.pending);
+			if (o.workloads & ((1u << BW_E2E_C) | (1u << BW_E2E_WORKER)))
+				printf("end to end: at-least-once workers; idle ones poll with a back-off of 50-100 ms "
+				       "doubling to 5 s%s\n",
+				       strcmp(backend, "postgres") != 0 ? " (no NOTIFY on this backend)"
+				       : strstr(lc_dsn(ctx), "notify=off") ? ", NOTIFY off (the DSN's notify=off)"
+									  : ", woken by NOTIFY");
+			printf("\n");
 			bench_print_table(stdout, backend, &res);
 		}
 		if (csv && bench_write_csv(csv, a.csv, backend, &res, err, sizeof(err)) != 0) {

@@ -196,9 +196,31 @@ void lc_table_init(struct lc_table *t, size_t ncols, const char *const *heads)
 	lc_table_row(t, heads);
 }
 
+/* A temporary file of ours, already unlinked: in $TMPDIR, else /tmp. */
+static FILE *spool_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	if (!dir || !*dir || strlen(dir) > sizeof(path) - 32)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/leasectl-table-XXXXXX", dir);
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	unlink(path);
+	FILE *f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 void lc_table_row(struct lc_table *t, const char *const *cells)
 {
-	if (t->nrows == t->cap) {
+	/* Past LC_TABLE_SPOOL rows, on to the spool (the heap when there is
+	 * no temporary file to be had). */
+	if (t->nrows == LC_TABLE_SPOOL && !t->spool)
+		t->spool = spool_open();
+	if (!t->spool && t->nrows == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 32;
 		char **c = realloc(t->cells, cap * t->ncols * sizeof(*c));
 		if (!c)
@@ -209,38 +231,57 @@ void lc_table_row(struct lc_table *t, const char *const *cells)
 	for (size_t i = 0; i < t->ncols; i++) {
 		const char *v = cells[i] ? cells[i] : "-";
 		char *p = lc_printable(v, strlen(v));
-		size_t w;
-		t->cells[t->nrows * t->ncols + i] = p;
-		w = p ? text_width(p) : 0;
+		size_t w = p ? text_width(p) : 0;
 		if (w > t->width[i])
 			t->width[i] = w;
+		if (t->spool) {
+			fputs(p ? p : "?", t->spool);
+			fputc('\0', t->spool);
+			free(p);
+		} else {
+			t->cells[t->nrows * t->ncols + i] = p;
+		}
 	}
 	t->nrows++;
 }
 
+static void print_cell(const struct lc_table *t, size_t i, const char *c, FILE *f)
+{
+	if (!c)
+		c = "?";
+	fputs(c, f);
+	if (i + 1 < t->ncols)
+		fprintf(f, "%*s", (int)(t->width[i] - text_width(c) + 2), "");
+	else
+		fputc('\n', f);
+}
+
 void lc_table_print(struct lc_table *t, FILE *f)
 {
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t i = 0; i < t->ncols; i++) {
-			const char *c = t->cells[r * t->ncols + i];
-			if (!c)
-				c = "?";
-			if (i + 1 == t->ncols) {
-				fputs(c, f);
-			} else {
-				fputs(c, f);
-				fprintf(f, "%*s", (int)(t->width[i] - text_width(c) + 2), "");
-			}
-		}
-		fputc('\n', f);
+	size_t held = t->spool ? LC_TABLE_SPOOL : t->nrows;
+	for (size_t r = 0; r < held; r++)
+		for (size_t i = 0; i < t->ncols; i++)
+			print_cell(t, i, t->cells[r * t->ncols + i], f);
+	if (!t->spool)
+		return;
+	char *cell = NULL;
+	size_t cap = 0, i = 0;
+	rewind(t->spool);
+	while (getdelim(&cell, &cap, '\0', t->spool) > 0) {
+		print_cell(t, i, cell, f);
+		i = (i + 1) % t->ncols;
 	}
+	free(cell);
 }
 
 void lc_table_free(struct lc_table *t)
 {
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+	size_t held = t->spool ? LC_TABLE_SPOOL : t->nrows;
+	for (size_t i = 0; i < held * t->ncols; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	if (t->spool)
+		fclose(t->spool);
 	memset(t, 0, sizeof(*t));
 }
 

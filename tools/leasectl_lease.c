@@ -80,40 +80,41 @@ struct lease_listing {
 	struct lc_listing l;
 };
 
+struct lease_db {
+	struct lease_listing *s;
+	const char *label;
+};
+
+/* One lease into the listing, as it comes. */
+static int list_one(const lq_lease *l, void *arg)
+{
+	struct lease_db *d = arg;
+	struct lease_listing *s = d->s;
+	s->l.n++;
+	if (s->l.json) {
+		lc_json_obj(&s->l.j);
+		if (d->label)
+			lc_json_kstr(&s->l.j, "db", d->label);
+		lc_json_lease(&s->l.j, l);
+		lc_json_end_obj(&s->l.j);
+		return 0;
+	}
+	char token[32], when[96], kind[48];
+	int held = lq_lease_held(l);
+	snprintf(token, sizeof(token), "%lld", (long long)l->token);
+	lc_fmt_when(when, sizeof(when), l->expires_at, l->now);
+	lease_kind(kind, sizeof(kind), l);
+	const char *cells[] = {d->label ? d->label : "", l->name, kind, held ? "held" : "free", token,
+			       held ? when : "-", held ? l->owner : "-"};
+	lc_table_row(&s->l.t, s->several ? cells : cells + 1);
+	return 0;
+}
+
 static int list_db(lq_db *db, const char *label, void *arg)
 {
-	struct lease_listing *s = arg;
-	struct lease_rows rows = {0};
-	lq_status st = lq_lease_list(db, collect_lease, &rows);
-
-	if (st == LQ_OK && rows.oom)
-		st = LQ_ENOMEM;
-	if (st != LQ_OK) {
-		free(rows.v);
-		return lc_db_error(db, st);
-	}
-	for (size_t i = 0; i < rows.n; i++) {
-		const lq_lease *l = &rows.v[i];
-		if (s->l.json) {
-			lc_json_obj(&s->l.j);
-			if (label)
-				lc_json_kstr(&s->l.j, "db", label);
-			lc_json_lease(&s->l.j, l);
-			lc_json_end_obj(&s->l.j);
-			continue;
-		}
-		char token[32], when[96], kind[48];
-		int held = lq_lease_held(l);
-		snprintf(token, sizeof(token), "%lld", (long long)l->token);
-		lc_fmt_when(when, sizeof(when), l->expires_at, l->now);
-		lease_kind(kind, sizeof(kind), l);
-		const char *cells[] = {label ? label : "", l->name, kind, held ? "held" : "free", token,
-				       held ? when : "-", held ? l->owner : "-"};
-		lc_table_row(&s->l.t, s->several ? cells : cells + 1);
-	}
-	s->l.n += rows.n;
-	free(rows.v);
-	return 0;
+	struct lease_db d = {arg, label};
+	lq_status st = lq_lease_list(db, list_one, &d);
+	return st == LQ_OK ? 0 : lc_db_error(db, st);
 }
 
 static int cmd_lease_list(struct lc_ctx *ctx, int argc, char **argv)

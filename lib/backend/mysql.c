@@ -217,6 +217,18 @@ static int x_stmt_store_result(struct lq_conn *c, struct my_call *k, MYSQL_STMT 
 #endif
 }
 
+static int x_stmt_fetch(struct lq_conn *c, struct my_call *k, MYSQL_STMT *st)
+{
+#ifdef MY_NONBLOCK
+	int ret = 1;
+	MY_DRIVE(c, k, mysql_stmt_fetch_start(&ret, st), mysql_stmt_fetch_cont, &ret, st);
+	return ret;
+#else
+	(void)c, (void)k;
+	return mysql_stmt_fetch(st);
+#endif
+}
+
 static int x_real_query(struct lq_conn *c, struct my_call *k, const char *q, unsigned long n)
 {
 #ifdef MY_NONBLOCK
@@ -588,12 +600,24 @@ static lq_status bind_results(struct my_stmt *s, unsigned *ncols, lq_err *err)
 	return LQ_OK;
 }
 
+/* The listings: their rows come from the server as fn takes them, not
+ * stored whole client side first (a listing of a million tasks would hold
+ * them all).  Their fn never uses the connection while they run. */
+static int streamed(lq_sql_id id)
+{
+	return id == LQ_SQL_task_list || id == LQ_SQL_task_list_dead || id == LQ_SQL_run_list ||
+	       id == LQ_SQL_run_list_task || id == LQ_SQL_lease_list || id == LQ_SQL_queue_list;
+}
+
 /* Fetch every row into fn.  Strings longer than their buffer are fetched
- * again whole with mysql_stmt_fetch_column into a grown buffer. */
-static lq_status fetch_rows(struct my_stmt *s, unsigned ncols, lq_row_fn fn, void *ctx, lq_err *err)
+ * again whole with mysql_stmt_fetch_column into a grown buffer.  A streamed
+ * result (k non-NULL) is read from the server, to its end even after fn
+ * stopped: the connection must be idle for the next statement. */
+static lq_status fetch_rows(struct lq_conn *c, struct my_call *k, struct my_stmt *s, unsigned ncols, lq_row_fn fn,
+			    void *ctx, lq_err *err)
 {
 	for (;;) {
-		int r = mysql_stmt_fetch(s->st);
+		int r = k ? x_stmt_fetch(c, k, s->st) : mysql_stmt_fetch(s->st);
 		if (r == MYSQL_NO_DATA)
 			return LQ_OK;
 		if (r != 0 && r != MYSQL_DATA_TRUNCATED)
@@ -630,8 +654,11 @@ static lq_status fetch_rows(struct my_stmt *s, unsigned ncols, lq_row_fn fn, voi
 				v->len = col->len;
 			}
 		}
-		if (fn && fn(ctx, s->vals, (int)ncols) != 0)
-			return LQ_OK;
+		if (fn && fn(ctx, s->vals, (int)ncols) != 0) {
+			if (!k)
+				return LQ_OK;
+			fn = NULL;
+		}
 	}
 }
 
@@ -737,9 +764,10 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 			return LQ_OK;
 		}
 		/* Store the whole result client side: the connection is free
-		 * again while fn runs. */
+		 * again while fn runs.  Not the listings': see streamed(). */
 		unsigned ncols = 0;
-		if (x_stmt_store_result(c, &k, s->st) != 0) {
+		int stream = streamed(id);
+		if (!stream && x_stmt_store_result(c, &k, s->st) != 0) {
 			st = set_error(err, mysql_stmt_errno(s->st), mysql_stmt_error(s->st), lq__sql_name(id), 0);
 			st = gave_up(&k, st, 0, err);
 			/* A result cut short (Galera aborts a conflicting
@@ -749,11 +777,18 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 			stmt_drop(c, id);
 			return st;
 		}
-		if (affected)
+		if (affected && !stream)
 			*affected = (int64_t)mysql_stmt_num_rows(s->st);
 		st = bind_results(s, &ncols, err);
 		if (st == LQ_OK && ncols > 0)
-			st = fetch_rows(s, ncols, fn, ctx, err);
+			st = fetch_rows(c, stream ? &k : NULL, s, ncols, fn, ctx, err);
+		if (stream && st != LQ_OK) {
+			/* Cut short mid-stream: the handle may still wait for
+			 * rows (as after a failed store above). */
+			st = gave_up(&k, st, 0, err);
+			stmt_drop(c, id);
+			return st;
+		}
 		mysql_stmt_free_result(s->st);
 		/* A CALL ends with a status result after its rows: read it, or
 		 * the connection is out of sync for the next command. */

@@ -30,8 +30,14 @@ enum bench_workload {
 	BW_LEASE_HOT,
 	BW_TICK_IDLE,
 	BW_RECURRING,
+	BW_E2E_C,      /* real workers end to end (e2e.c): only when named */
+	BW_E2E_WORKER,
 	BW__COUNT
 };
+/* The workloads a bench without --workload runs: all but the end-to-end
+ * ones, which take much longer. */
+#define BENCH_DEFAULT_WORKLOADS ((1u << BW_E2E_C) - 1)
+#define BENCH_IS_E2E(w) ((w) == BW_E2E_C || (w) == BW_E2E_WORKER)
 
 struct bench_workload_info {
 	const char *name;   /* as on the command line and in the CSV */
@@ -59,6 +65,8 @@ struct bench_names {
 	char enqueue_queue[48];
 	char idle_queue[48];    /* tick-idle: never anything due */
 	char recurring_queue[48];
+	char e2e_queue[48];     /* e2e-c, e2e-worker */
+	char e2e_raw_queue[48]; /* their raw claim-ack: its leftovers are not the workers' */
 	char hot_lease[48];
 	char task_pattern[48];  /* LIKE patterns for the clean-up */
 	char lease_pattern[48];
@@ -135,6 +143,37 @@ const struct bench_raw_ops *bench_raw_for(const char *backend);
 /* Look up statement name in a generated {name, text} table (NULL-ended). */
 const char *bench_sql(const char *const table[][2], const char *name);
 
+/* ------------------------------------------------------------ end to end */
+
+/* One run of real workers (e2e.c): clients workers on queue, which holds
+ * due tasks due and any number not due; the tasks run in window_ms, then,
+ * once the backlog is gone, the pickup latency of tasks a separate process
+ * enqueues one every enqueue_every_us for window_ms. */
+struct bench_e2e {
+	const char *dsn;
+	const char *leasectl; /* this program, for e2e-worker */
+	const char *queue;
+	enum bench_workload w;
+	int clients;
+	int64_t due;
+	int64_t window_ms;
+	int64_t enqueue_every_us;
+	const volatile sig_atomic_t *stop;
+};
+struct bench_e2e_result {
+	int64_t window_rows, window_us; /* tasks run in the throughput window */
+	int64_t ran;                    /* every handler run */
+	int64_t enqueued, picked;       /* the latency tasks, and those stamped */
+	int64_t enqueue_every_us;       /* their pace: e->enqueue_every_us, slower
+	                                 * when the workers ran under 4 times that */
+	int dry;                        /* the backlog ran out in the window */
+	int64_t rss_kb;                 /* the largest worker's */
+	struct bench_hist hist;         /* pickup latency, microseconds */
+};
+/* 0; 1 stopped by *stop; -1 failed (err).  Every task it enqueued ran. */
+int bench_e2e_run(const struct bench_e2e *e, struct bench_e2e_result *r, char *err, size_t errsize);
+#define BENCH_E2E_EVERY_US 10000 /* the enqueuer's pace: 100 tasks/s */
+
 /* ------------------------------------------------------------ the driver */
 
 struct bench_opts {
@@ -146,6 +185,7 @@ struct bench_opts {
 	int64_t duration_ms;          /* per side and cell */
 	int64_t pending;              /* tasks waiting in the claim queue */
 	int progress;                 /* a live line on stderr */
+	const char *leasectl;         /* this program (e2e-worker runs it) */
 	const volatile sig_atomic_t *stop;
 };
 
@@ -164,6 +204,8 @@ struct bench_result {
 	struct bench_side_result lq, raw;
 	double ratio;   /* lq.rows_s / raw.rows_s */
 	int dry;        /* the claim queue ran dry in a run even after refills */
+	int64_t enqueued; /* e2e: the tasks whose pickup latency p50/p99 are */
+	int64_t enqueue_every_us; /* e2e: the pace they were enqueued at */
 };
 
 typedef void (*bench_result_fn)(const struct bench_result *r, void *ctx);

@@ -42,7 +42,10 @@ struct run {
 	const struct bench_raw_ops *raw;
 	struct bench_names names;
 	int64_t due_left;              /* due tasks left in the claim queue */
-	int filled_pending, filled_recurring, filled_idle;
+	int filled_pending, filled_recurring, filled_idle, filled_e2e;
+	int64_t e2e_due_left[2];       /* due tasks left in the e2e queues (workers, raw) */
+	struct bench_names e2e_names;  /* names with claim_queue = e2e_queue */
+	const struct bench_names *job_names; /* what the clients use */
 	double est_rate[BW__COUNT];    /* rows/s seen: how much to top up */
 	int64_t *live;                 /* rows so far, per client (shared memory) */
 	char *err;
@@ -123,7 +126,7 @@ static void client_job(const struct run *run, enum bench_workload w, int client,
 {
 	memset(job, 0, sizeof(*job));
 	job->w = w;
-	job->names = &run->names;
+	job->names = run->job_names;
 	job->client = client;
 	snprintf(job->owner, sizeof(job->owner), "bench-%d-%ld", client, (long)getpid());
 	if (w == BW_LEASE_HOT)
@@ -420,6 +423,24 @@ static int prepare(struct run *run, enum bench_workload w, int clients, int64_t 
 	return rc;
 }
 
+/* The e2e queues, the workers' (0) and the raw side's (1): --pending tasks
+ * due in a year each (what a claim searches), and at least need due ones. */
+static int prepare_e2e(struct run *run, int q, double need)
+{
+	const char *queue = q ? run->names.e2e_raw_queue : run->names.e2e_queue;
+	int rc = 0;
+	if (!(run->filled_e2e & (1 << q))) {
+		run->filled_e2e |= 1 << q;
+		rc = admin_fill(run, queue, run->o->pending, BF_FUTURE);
+	}
+	if (rc == 0 && (double)run->e2e_due_left[q] < need) {
+		int64_t add = (int64_t)need - run->e2e_due_left[q];
+		rc = admin_fill(run, queue, add, BF_DUE);
+		run->e2e_due_left[q] += add;
+	}
+	return rc;
+}
+
 static void agg_add(struct agg *into, const struct agg *a)
 {
 	into->ops += a->ops;
@@ -463,8 +484,101 @@ static int settle(struct run *run)
 	return rc;
 }
 
+/* Real workers (e2e.c) between two quarters of the raw claim-ack on the
+ * same queue with as many clients: raw, workers, raw. */
+static int run_e2e_cell(struct run *run, enum bench_workload w, int clients, struct bench_result *res)
+{
+	int64_t half = run->o->duration_ms / 2, quarter = half / 2;
+	struct agg raw_total, a;
+	struct bench_e2e_result er;
+	int rc = 0;
+	memset(&raw_total, 0, sizeof(raw_total));
+	memset(&er, 0, sizeof(er));
+	memset(res, 0, sizeof(*res));
+	res->w = w;
+	res->clients = clients;
+	res->pending = run->o->pending;
+	if (quarter < 50)
+		quarter = 50;
+	for (int k = 0; k < 3 && rc == 0; k++) {
+		char label[160];
+		snprintf(label, sizeof(label), "%s %s, %d client%s, %s (%d/3)", run->o->backend,
+			 bench_workloads[w].name, clients, clients == 1 ? "" : "s", k == 1 ? "workers" : "raw", k + 1);
+		if (k != 1) {
+			double need = run->est_rate[BW_CLAIM_ACK] * (double)quarter / 1000.0 * 2 + 100.0 * clients;
+			if ((rc = prepare_e2e(run, 1, need)) != 0 || (k == 0 && (rc = settle(run)) != 0))
+				break;
+			run->job_names = &run->e2e_names;
+			rc = run_side(run, SIDE_RAW, BW_CLAIM_ACK, clients, quarter, label, &a);
+			run->job_names = &run->names;
+			if (rc != 0)
+				break;
+			run->e2e_due_left[1] -= a.rows;
+			if (a.elapsed_us > 0 &&
+			    (double)a.rows * 1e6 / (double)a.elapsed_us > run->est_rate[BW_CLAIM_ACK])
+				run->est_rate[BW_CLAIM_ACK] = (double)a.rows * 1e6 / (double)a.elapsed_us;
+			if (a.empty)
+				res->dry = 1;
+			agg_add(&raw_total, &a);
+			continue;
+		}
+		for (int attempt = 0;; attempt++) {
+			double need = run->est_rate[w] * (double)half / 1000.0 * 1.5 + 20.0 * clients + 50;
+			if ((rc = prepare_e2e(run, 0, need)) != 0)
+				break;
+			struct bench_e2e e = {
+				.dsn = run->o->dsn,
+				.leasectl = run->o->leasectl,
+				.queue = run->names.e2e_queue,
+				.w = w,
+				.clients = clients,
+				.due = run->e2e_due_left[0],
+				.window_ms = half,
+				.enqueue_every_us = BENCH_E2E_EVERY_US * (w == BW_E2E_WORKER ? 2 : 1),
+				.stop = run->o->stop,
+			};
+			if (run->o->progress) {
+				fprintf(stderr, "\r\033[K%s", label);
+				fflush(stderr);
+				run->progress_shown = 1;
+			}
+			rc = bench_e2e_run(&e, &er, run->err, run->errsize);
+			progress_clear(run);
+			if (rc != 0)
+				break;
+			/* The workers ran every due task, and the enqueued ones. */
+			run->e2e_due_left[0] = 0;
+			double rate = er.window_us > 0 ? (double)er.window_rows * 1e6 / (double)er.window_us : 0;
+			if (rate > run->est_rate[w])
+				run->est_rate[w] = rate;
+			if (er.dry && attempt < 3) {
+				run->est_rate[w] *= 2;
+				continue;
+			}
+			res->dry |= er.dry;
+			break;
+		}
+	}
+	if (rc != 0)
+		return rc == 1 || stopped(run) ? 1 : rc;
+	side_result(&raw_total, &res->raw);
+	struct bench_side_result *l = &res->lq;
+	double s = (double)er.window_us / 1e6;
+	l->ops = l->rows = er.window_rows;
+	l->ops_s = l->rows_s = s > 0 ? (double)er.window_rows / s : 0;
+	l->p50_us = bench_hist_quantile(&er.hist, 0.50);
+	l->p99_us = bench_hist_quantile(&er.hist, 0.99);
+	l->rss_kb = er.rss_kb;
+	res->enqueued = er.enqueued;
+	res->enqueue_every_us = er.enqueue_every_us;
+	res->ratio = res->raw.rows_s > 0 ? l->rows_s / res->raw.rows_s : 0;
+	return 0;
+}
+
 static int run_cell(struct run *run, enum bench_workload w, int clients, struct bench_result *res)
 {
+	if (BENCH_IS_E2E(w))
+		return run_e2e_cell(run, w, clients, res);
 	static const enum side order[4] = {SIDE_LQ, SIDE_RAW, SIDE_RAW, SIDE_LQ};
 	struct agg total[2];
 	int64_t half = run->o->duration_ms / 2;
@@ -559,7 +673,12 @@ int bench_run(const struct bench_opts *o, bench_result_fn fn, void *ctx, char *e
 	run.est_rate[BW_CLAIM_ACK] = 10000;
 	run.est_rate[BW_CLAIM_RUN] = 15000;
 	run.est_rate[BW_CLAIM_BATCH] = 80000;
+	run.est_rate[BW_E2E_C] = 3000;
+	run.est_rate[BW_E2E_WORKER] = 100;
 	bench_names_init(&run.names, random_tag());
+	run.e2e_names = run.names;
+	memcpy(run.e2e_names.claim_queue, run.names.e2e_raw_queue, sizeof(run.e2e_names.claim_queue));
+	run.job_names = &run.names;
 	run.live = mmap(NULL, BENCH_CLIENTS_MAX * sizeof(int64_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	if (run.live == MAP_FAILED) {

@@ -389,6 +389,8 @@ static int op_once(struct bench_raw *r, const struct bench_job *job, struct benc
 		op->rows = 1;
 		return 0;
 	}
+	case BW_E2E_C: /* e2e.c: its raw side is claim-ack */
+	case BW_E2E_WORKER:
 	case BW__COUNT:
 		break;
 	}

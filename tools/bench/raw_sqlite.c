@@ -213,6 +213,8 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 			return raw_fail(&r->c, "tick_due: a task is due in the idle queue");
 		op->rows = 1;
 		return 0;
+	case BW_E2E_C: /* e2e.c: its raw side is claim-ack */
+	case BW_E2E_WORKER:
 	case BW__COUNT:
 		return raw_fail(&r->c, "unknown workload");
 	}

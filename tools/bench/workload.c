@@ -27,6 +27,10 @@ const struct bench_workload_info bench_workloads[BW__COUNT] = {
 	[BW_TICK_IDLE] = {"tick-idle", "lq_runner_tick, nothing due", "one SELECT: is a task due?", 0},
 	[BW_RECURRING] = {"recurring", "lq_task_claim of a due recurring task",
 			  "UPDATE run_at = now + interval WHERE id = (SELECT ... SKIP LOCKED)", 0},
+	[BW_E2E_C] = {"e2e-c", "lq_runner_work workers, at-least-once, empty handler",
+		      "claim-ack's UPDATE ... RETURNING, then DELETE (the ceiling)", 0},
+	[BW_E2E_WORKER] = {"e2e-worker", "leasectl worker --at-least-once, shell handler",
+			   "claim-ack's UPDATE ... RETURNING, then DELETE (the ceiling)", 0},
 };
 
 int bench_workload_find(const char *name)
@@ -45,6 +49,8 @@ void bench_names_init(struct bench_names *n, uint32_t tag)
 	snprintf(n->enqueue_queue, sizeof(n->enqueue_queue), "%s-enqueue", n->base);
 	snprintf(n->idle_queue, sizeof(n->idle_queue), "%s-idle", n->base);
 	snprintf(n->recurring_queue, sizeof(n->recurring_queue), "%s-recurring", n->base);
+	snprintf(n->e2e_queue, sizeof(n->e2e_queue), "%s-e2e", n->base);
+	snprintf(n->e2e_raw_queue, sizeof(n->e2e_raw_queue), "%s-e2e-raw", n->base);
 	snprintf(n->hot_lease, sizeof(n->hot_lease), "%s-hot", n->base);
 	/* The base holds no LIKE wildcard (hex digits and '-'). */
 	snprintf(n->task_pattern, sizeof(n->task_pattern), "%s-%%", n->base);
@@ -192,6 +198,8 @@ int bench_lq_op(struct bench_lq *c, struct bench_op *op, char *err, size_t errsi
 		op->rows = 1;
 		return 0;
 	}
+	case BW_E2E_C:
+	case BW_E2E_WORKER: /* e2e.c: not a client's loop */
 	case BW__COUNT:
 		break;
 	}
