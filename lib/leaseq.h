@@ -570,9 +570,9 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
 LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st, const char *queue,
 				       lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks, size_t n,
 				       size_t *claimed);
-/* Ack n (at most 1000) claimed tasks: the at-least-once one-off ones in one
- * transaction (each one's ack and history row; one statement each on
- * PostgreSQL, no transaction of their own), the others one by one with
+/* Ack n (at most 1000) claimed tasks: the at-least-once one-off ones
+ * together (each one's ack and history row; on PostgreSQL one statement per
+ * 100 tasks, elsewhere one transaction), the others one by one with
  * lq_task_ack.  statuses (may be NULL) has n places: task i's status, as
  * lq_task_ack's.  Returns LQ_OK when every one was acked; else the first
  * status that is not LQ_LOST, else LQ_LOST (lq_errmsg says which task).

@@ -1802,6 +1802,72 @@ static lq_status ack_many_body(lq_db *db, void *arg)
 	return st;
 }
 
+#define LQ_ACK_SET_MAX 100 /* tasks per task_ack_run_many */
+
+struct ack_set {
+	const lq_task *t;
+	int64_t *acked;
+	size_t idx[LQ_ACK_SET_MAX]; /* the tasks of this statement */
+	size_t k;
+};
+
+static int ack_set_row(void *arg, const lq_value *c, int n)
+{
+	struct ack_set *a = arg;
+	if (n < 1)
+		return 1;
+	int64_t id = lq__col_int(&c[0]);
+	for (size_t j = 0; j < a->k; j++) {
+		if (a->t[a->idx[j]].id == id && a->acked[a->idx[j]] == 0) {
+			a->acked[a->idx[j]] = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* PostgreSQL: the riding tasks' acks, LQ_ACK_SET_MAX to a statement (each
+ * commits by itself).  A statement that failed leaves its tasks' acked at
+ * -1 and returns why; the others are settled. */
+static lq_status ack_sets(lq_db *db, const lq_task *tasks, size_t n, int64_t *acked)
+{
+	struct ack_set a;
+	char worker[LQ_OWNER_MAX + 1];
+	lq_value p[1 + 3 * LQ_ACK_SET_MAX];
+	lq_status first = LQ_OK;
+	lq__run_worker(worker, sizeof(worker));
+	p[0] = lq__v_text(worker);
+	size_t i = 0;
+	while (i < n) {
+		memset(&a, 0, sizeof(a));
+		a.t = tasks;
+		a.acked = acked;
+		for (; i < n && a.k < LQ_ACK_SET_MAX; i++) {
+			acked[i] = 0;
+			if (!ack_rides(&tasks[i]))
+				continue;
+			lq_value *q = &p[1 + 3 * a.k];
+			q[0] = lq_v_int(tasks[i].id);
+			q[1] = lq__v_text(tasks[i].claim_owner);
+			q[2] = lq_v_int(tasks[i].now);
+			a.idx[a.k++] = i;
+		}
+		if (a.k == 0)
+			break;
+		for (size_t j = 1 + 3 * a.k; j < 1 + 3 * LQ_ACK_SET_MAX; j++)
+			p[j] = lq_v_null();
+		lq_status st = lq__exec_once(db, "task ack", LQ_SQL_task_ack_run_many, p, 1 + 3 * LQ_ACK_SET_MAX,
+					     ack_set_row, &a, NULL);
+		if (st != LQ_OK) {
+			for (size_t j = 0; j < a.k; j++)
+				acked[a.idx[j]] = -(int64_t)st; /* settled again below */
+			if (first == LQ_OK)
+				first = st;
+		}
+	}
+	return first;
+}
+
 LQ_EXTERN(lq_status) lq_task_ack_many(lq_db *db, const lq_task *tasks, size_t n, lq_status *statuses)
 {
 	lq__ok(db);
@@ -1814,21 +1880,23 @@ LQ_EXTERN(lq_status) lq_task_ack_many(lq_db *db, const lq_task *tasks, size_t n,
 	size_t riding = 0;
 	for (size_t i = 0; i < n; i++)
 		riding += ack_rides(&tasks[i]) != 0;
-	lq_status tx = riding > 1 ? lq__tx(db, 1, "task ack", ack_many_body, &m) : LQ_OK;
+	int sets = riding > 1 && (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK);
+	lq_status tx = LQ_OK, first = sets ? ack_sets(db, tasks, n, acked)
+					: riding > 1 ? (tx = lq__tx(db, 1, "task ack", ack_many_body, &m)) : LQ_OK;
 	lq_status worst = LQ_OK;
 	char msg[sizeof(db->errmsg)] = "";
-	if (tx != LQ_OK && tx != LQ_ECONN && tx != LQ_EUNKNOWN) {
-		worst = tx;
+	if (first != LQ_OK && first != LQ_ECONN && first != LQ_EUNKNOWN) {
+		worst = first;
 		snprintf(msg, sizeof(msg), "%s", db->errmsg);
 	}
 	for (size_t i = 0; i < n; i++) {
-		lq_status st;
+		lq_status st, lost = sets && acked[i] < 0 ? (lq_status)-acked[i] : tx;
 		if (!ack_rides(&tasks[i]) || riding <= 1)
 			st = lq_task_ack(db, &tasks[i]); /* alone, as ever */
-		else if (tx == LQ_ECONN || tx == LQ_EUNKNOWN)
-			st = ack_once(db, &tasks[i], NULL, tx == LQ_EUNKNOWN ? SETTLE_AGAIN_UNKNOWN : SETTLE_AGAIN);
-		else if (tx != LQ_OK)
-			st = tx;
+		else if (lost == LQ_ECONN || lost == LQ_EUNKNOWN)
+			st = ack_once(db, &tasks[i], NULL, lost == LQ_EUNKNOWN ? SETTLE_AGAIN_UNKNOWN : SETTLE_AGAIN);
+		else if (lost != LQ_OK)
+			st = lost;
 		else
 			st = ack_status(db, &tasks[i], acked[i]);
 		if (statuses)
