@@ -283,6 +283,47 @@ static void ack_many_one_lost(void **state)
 	lq_close(db2);
 }
 
+static int ok_handler(lq_job *job, void *arg)
+{
+	(void)job;
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* The at-least-once worker acks each task with the next claim: every run
+ * recorded once, every task gone; on PostgreSQL one statement per task
+ * (with the ack alone, two). */
+static void runner_acks_with_claims(void **state)
+{
+	lq_db *db = DB(state);
+	lq_runner_opts o = LQ_RUNNER_OPTS_INIT;
+	lq_runner *r = NULL;
+	lq_run_report rep;
+	int ran = 0;
+	int64_t ids[20];
+
+	for (int i = 0; i < 20; i++)
+		ids[i] = add(db, "job");
+	o.mode = LQ_AT_LEAST_ONCE;
+	assert_lq_ok(db, lq_runner_new(db, &o, &r));
+	assert_lq_ok(db, lq_runner_handle(r, "job", ok_handler, &ran));
+	int64_t before = lq_db_statements(db);
+	assert_lq_ok(db, lq_runner_work(r, 1, &rep));
+	int64_t sent = lq_db_statements(db) - before;
+	assert_int_equal(ran, 20);
+	assert_int_equal(rep.ran, 20);
+	assert_int_equal(rep.claimed, 20);
+	assert_int_equal(rep.stopped, LQ_STOP_IDLE);
+	for (int i = 0; i < 20; i++) {
+		assert_true(gone(db, ids[i]));
+		assert_int_equal(runs_of(db, ids[i]), 1);
+	}
+	assert_int_equal(done_count(db), 20);
+	if (strcmp(lqt_conf_backend, "postgres") == 0)
+		assert_true(sent <= 20 + 4);
+	lq_runner_free(r);
+}
+
 int lqt_conf_ack_claim(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +334,7 @@ int lqt_conf_ack_claim(void)
 		cmocka_unit_test_setup(ack_claim_bad_input, lqt_conf_test_setup),
 		cmocka_unit_test_setup(ack_many_batch, lqt_conf_test_setup),
 		cmocka_unit_test_setup(ack_many_one_lost, lqt_conf_test_setup),
+		cmocka_unit_test_setup(runner_acks_with_claims, lqt_conf_test_setup),
 	};
 	char name[64];
 
