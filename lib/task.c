@@ -1710,9 +1710,10 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 	if (claimed)
 		*claimed = 0;
 	lq_status st = claim_args(db, &queue, mode, &claim_ttl_ms, n);
+	if (st == LQ_OK && !done)
+		st = lq_task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	if (st != LQ_OK || !done)
-		return ack_and_claim(db, st, "", st != LQ_OK ? st : lq_task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed),
-				     done_st);
+		return ack_and_claim(db, done ? st : LQ_OK, "", st, done_st);
 	int one = (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK_CLAIM) != 0;
 	if (!ack_rides(done) || mode != LQ_AT_LEAST_ONCE || (one && n > 1)) {
 		/* An occurrence, an at-most-once task, a batch on PostgreSQL:
@@ -1730,8 +1731,10 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 		st = lq__tx(db, 1, what, ack_claim_body, &a);
 		/* The COMMIT's answer was lost: keep the claims that are ours
 		 * by their owner; the ack is looked up below. */
-		if (st == LQ_EUNKNOWN && cc.got > 0 && settle_unknown_claims(db, &cc) != LQ_OK)
+		if (st == LQ_EUNKNOWN && cc.got > 0 && settle_unknown_claims(db, &cc) != LQ_OK) {
+			release_range(tasks, 0, n); /* what the re-read left */
 			cc.got = 0;
+		}
 		if (st != LQ_OK && st != LQ_EUNKNOWN) {
 			release_range(tasks, 0, cc.got);
 			cc.got = 0;
@@ -1743,6 +1746,10 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 		 * lost statement made and never told us of expires and runs
 		 * again (at-least-once); a new claim follows. */
 		lq_status ack = ack_once(db, done, NULL, st == LQ_EUNKNOWN ? SETTLE_AGAIN_UNKNOWN : SETTLE_AGAIN);
+		if (ack != LQ_OK && ack != LQ_LOST) {
+			release_range(tasks, 0, n); /* claim nothing: those claims expire */
+			cc.got = 0;
+		}
 		if (cc.got == 0)
 			return claim_after(db, ack, done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
 		if (claimed)
