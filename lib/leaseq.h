@@ -547,6 +547,42 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
  * history rows the handle kept back (see lq_run_flush): the task itself was
  * settled by its claim. */
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
+/*
+ * An at-least-once worker's one round trip per task: ack done (claimed
+ * before; NULL: nothing to ack) and claim up to n tasks of queue, as
+ * lq_task_ack(done) then lq_task_claim(...) would, in one statement on
+ * PostgreSQL (n == 1) and one transaction on SQLite and MySQL/MariaDB.
+ * The ack is conditional on done's claim, as lq_task_ack's; its history
+ * row and count commit with it; the claim happens whether or not the ack
+ * found its claim.  (done itself is never claimed again by this call,
+ * even if its claim expired meanwhile.)  An occurrence of a recurring
+ * task, an at-most-once task, mode at-most-once, or n > 1 on PostgreSQL:
+ * the two calls one after the other.  Release tasks[0..*claimed) with
+ * lq_task_clear(); done stays the caller's to clear.
+ * *done_st (may be NULL) receives the ack's status, as lq_task_ack
+ * returns it: LQ_OK; LQ_LOST: done's claim was lost (the task may run
+ * again elsewhere), or LQ_REVOKED: lq_task_cancel cancelled done meanwhile,
+ * the claim went ahead all the same; any other status
+ * (a bad argument, the ack's answer lost and not re-read): nothing was
+ * claimed and the call returns that status too.
+ * Returns the claim's status, as lq_task_claim: LQ_OK with tasks, LQ_EMPTY,
+ * LQ_BUSY, LQ_EINVAL, ...  A connection lost in the middle is ridden out
+ * as lq_task_ack does (the ack is sent again, or looked up by its history
+ * row); a claim made by the lost statement and never answered expires and
+ * runs again, and a new claim is made.  lq_errmsg explains the returned
+ * status, or the ack's when the claim returned LQ_OK and the ack did not.
+ */
+LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st, const char *queue,
+				       lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks, size_t n,
+				       size_t *claimed);
+/* Ack n (at most 1000) claimed tasks: the at-least-once one-off ones
+ * together (each one's ack and history row; on PostgreSQL one statement per
+ * 100 tasks, elsewhere one transaction), the others one by one with
+ * lq_task_ack.  statuses (may be NULL) has n places: task i's status, as
+ * lq_task_ack's.  Returns LQ_OK when every one was acked; else the first
+ * status that is not LQ_LOST, else LQ_LOST (lq_errmsg says which task).
+ * Lost connections are ridden out per task as lq_task_ack does. */
+LQ_EXTERN(lq_status) lq_task_ack_many(lq_db *db, const lq_task *tasks, size_t n, lq_status *statuses);
 /* The claimed task failed with error (one line).  It is retried after an
  * exponential back-off with jitter, or moved to the dead tasks when out of
  * attempts.  A recurring task records the error and keeps its schedule (an

@@ -40,6 +40,10 @@ struct lq_runner {
 	struct handler *handlers;
 	size_t nh;
 	lq_lease *tick_lease; /* during a tick: the runner lease jobs keep alive */
+	/* lq_runner_work, at-least-once: the last task of a batch that
+	 * succeeded, acked with the next claim (lq_task_ack_claim). */
+	lq_task done;
+	int has_done, defer;
 	volatile sig_atomic_t stop;
 };
 
@@ -84,6 +88,8 @@ LQ_EXTERN(void) lq_runner_free(lq_runner *r)
 		return;
 	if (r->db && r->db->runner_stop == &r->stop)
 		lq__set_runner_stop(r->db, NULL);
+	if (r->has_done)
+		lq_task_clear(&r->done);
 	for (size_t i = 0; i < r->nq; i++)
 		free(r->queues[i]);
 	free(r->queues);
@@ -276,8 +282,11 @@ static const struct handler *find_handler(const lq_runner *r, const char *name)
 }
 
 /* Run one claimed task and settle it.  Database errors while settling are
- * returned; the handler's own failure is not an error of the runner. */
-static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
+ * returned; the handler's own failure is not an error of the runner.
+ * last: no handler of this batch runs after it, so a success may wait
+ * for the next claim to be acked (r->defer): no claim waits for its ack
+ * while another handler runs. */
+static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep, int last)
 {
 	const struct handler *h = find_handler(r, t->name);
 	lq_status st;
@@ -290,7 +299,13 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep)
 	}
 	lq_job job = {r, t, NULL, 0, 0, NULL, 0, 0};
 	int rc = h->fn(&job, h->ctx);
-	if (rc == 0) {
+	if (rc == 0 && r->defer && last && job.snooze_ms <= 0 && !job.has_result) {
+		rep->ran++;
+		r->done = *t; /* the caller's copy is cleared, so this one owns it */
+		memset(t, 0, sizeof(*t));
+		r->has_done = 1;
+		st = LQ_OK;
+	} else if (rc == 0) {
 		rep->ran++;
 		if (job.snooze_ms > 0)
 			st = lq_task_snooze(r->db, t, job.snooze_ms);
@@ -322,7 +337,22 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 	size_t got = 0;
 	*any = 0;
 	*lost = 0;
-	lq_status st = lq_task_claim(r->db, queue, r->mode, r->claim_ttl, tasks, r->batch, &got);
+	lq_status st;
+	if (r->has_done) {
+		/* The last success acked with this claim: one round trip. */
+		lq_status ack = LQ_OK;
+		st = lq_task_ack_claim(r->db, &r->done, &ack, queue, r->mode, r->claim_ttl, tasks, r->batch, &got);
+		lq_task_clear(&r->done);
+		r->has_done = 0;
+		/* A lost claim means the task is someone else's now, a revoked one
+		 * that it was cancelled meanwhile: not our error. */
+		if (ack == LQ_REVOKED)
+			rep->ran--;
+		else if (ack != LQ_OK && ack != LQ_LOST)
+			return ack;
+	} else {
+		st = lq_task_claim(r->db, queue, r->mode, r->claim_ttl, tasks, r->batch, &got);
+	}
 	if (st == LQ_EMPTY)
 		return LQ_OK;
 	if (st == LQ_BUSY) {
@@ -344,7 +374,7 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 			if (st == LQ_LOST || st == LQ_REVOKED)
 				st = LQ_OK; /* someone else's now */
 		} else {
-			st = run_task(r, &tasks[i], rep);
+			st = run_task(r, &tasks[i], rep, i + 1 == got);
 		}
 		if (st != LQ_OK && first == LQ_OK)
 			first = st;
@@ -353,10 +383,42 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 	return first;
 }
 
+/* The ack kept for the next claim, sent alone: the loop ends. */
+static lq_status ack_done(lq_runner *r, lq_status st, lq_run_report *rep)
+{
+	r->defer = r->mode == LQ_AT_LEAST_ONCE;
+	if (!r->has_done)
+		return st;
+	char saved[sizeof(r->db->errmsg)];
+	memcpy(saved, r->db->errmsg, sizeof(saved));
+	lq_status ack = lq_task_ack(r->db, &r->done);
+	lq_task_clear(&r->done);
+	r->has_done = 0;
+	if (ack == LQ_REVOKED) /* cancelled meanwhile: it did not run */
+		rep->ran--;
+	if (ack == LQ_OK || ack == LQ_LOST || ack == LQ_REVOKED || st != LQ_OK) {
+		memcpy(r->db->errmsg, saved, sizeof(saved));
+		return st;
+	}
+	return ack;
+}
+
+static lq_status work(lq_runner *r, int drain, lq_run_report *rep);
+
 LQ_EXTERN(lq_status) lq_runner_work(lq_runner *r, int drain, lq_run_report *report)
 {
 	lq_run_report tmp;
 	lq_run_report *rep = report ? report : &tmp;
+	r->defer = r->mode == LQ_AT_LEAST_ONCE;
+	lq_status st = work(r, drain, rep);
+	st = ack_done(r, st, rep);
+	if (st != LQ_OK && rep->stopped != LQ_STOP_ERROR && rep->stopped != LQ_STOP_SIGNAL)
+		rep->stopped = LQ_STOP_ERROR;
+	return st;
+}
+
+static lq_status work(lq_runner *r, int drain, lq_run_report *rep)
+{
 	memset(rep, 0, sizeof(*rep));
 	lq__ok(r->db);
 	lq_status st = lq__ready(r->db);

@@ -830,6 +830,24 @@ static int by_due(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Send a one-statement claim (fn reads its rows into cc); on failure
+ * nothing is kept. */
+static lq_status claim_exec(lq_db *db, struct claim_ctx *cc, lq_sql_id id, const lq_value *p, int np,
+			    lq_row_fn fn, void *arg)
+{
+	cc->got = cc->left = 0;
+	cc->err = LQ_OK;
+	lq_status st = lq__exec_once(db, cc->what, id, p, np, fn, arg, NULL);
+	if (st == LQ_OK && cc->err != LQ_OK)
+		st = lq__fail(db, cc->err, "%s: %s", cc->what,
+			      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
+	if (st != LQ_OK) {
+		release_range(cc->tasks, 0, cc->got);
+		cc->got = cc->left = 0;
+	}
+	return st;
+}
+
 /* One round trip: lock, claim and return up to cc->n due one-off tasks.
  * cc->left counts the due candidates it had to leave (recurring tasks,
  * exhausted claims), which need the transactional path. */
@@ -851,17 +869,9 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 		p[2] = p[3];
 		np--;
 	}
-	cc->got = cc->left = 0;
-	cc->err = LQ_OK;
-	lq_status st = lq__exec_once(db, cc->what, id, p, np, batch_row, cc, NULL);
-	if (st == LQ_OK && cc->err != LQ_OK)
-		st = lq__fail(db, cc->err, "%s: %s", cc->what,
-			      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
-	if (st != LQ_OK) {
-		release_range(cc->tasks, 0, cc->got);
-		cc->got = cc->left = 0;
+	lq_status st = claim_exec(db, cc, id, p, np, batch_row, cc);
+	if (st != LQ_OK)
 		return st;
-	}
 	qsort(cc->tasks, cc->got, sizeof(*cc->tasks), by_due);
 	for (size_t i = 0; i < cc->got; i++) {
 		lq_task *t = &cc->tasks[i];
@@ -913,6 +923,40 @@ static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc)
 	return LQ_OK;
 }
 
+/* A claim's arguments, checked before anything is sent: *queue and *ttl
+ * get their defaults. */
+static lq_status claim_args(lq_db *db, const char **queue, lq_mode mode, int64_t *ttl, size_t n)
+{
+	lq_status st;
+	if (!*queue)
+		*queue = LQ_DEFAULT_QUEUE;
+	if ((st = lq__check_name(db, "queue name", *queue)) != LQ_OK)
+		return st;
+	if (n == 0 || n > LQ_CLAIM_MAX)
+		return lq__fail(db, LQ_EINVAL, "task claim: batch size must be 1 to %d", LQ_CLAIM_MAX);
+	if (mode != LQ_AT_MOST_ONCE && mode != LQ_AT_LEAST_ONCE)
+		return lq__fail(db, LQ_EINVAL, "task claim: unknown mode %d", (int)mode);
+	if (*ttl == 0)
+		*ttl = LQ_DEFAULT_CLAIM_TTL_MS;
+	if ((st = lq__check_ttl(db, "task claim", *ttl)) != LQ_OK)
+		return st;
+	return lq__ready(db);
+}
+
+/* What a claim that went through says: LQ_OK with tasks, else LQ_BUSY when
+ * other claimers took the due ones, else LQ_EMPTY. */
+static lq_status claim_result(lq_db *db, const char *queue, size_t got, size_t lost)
+{
+	if (got > 0)
+		return LQ_OK;
+	if (lost > 0)
+		return lq__fail(db, LQ_BUSY, "queue \"%s\": due tasks were claimed by another runner first",
+				queue);
+	/* Nothing to do: a good moment for the history rows kept back. */
+	lq_status st = lq__run_flush(db);
+	return st != LQ_OK ? st : LQ_EMPTY;
+}
+
 LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 				   int64_t claim_ttl_ms, lq_task *tasks, size_t n, size_t *claimed)
 {
@@ -920,19 +964,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	if (claimed)
 		*claimed = 0;
 	lq_status st;
-	if (!queue)
-		queue = LQ_DEFAULT_QUEUE;
-	if ((st = lq__check_name(db, "queue name", queue)) != LQ_OK)
-		return st;
-	if (n == 0 || n > LQ_CLAIM_MAX)
-		return lq__fail(db, LQ_EINVAL, "task claim: batch size must be 1 to %d", LQ_CLAIM_MAX);
-	if (mode != LQ_AT_MOST_ONCE && mode != LQ_AT_LEAST_ONCE)
-		return lq__fail(db, LQ_EINVAL, "task claim: unknown mode %d", (int)mode);
-	if (claim_ttl_ms == 0)
-		claim_ttl_ms = LQ_DEFAULT_CLAIM_TTL_MS;
-	if ((st = lq__check_ttl(db, "task claim", claim_ttl_ms)) != LQ_OK)
-		return st;
-	if ((st = lq__ready(db)) != LQ_OK)
+	if ((st = claim_args(db, &queue, mode, &claim_ttl_ms, n)) != LQ_OK)
 		return st;
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
@@ -969,13 +1001,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	}
 	if (claimed)
 		*claimed = cc.got;
-	if (cc.got > 0)
-		return LQ_OK;
-	if (cc.lost > 0)
-		return lq__fail(db, LQ_BUSY, "queue \"%s\": due tasks were claimed by another runner first",
-				queue);
-	/* Nothing to do: a good moment for the history rows kept back. */
-	return (st = lq__run_flush(db)) != LQ_OK ? st : LQ_EMPTY;
+	return claim_result(db, queue, cc.got, cc.lost);
 }
 
 /* ------------------------------------------------------ ack, fail, beat */
@@ -1693,4 +1719,312 @@ LQ_EXTERN(lq_status) lq_task_pause(lq_db *db, int64_t id, int paused)
 	if (st == LQ_OK && !paused)
 		lq__notify(db, LQ_CHANNEL_TASK);
 	return st;
+}
+
+/* ------------------------------------------------------ ack and claim */
+
+/* A task whose ack can ride with the next claim: a one-off at-least-once
+ * claim (an occurrence's ack computes its next run first, in C). */
+static int ack_rides(const lq_task *t)
+{
+	return t->mode == LQ_AT_LEAST_ONCE && t->claim_owner[0] && !t->recurring;
+}
+
+struct ack_claim_ctx {
+	const lq_task *done;
+	int64_t acked; /* the ack settled its claim: 1, else 0 */
+	struct claim_ctx *cc;
+};
+
+/* One transaction: the ack (its history row if it settled the claim) and
+ * then the claim, as lq_task_ack and lq_task_claim would in two. */
+static lq_status ack_claim_body(lq_db *db, void *arg)
+{
+	struct ack_claim_ctx *a = arg;
+	lq_value p[2] = {lq_v_int(a->done->id), lq__v_text(a->done->claim_owner)};
+	struct settle_run_ctx s = {a->done, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, 0};
+	lq_status st = settle_run_body(db, &s);
+	a->acked = s.n;
+	return st != LQ_OK ? st : claim_body(db, a->cc);
+}
+
+static int ack_claim_row(void *arg, const lq_value *c, int n)
+{
+	struct ack_claim_ctx *a = arg;
+	if (n < LQ_TASK_COLS + 2) {
+		a->cc->err = LQ_ERROR;
+		return 1;
+	}
+	a->acked = lq__col_int(&c[LQ_TASK_COLS + 1]);
+	return lq__col_int(&c[LQ_TASK_COLS]) < 0 ? 0 : batch_row(a->cc, c, n); /* < 0: no candidate */
+}
+
+/* PostgreSQL: task_ack_claim_one_update, one statement. */
+static lq_status ack_claim_statement(lq_db *db, struct ack_claim_ctx *a)
+{
+	struct claim_ctx *cc = a->cc;
+	char owner[LQ_OWNER_MAX + 1], worker[LQ_OWNER_MAX + 1];
+	lq__make_owner(db, "claim", owner, sizeof(owner));
+	lq__run_worker(worker, sizeof(worker));
+	lq_value p[7] = {lq_v_int(a->done->id), lq__v_text(a->done->claim_owner), lq__v_text(worker),
+			 lq_v_int(a->done->now), lq__v_text(cc->queue), lq__v_text(owner), lq_v_int(cc->claim_ttl)};
+	lq_status st = claim_exec(db, cc, LQ_SQL_task_ack_claim_one_update, p, 7, ack_claim_row, a);
+	if (st != LQ_OK)
+		return st;
+	for (size_t i = 0; i < cc->got; i++)
+		cc->tasks[i].mode = LQ_AT_LEAST_ONCE;
+	return LQ_OK;
+}
+
+/* The ack's status once its attempt came back settled (acked) or not. */
+static lq_status ack_status(lq_db *db, const lq_task *t, int64_t acked)
+{
+	if (acked == 1)
+		return LQ_OK;
+	return claim_lost(db, t, SETTLE_FIRST, "claim was lost (it expired and the task may run again)");
+}
+
+/* Report the ack's status beside the claim's: st is the claim's, kept
+ * when the ack only lost its claim; lq_errmsg keeps the ack's words when
+ * the claim itself went well. */
+static lq_status ack_and_claim(lq_db *db, lq_status ack, const char *ack_msg, lq_status st, lq_status *done_st)
+{
+	if (done_st)
+		*done_st = ack;
+	if (st == LQ_OK && ack != LQ_OK)
+		snprintf(db->errmsg, sizeof(db->errmsg), "%s", ack_msg);
+	return st;
+}
+
+/* The ack went alone (status ack): then the claim, unless the ack failed
+ * otherwise than by losing its claim. */
+static lq_status claim_after(lq_db *db, lq_status ack, lq_status *done_st, const char *queue, lq_mode mode,
+			     int64_t ttl, lq_task *tasks, size_t n, size_t *claimed)
+{
+	if (ack != LQ_OK && ack != LQ_LOST && ack != LQ_REVOKED)
+		return ack_and_claim(db, ack, "", ack, done_st);
+	char msg[sizeof(db->errmsg)];
+	snprintf(msg, sizeof(msg), "%s", db->errmsg);
+	lq_status st = lq_task_claim(db, queue, mode, ttl, tasks, n, claimed);
+	return ack_and_claim(db, ack, msg, st, done_st);
+}
+
+LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st, const char *queue,
+				       lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks, size_t n,
+				       size_t *claimed)
+{
+	lq__ok(db);
+	if (claimed)
+		*claimed = 0;
+	lq_status st = claim_args(db, &queue, mode, &claim_ttl_ms, n);
+	if (st == LQ_OK && !done)
+		st = lq_task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
+	if (st != LQ_OK || !done)
+		return ack_and_claim(db, done ? st : LQ_OK, "", st, done_st);
+	int one = (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK_CLAIM) != 0;
+	if (!ack_rides(done) || mode != LQ_AT_LEAST_ONCE || (one && n > 1)) {
+		/* An occurrence, an at-most-once task, a batch on PostgreSQL:
+		 * the two calls, one after the other. */
+		return claim_after(db, lq_task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
+	}
+	memset(tasks, 0, n * sizeof(*tasks));
+	char what[LQ_NAME_MAX + 32];
+	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0};
+	struct ack_claim_ctx a = {done, 0, &cc};
+	if (one) {
+		st = ack_claim_statement(db, &a);
+	} else {
+		st = lq__tx(db, 1, what, ack_claim_body, &a);
+		/* The COMMIT's answer was lost: keep the claims that are ours
+		 * by their owner; the ack is looked up below. */
+		if (st == LQ_EUNKNOWN && cc.got > 0 && settle_unknown_claims(db, &cc) != LQ_OK) {
+			release_range(tasks, 0, n); /* what the re-read left */
+			cc.got = 0;
+		}
+		if (st != LQ_OK && st != LQ_EUNKNOWN) {
+			release_range(tasks, 0, cc.got);
+			cc.got = 0;
+		}
+	}
+	if (st == LQ_ECONN || st == LQ_EUNKNOWN) {
+		/* As lq_task_ack rides out a lost connection: once more, told
+		 * whether the lost attempt may have been applied.  A claim the
+		 * lost statement made and never told us of expires and runs
+		 * again (at-least-once); a new claim follows. */
+		lq_status ack = ack_once(db, done, NULL, st == LQ_EUNKNOWN ? SETTLE_AGAIN_UNKNOWN : SETTLE_AGAIN);
+		if (ack != LQ_OK && ack != LQ_LOST && ack != LQ_REVOKED) {
+			release_range(tasks, 0, n); /* claim nothing: those claims expire */
+			cc.got = 0;
+		}
+		if (cc.got == 0)
+			return claim_after(db, ack, done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
+		if (claimed)
+			*claimed = cc.got;
+		char msg[sizeof(db->errmsg)];
+		snprintf(msg, sizeof(msg), "%s", db->errmsg);
+		return ack_and_claim(db, ack, msg, LQ_OK, done_st);
+	}
+	if (st == LQ_ERROR && db->conflicted) /* as lq_task_claim (Galera): nothing committed */
+		return claim_after(db, lq_task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
+	if (st != LQ_OK)
+		return ack_and_claim(db, st, "", st, done_st);
+	lq_status ack = ack_status(db, done, a.acked);
+	char msg[sizeof(db->errmsg)];
+	snprintf(msg, sizeof(msg), "%s", db->errmsg);
+	if (cc.got == 0 && cc.left > 0) {
+		/* Due tasks the one statement cannot claim (an occurrence, a claim
+		 * to bury): the whole claim, as lq_task_claim does it. */
+		st = lq_task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
+	} else {
+		if (claimed)
+			*claimed = cc.got;
+		st = claim_result(db, queue, cc.got, cc.lost);
+	}
+	return ack_and_claim(db, ack, msg, st, done_st);
+}
+
+struct ack_many_ctx {
+	const lq_task *t;
+	size_t n;
+	int64_t *acked; /* per task: its ack settled the claim (1) or not */
+};
+
+/* One transaction: each riding task's ack and history row. */
+static lq_status ack_many_body(lq_db *db, void *arg)
+{
+	struct ack_many_ctx *m = arg;
+	lq_status st = LQ_OK;
+	for (size_t i = 0; i < m->n && st == LQ_OK; i++) {
+		const lq_task *t = &m->t[i];
+		m->acked[i] = 0;
+		if (!ack_rides(t))
+			continue;
+		lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
+		if (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK) {
+			char what[64], worker[LQ_OWNER_MAX + 1];
+			task_what(what, sizeof(what), t->id);
+			lq__run_worker(worker, sizeof(worker));
+			lq_value q[4] = {p[0], p[1], lq__v_text(worker), lq_v_int(t->now)};
+			st = lq__exec(db, what, LQ_SQL_task_ack_run, q, 4, lq__row_int, &m->acked[i], NULL);
+		} else {
+			struct settle_run_ctx s = {t, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, 0};
+			st = settle_run_body(db, &s);
+			m->acked[i] = s.n;
+		}
+	}
+	return st;
+}
+
+#define LQ_ACK_SET_MAX 100 /* tasks per task_ack_run_many */
+
+struct ack_set {
+	const lq_task *t;
+	int64_t *acked;
+	size_t idx[LQ_ACK_SET_MAX]; /* the tasks of this statement */
+	size_t k;
+};
+
+static int ack_set_row(void *arg, const lq_value *c, int n)
+{
+	struct ack_set *a = arg;
+	if (n < 1)
+		return 1;
+	int64_t id = lq__col_int(&c[0]);
+	for (size_t j = 0; j < a->k; j++) {
+		if (a->t[a->idx[j]].id == id && a->acked[a->idx[j]] == 0) {
+			a->acked[a->idx[j]] = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* PostgreSQL: the riding tasks' acks, LQ_ACK_SET_MAX to a statement (each
+ * commits by itself).  A statement that failed leaves its tasks' acked at
+ * -1 and returns why; the others are settled. */
+static lq_status ack_sets(lq_db *db, const lq_task *tasks, size_t n, int64_t *acked)
+{
+	struct ack_set a;
+	char worker[LQ_OWNER_MAX + 1];
+	lq_value p[1 + 3 * LQ_ACK_SET_MAX];
+	lq_status first = LQ_OK;
+	lq__run_worker(worker, sizeof(worker));
+	p[0] = lq__v_text(worker);
+	size_t i = 0;
+	while (i < n) {
+		memset(&a, 0, sizeof(a));
+		a.t = tasks;
+		a.acked = acked;
+		for (; i < n && a.k < LQ_ACK_SET_MAX; i++) {
+			acked[i] = 0;
+			if (!ack_rides(&tasks[i]))
+				continue;
+			lq_value *q = &p[1 + 3 * a.k];
+			q[0] = lq_v_int(tasks[i].id);
+			q[1] = lq__v_text(tasks[i].claim_owner);
+			q[2] = lq_v_int(tasks[i].now);
+			a.idx[a.k++] = i;
+		}
+		if (a.k == 0)
+			break;
+		for (size_t j = 1 + 3 * a.k; j < 1 + 3 * LQ_ACK_SET_MAX; j++)
+			p[j] = lq_v_null();
+		lq_status st = lq__exec_once(db, "task ack", LQ_SQL_task_ack_run_many, p, 1 + 3 * LQ_ACK_SET_MAX,
+					     ack_set_row, &a, NULL);
+		if (st != LQ_OK) {
+			for (size_t j = 0; j < a.k; j++)
+				acked[a.idx[j]] = -(int64_t)st; /* settled again below */
+			if (first == LQ_OK)
+				first = st;
+		}
+	}
+	return first;
+}
+
+LQ_EXTERN(lq_status) lq_task_ack_many(lq_db *db, const lq_task *tasks, size_t n, lq_status *statuses)
+{
+	lq__ok(db);
+	if (n == 0)
+		return LQ_OK;
+	if (n > LQ_CLAIM_MAX)
+		return lq__fail(db, LQ_EINVAL, "task ack: at most %d tasks at once", LQ_CLAIM_MAX);
+	int64_t acked[LQ_CLAIM_MAX];
+	struct ack_many_ctx m = {tasks, n, acked};
+	size_t riding = 0;
+	for (size_t i = 0; i < n; i++)
+		riding += ack_rides(&tasks[i]) != 0;
+	int sets = riding > 1 && (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK);
+	lq_status tx = LQ_OK, first = sets ? ack_sets(db, tasks, n, acked)
+					: riding > 1 ? (tx = lq__tx(db, 1, "task ack", ack_many_body, &m)) : LQ_OK;
+	lq_status worst = LQ_OK;
+	char msg[sizeof(db->errmsg)] = "";
+	if (first != LQ_OK && first != LQ_ECONN && first != LQ_EUNKNOWN) {
+		worst = first;
+		snprintf(msg, sizeof(msg), "%s", db->errmsg);
+	}
+	for (size_t i = 0; i < n; i++) {
+		lq_status st, lost = sets && acked[i] < 0 ? (lq_status)-acked[i] : tx;
+		if (!ack_rides(&tasks[i]) || riding <= 1)
+			st = lq_task_ack(db, &tasks[i]); /* alone, as ever */
+		else if (lost == LQ_ECONN || lost == LQ_EUNKNOWN)
+			st = ack_once(db, &tasks[i], NULL, lost == LQ_EUNKNOWN ? SETTLE_AGAIN_UNKNOWN : SETTLE_AGAIN);
+		else if (lost != LQ_OK)
+			st = lost;
+		else
+			st = ack_status(db, &tasks[i], acked[i]);
+		if (statuses)
+			statuses[i] = st;
+		/* The first failure other than a lost claim, else the first lost
+		 * claim, is the call's. */
+		if (st != LQ_OK && (worst == LQ_OK || (worst == LQ_LOST && st != LQ_LOST))) {
+			worst = st;
+			snprintf(msg, sizeof(msg), "%s", db->errmsg);
+		}
+	}
+	if (worst == LQ_OK)
+		lq__ok(db);
+	else
+		snprintf(db->errmsg, sizeof(db->errmsg), "%s", msg);
+	return worst;
 }

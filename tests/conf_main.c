@@ -6,7 +6,7 @@
  * Exit 0 when every group passed, 77 when the backend's DSN is not set.
  * LQT_GROUP=name runs one group only (lease, task, schedule, runner, errors,
  * task-features, borrow, run, shared, progress,
- * cancel).
+ * cancel, ack-claim).
  */
 #include <string.h>
 
@@ -24,7 +24,7 @@ int main(int argc, char **argv)
 		{"errors", lqt_conf_errors},     {"task-features", lqt_conf_task_features},
 		{"borrow", lqt_conf_borrow},     {"run", lqt_conf_run},
 		{"shared", lqt_conf_shared},       {"progress", lqt_conf_progress},
-		{"cancel", lqt_conf_cancel},
+		{"cancel", lqt_conf_cancel},     {"ack-claim", lqt_conf_ack_claim},
 	};
 	const char *only = getenv("LQT_GROUP");
 	int failed = 0;

@@ -541,11 +541,16 @@ static int agent_main(int idx, void *arg)
 			lq_task_clear(&held);
 			lq_close(db);
 			return 0;
-		case AG_CLAIM: {
+		case AG_CLAIM:
+		case AG_ACK_CLAIM: {
+			/* AG_ACK_CLAIM: ack the task held and claim the next in one call. */
 			lq_task t[1];
 			size_t n = 0;
+			if (io->cmd == AG_CLAIM)
+				st = lq_task_claim(db, io->name, io->mode, io->ttl, t, 1, &n);
+			else
+				st = lq_task_ack_claim(db, &held, &io->ack_st, io->name, io->mode, io->ttl, t, 1, &n);
 			lq_task_clear(&held);
-			st = lq_task_claim(db, io->name, io->mode, io->ttl, t, 1, &n);
 			io->claimed = n;
 			if (st == LQ_OK && n == 1) {
 				held = t[0];

@@ -91,7 +91,7 @@ int cl_file_has(const char *path, const char *text);
 /* A child process that makes library calls on its own lq_db (the victim
  * connection) when the test asks, so that the test can kill the connection
  * between calls or while one is waiting. */
-enum { AG_QUIT = 1, AG_CLAIM, AG_ACK, AG_BEAT, AG_ACQUIRE, AG_RENEW, AG_CHECK, AG_FLUSH };
+enum { AG_QUIT = 1, AG_CLAIM, AG_ACK, AG_BEAT, AG_ACQUIRE, AG_RENEW, AG_CHECK, AG_FLUSH, AG_ACK_CLAIM };
 
 struct cl_agent_io {
 	int seq, done, ready; /* request number, last answered, opened */
@@ -105,6 +105,7 @@ struct cl_agent_io {
 	int attempts;
 	int64_t token;
 	char msg[1024];
+	lq_status ack_st; /* AG_ACK_CLAIM: the ack's status (st is the claim's) */
 };
 
 struct cl_agent {

@@ -33,6 +33,9 @@
  * writes one table, and a trigger would need SUPER on a server with binary
  * logging). */
 #define LQ_CAP_RUN_COUNT_APART (1u << 6)
+/* task_ack_claim_one_update acks a task (task_ack_run) and claims the next
+ * (task_claim_one_update) in one statement; exec sets lq_err.sent. */
+#define LQ_CAP_ONE_STATEMENT_ACK_CLAIM (1u << 7)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 

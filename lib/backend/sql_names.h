@@ -165,6 +165,15 @@
 							its 'done' run_insert in one round trip and one       \
 							transaction -> (acked 0|1); only where                \
 							LQ_CAP_ONE_STATEMENT_ACK */                           \
+	X(task_ack_claim_one_update, LQ_TASK_COLS + 2) /* (?1 id, ?2 owner, ?3 worker, ?4 started_at, ?5 queue,  \
+							?6 new owner, ?7 claim_ttl) task_ack_run of ?1 and    \
+							task_claim_one_update of ?5 in one statement ->       \
+							TASK_COLS, claimed (1|0|-1: no candidate), acked;     \
+							only where LQ_CAP_ONE_STATEMENT_ACK_CLAIM */          \
+	X(task_ack_run_many, 1)                     /* (?1 worker, then ?2.. id, owner, started_at of up to  \
+							LQ_ACK_SET_MAX tasks, NULL-padded) task_ack_run of    \
+							each -> the ids acked; only where                     \
+							LQ_CAP_ONE_STATEMENT_ACK */                           \
 	X(run_list, LQ_RUN_COLS)                    /* (?1 queue|NULL, ?2 name|NULL, ?3 age ms, ?4 limit) ->  \
 							RUN_COLS ended within age, newest first */            \
 	X(run_list_task, LQ_RUN_COLS)               /* (?1 task_id, ?2 age ms, ?3 limit) -> RUN_COLS, newest first */ \

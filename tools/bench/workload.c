@@ -14,7 +14,7 @@ const struct bench_workload_info bench_workloads[BW__COUNT] = {
 		      "DELETE ... WHERE id = (SELECT ... SKIP LOCKED) RETURNING", 1},
 	[BW_CLAIM_BATCH] = {"claim-batch", "lq_task_claim, at-most-once, 100 tasks",
 			    "the same DELETE for 100 rows", 1},
-	[BW_CLAIM_ACK] = {"claim-ack", "lq_task_claim at-least-once + lq_task_ack",
+	[BW_CLAIM_ACK] = {"claim-ack", "lq_task_ack_claim: ack the task claimed last, claim the next, at-least-once",
 			  "UPDATE ... RETURNING claim, then DELETE", 1},
 	[BW_CLAIM_RUN] = {"claim-run", "lq_task_claim, at-most-once, 1 task + lq_task_ack (its history row)",
 			  "the claim's DELETE (no history: against claim's ratio, the history's cost)", 1},
@@ -63,6 +63,8 @@ struct bench_lq {
 	const struct bench_job *job;
 	lq_runner *runner; /* tick-idle */
 	lq_task tasks[BENCH_BATCH];
+	lq_task held; /* claim-ack: claimed by the last call, acked by the next */
+	int holding;
 	lq_task_opts add;
 	/* enqueue-batch: BENCH_BATCH times "bench" and &add */
 	const char *names[BENCH_BATCH];
@@ -142,6 +144,36 @@ static int claim(struct bench_lq *c, const char *queue, lq_mode mode, size_t n, 
 	return st == LQ_OK ? 0 : -1;
 }
 
+/* claim-ack: what an at-least-once worker sends per task, the ack of the
+ * task it ran and the claim of the next in one call; the last task is
+ * acked when the client closes. */
+static int claim_ack(struct bench_lq *c, const char *queue, struct bench_op *op, char *err, size_t errsize)
+{
+	size_t got = 0;
+	lq_status ack = LQ_OK;
+	lq_status st = lq_task_ack_claim(c->db, c->holding ? &c->held : NULL, &ack, queue, LQ_AT_LEAST_ONCE,
+					 BENCH_LEASE_TTL_MS, c->tasks, 1, &got);
+	if (c->holding) {
+		lq_task_clear(&c->held);
+		c->holding = 0;
+	}
+	if (ack != LQ_OK)
+		return fail(err, errsize, "lq_task_ack_claim (the ack)", c->db, ack);
+	if (st == LQ_EMPTY) {
+		op->empty = 1;
+		return 0;
+	}
+	if (st == LQ_BUSY)
+		return 0;
+	if (st != LQ_OK)
+		return fail(err, errsize, "lq_task_ack_claim", c->db, st);
+	c->held = c->tasks[0];
+	memset(&c->tasks[0], 0, sizeof(c->tasks[0]));
+	c->holding = 1;
+	op->rows = (int64_t)got;
+	return 0;
+}
+
 static int lease(struct bench_lq *c, const char *name, struct bench_op *op, char *err, size_t errsize)
 {
 	lq_lease l;
@@ -170,7 +202,7 @@ int bench_lq_op(struct bench_lq *c, struct bench_op *op, char *err, size_t errsi
 	case BW_CLAIM_BATCH:
 		return claim(c, n->claim_queue, LQ_AT_MOST_ONCE, BENCH_BATCH, 0, op, err, errsize);
 	case BW_CLAIM_ACK:
-		return claim(c, n->claim_queue, LQ_AT_LEAST_ONCE, 1, 0, op, err, errsize);
+		return claim_ack(c, n->claim_queue, op, err, errsize);
 	case BW_RECURRING:
 		return claim(c, n->recurring_queue, LQ_AT_MOST_ONCE, 1, 0, op, err, errsize);
 	case BW_ENQUEUE:
@@ -216,6 +248,10 @@ void bench_lq_close(struct bench_lq *c)
 {
 	if (!c)
 		return;
+	if (c->holding) {
+		(void)lq_task_ack(c->db, &c->held);
+		lq_task_clear(&c->held);
+	}
 	lq_runner_free(c->runner);
 	lq_close(c->db);
 	free(c);

@@ -1,0 +1,180 @@
+-- Ack one task and claim the next in one statement (PostgreSQL): what an
+-- at-least-once worker sends per task.  See lib/ack_claim.c.
+
+-- name: task_ack_claim_one_update
+-- task_ack_run of task $1 (claim owner $2, worker $3, started_at $4) and
+-- task_claim_one_update of queue $5 for owner $6 with a claim lease of $7 ms,
+-- in one statement: one round trip and one transaction.  The ack, its
+-- history row and its count are written only if the claim of $1 was still
+-- $2's; the claim happens either way.  Every part sees the statement's one
+-- snapshot, so the acked row would still look claimable to cand once its
+-- claim expired: cand leaves $1 out (the same row must not be written twice
+-- in one statement).  The candidate filter is task_claim_one_update's, from
+-- the same fragments: a filter added there belongs here too.
+-- -> TASK_COLS, claimed (1 claimed, 0 a candidate left to the transactional
+-- path, -1 no candidate: the other columns are NULL), acked (0|1) on every row.
+WITH {{CLK}},
+acked AS (DELETE FROM lq_task WHERE id = $1::bigint AND claim_owner = $2::text
+      RETURNING id, run_at, queue, name, attempts),
+run AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
+      SELECT id, run_at, queue, name, $3::text, attempts, $4::bigint, (SELECT n FROM clk), 'done' FROM acked
+      RETURNING id, queue, name),
+counted AS (INSERT INTO lq_counter (metric, queue, name, shard, n)
+      SELECT 'run_done', queue, name, id % 8, 1 FROM run
+      ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1),
+cand AS (
+  SELECT id, (every_ms IS NULL AND cron IS NULL
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+    FROM lq_task
+   WHERE queue = $5::text
+     AND id <> $1::bigint
+     AND run_at <= (SELECT n FROM clk)
+     AND paused = 0
+     AND ({{CLAIM_FREE}})
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $5::text AND lq_queue.paused = 1)
+     AND (SELECT d.run_at FROM lq_task d
+           WHERE d.queue = $5::text AND d.run_at <= (SELECT n FROM clk)
+             AND d.paused = 0
+             AND ({{CLAIM_FREE_D}})
+           ORDER BY d.run_at DESC LIMIT 1) IS NOT NULL
+   ORDER BY priority DESC, run_at, id
+   LIMIT 1
+     FOR UPDATE SKIP LOCKED),
+took AS (
+  UPDATE lq_task t
+     SET claim_owner = $6::text, claim_until = (SELECT n FROM clk) + $7::bigint,
+         attempts = t.attempts + 1
+   WHERE t.id = (SELECT id FROM cand WHERE plain)
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+  RETURNING t.*)
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       CASE WHEN g.id IS NOT NULL THEN 1 WHEN cand.id IS NOT NULL THEN 0 ELSE -1 END,
+       (SELECT count(*) FROM run)::bigint
+  FROM (SELECT 1) AS one
+  LEFT JOIN (cand LEFT JOIN took g ON g.id = cand.id) ON true;
+
+-- name: task_ack_run_many
+-- task_ack_run of up to 100 tasks in one statement: $1 the worker, then
+-- (id, claim owner, started_at) per task ($2..$4 the first, $5..$7 the
+-- second, ...; unused places NULL).  Each task is acked, and its history
+-- row and count written, only if its claim was still that owner's.  ->
+-- the ids acked.
+WITH {{CLK}},
+v AS (
+  SELECT * FROM (VALUES
+       (1, $2::bigint, $3::text, $4::bigint),
+       (2, $5::bigint, $6::text, $7::bigint),
+       (3, $8::bigint, $9::text, $10::bigint),
+       (4, $11::bigint, $12::text, $13::bigint),
+       (5, $14::bigint, $15::text, $16::bigint),
+       (6, $17::bigint, $18::text, $19::bigint),
+       (7, $20::bigint, $21::text, $22::bigint),
+       (8, $23::bigint, $24::text, $25::bigint),
+       (9, $26::bigint, $27::text, $28::bigint),
+       (10, $29::bigint, $30::text, $31::bigint),
+       (11, $32::bigint, $33::text, $34::bigint),
+       (12, $35::bigint, $36::text, $37::bigint),
+       (13, $38::bigint, $39::text, $40::bigint),
+       (14, $41::bigint, $42::text, $43::bigint),
+       (15, $44::bigint, $45::text, $46::bigint),
+       (16, $47::bigint, $48::text, $49::bigint),
+       (17, $50::bigint, $51::text, $52::bigint),
+       (18, $53::bigint, $54::text, $55::bigint),
+       (19, $56::bigint, $57::text, $58::bigint),
+       (20, $59::bigint, $60::text, $61::bigint),
+       (21, $62::bigint, $63::text, $64::bigint),
+       (22, $65::bigint, $66::text, $67::bigint),
+       (23, $68::bigint, $69::text, $70::bigint),
+       (24, $71::bigint, $72::text, $73::bigint),
+       (25, $74::bigint, $75::text, $76::bigint),
+       (26, $77::bigint, $78::text, $79::bigint),
+       (27, $80::bigint, $81::text, $82::bigint),
+       (28, $83::bigint, $84::text, $85::bigint),
+       (29, $86::bigint, $87::text, $88::bigint),
+       (30, $89::bigint, $90::text, $91::bigint),
+       (31, $92::bigint, $93::text, $94::bigint),
+       (32, $95::bigint, $96::text, $97::bigint),
+       (33, $98::bigint, $99::text, $100::bigint),
+       (34, $101::bigint, $102::text, $103::bigint),
+       (35, $104::bigint, $105::text, $106::bigint),
+       (36, $107::bigint, $108::text, $109::bigint),
+       (37, $110::bigint, $111::text, $112::bigint),
+       (38, $113::bigint, $114::text, $115::bigint),
+       (39, $116::bigint, $117::text, $118::bigint),
+       (40, $119::bigint, $120::text, $121::bigint),
+       (41, $122::bigint, $123::text, $124::bigint),
+       (42, $125::bigint, $126::text, $127::bigint),
+       (43, $128::bigint, $129::text, $130::bigint),
+       (44, $131::bigint, $132::text, $133::bigint),
+       (45, $134::bigint, $135::text, $136::bigint),
+       (46, $137::bigint, $138::text, $139::bigint),
+       (47, $140::bigint, $141::text, $142::bigint),
+       (48, $143::bigint, $144::text, $145::bigint),
+       (49, $146::bigint, $147::text, $148::bigint),
+       (50, $149::bigint, $150::text, $151::bigint),
+       (51, $152::bigint, $153::text, $154::bigint),
+       (52, $155::bigint, $156::text, $157::bigint),
+       (53, $158::bigint, $159::text, $160::bigint),
+       (54, $161::bigint, $162::text, $163::bigint),
+       (55, $164::bigint, $165::text, $166::bigint),
+       (56, $167::bigint, $168::text, $169::bigint),
+       (57, $170::bigint, $171::text, $172::bigint),
+       (58, $173::bigint, $174::text, $175::bigint),
+       (59, $176::bigint, $177::text, $178::bigint),
+       (60, $179::bigint, $180::text, $181::bigint),
+       (61, $182::bigint, $183::text, $184::bigint),
+       (62, $185::bigint, $186::text, $187::bigint),
+       (63, $188::bigint, $189::text, $190::bigint),
+       (64, $191::bigint, $192::text, $193::bigint),
+       (65, $194::bigint, $195::text, $196::bigint),
+       (66, $197::bigint, $198::text, $199::bigint),
+       (67, $200::bigint, $201::text, $202::bigint),
+       (68, $203::bigint, $204::text, $205::bigint),
+       (69, $206::bigint, $207::text, $208::bigint),
+       (70, $209::bigint, $210::text, $211::bigint),
+       (71, $212::bigint, $213::text, $214::bigint),
+       (72, $215::bigint, $216::text, $217::bigint),
+       (73, $218::bigint, $219::text, $220::bigint),
+       (74, $221::bigint, $222::text, $223::bigint),
+       (75, $224::bigint, $225::text, $226::bigint),
+       (76, $227::bigint, $228::text, $229::bigint),
+       (77, $230::bigint, $231::text, $232::bigint),
+       (78, $233::bigint, $234::text, $235::bigint),
+       (79, $236::bigint, $237::text, $238::bigint),
+       (80, $239::bigint, $240::text, $241::bigint),
+       (81, $242::bigint, $243::text, $244::bigint),
+       (82, $245::bigint, $246::text, $247::bigint),
+       (83, $248::bigint, $249::text, $250::bigint),
+       (84, $251::bigint, $252::text, $253::bigint),
+       (85, $254::bigint, $255::text, $256::bigint),
+       (86, $257::bigint, $258::text, $259::bigint),
+       (87, $260::bigint, $261::text, $262::bigint),
+       (88, $263::bigint, $264::text, $265::bigint),
+       (89, $266::bigint, $267::text, $268::bigint),
+       (90, $269::bigint, $270::text, $271::bigint),
+       (91, $272::bigint, $273::text, $274::bigint),
+       (92, $275::bigint, $276::text, $277::bigint),
+       (93, $278::bigint, $279::text, $280::bigint),
+       (94, $281::bigint, $282::text, $283::bigint),
+       (95, $284::bigint, $285::text, $286::bigint),
+       (96, $287::bigint, $288::text, $289::bigint),
+       (97, $290::bigint, $291::text, $292::bigint),
+       (98, $293::bigint, $294::text, $295::bigint),
+       (99, $296::bigint, $297::text, $298::bigint),
+       (100, $299::bigint, $300::text, $301::bigint)
+    ) AS v(k, id, owner, sa)
+   WHERE v.id IS NOT NULL),
+acked AS (DELETE FROM lq_task t USING v WHERE t.id = v.id AND t.claim_owner = v.owner
+          RETURNING t.id, t.run_at, t.queue, t.name, t.attempts, v.sa, v.k),
+run AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
+        SELECT id, run_at, queue, name, $1::text, attempts, sa, (SELECT n FROM clk), 'done' FROM acked ORDER BY k
+        RETURNING id, task_id, queue, name),
+counted AS (INSERT INTO lq_counter (metric, queue, name, shard, n)
+            SELECT 'run_done', queue, name, id % 8, count(*) FROM run GROUP BY queue, name, id % 8
+            ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + EXCLUDED.n)
+SELECT task_id FROM run;
