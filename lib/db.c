@@ -173,6 +173,7 @@ lq_status lq__open_backend(const char *dsn, const struct lq_backend *be, lq_db *
 	if (!backend_ok(be))
 		return lq__fail(*out, LQ_ERROR, "backend %s is incomplete", be->name ? be->name : "?");
 	(*out)->be = be;
+	(*out)->abi = LQ_ABI_VERSION; /* the library's own callers (tests) */
 	return lq__connect(*out);
 }
 
