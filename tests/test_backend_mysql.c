@@ -585,7 +585,10 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_update_set:
 		return LQ_CAP_CLAIM_SET;
 	case LQ_SQL_task_ack_run:
+	case LQ_SQL_task_ack_run_many:
 		return LQ_CAP_ONE_STATEMENT_ACK;
+	case LQ_SQL_task_ack_claim_one_update:
+		return LQ_CAP_ONE_STATEMENT_ACK_CLAIM;
 	default:
 		return 0;
 	}

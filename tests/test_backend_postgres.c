@@ -863,7 +863,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_lease_slot_break, LQ_SQL_lease_rw_state, LQ_SQL_lease_read_purge, LQ_SQL_lease_read_insert,
 		LQ_SQL_lease_read_extend, LQ_SQL_lease_read_shrink, LQ_SQL_lease_promote, LQ_SQL_lease_demote,
 		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_many,
-		LQ_SQL_task_ack_run,
+		LQ_SQL_task_ack_run, LQ_SQL_task_ack_run_many, LQ_SQL_task_ack_claim_one_update,
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
