@@ -1742,7 +1742,7 @@ static lq_status ack_claim_body(lq_db *db, void *arg)
 {
 	struct ack_claim_ctx *a = arg;
 	lq_value p[2] = {lq_v_int(a->done->id), lq__v_text(a->done->claim_owner)};
-	struct settle_run_ctx s = {a->done, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, 0};
+	struct settle_run_ctx s = {a->done, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, 0, NULL};
 	lq_status st = settle_run_body(db, &s);
 	a->acked = s.n;
 	return st != LQ_OK ? st : claim_body(db, a->cc);
@@ -1908,7 +1908,7 @@ static lq_status ack_many_body(lq_db *db, void *arg)
 			lq_value q[4] = {p[0], p[1], lq__v_text(worker), lq_v_int(t->now)};
 			st = lq__exec(db, what, LQ_SQL_task_ack_run, q, 4, lq__row_int, &m->acked[i], NULL);
 		} else {
-			struct settle_run_ctx s = {t, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, 0};
+			struct settle_run_ctx s = {t, LQ_SQL_task_ack, p, 2, LQ_RUN_DONE, NULL, 0, NULL};
 			st = settle_run_body(db, &s);
 			m->acked[i] = s.n;
 		}
