@@ -239,6 +239,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 			   "leaseq_up %d\n", st == LQ_OK);
 		if (st == LQ_OK)
 			lc_stats_prometheus(f, &s);
+		if (st == LQ_OK)
+			lc_prom_schedules(f, sv->db); /* the dead-man gauges; a failure only shortens them */
 		lc_stats_free(&s);
 		st = LQ_OK; /* a scrape of a database that is down is still an answer: leaseq_up 0 */
 	} else {
