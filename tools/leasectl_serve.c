@@ -24,8 +24,8 @@ static const struct lc_opt serve_opts[] = {
 		 "where to listen (default 127.0.0.1:9464; port 0 picks a free one,\n"
 		 "printed on standard error)"),
 	LC_FLAG(struct serve_args, allow_actions, "allow-actions", 0,
-		"let the dashboard retry dead tasks, pause and resume queues and\n"
-		"break leases (needs --secret-file)"),
+		"let the dashboard retry dead tasks, run a schedule now, pause and\n"
+		"resume schedules and queues, and break leases (needs --secret-file)"),
 	LC_VALUE(struct serve_args, secret_file, "secret-file", 0, "FILE", 0,
 		 "the password for actions: the file's first line, 16 characters\n"
 		 "or more (the browser asks for it; any user name)"),
@@ -51,7 +51,9 @@ const struct lc_usage lc_serve_usage = {
 		"            with their errors\n"
 		"Read-only by default: GET and HEAD only, nothing can be changed through\n"
 		"it.  With --allow-actions the dashboard also shows buttons (retry a dead\n"
-		"task, pause or resume a queue, break a held lease); each is a POST to\n"
+		"task, run a schedule now, pause or resume a schedule or a queue, break a\n"
+		"held lease; a run-now refused because an occurrence is due, running or\n"
+		"paused answers 409); each is a POST to\n"
 		"/action that needs the secret of --secret-file (HTTP basic auth), comes\n"
 		"from the dashboard's own origin and carries the page's form token\n"
 		"(CSRF protection); anything else is refused and changes nothing.\n"
