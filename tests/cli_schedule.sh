@@ -3,9 +3,9 @@
 # `task add --overlap/--catch-up/--alert-after`, `task run-now` (one extra
 # occurrence, the schedule not shifted), `task edit` (in place, also raced by
 # several workers: no occurrence runs twice), pause/resume without a burst,
-# the dead-man check of `doctor` and `/metrics`, and bad input (exit 64, one
-# line naming the task, nothing changed).  Run by ctest as
-# `bash tests/cli_schedule.sh <backend>` with LEASECTL=<path to leasectl>.
+# the dead-man check of `doctor` and `/metrics`, `exec --overlap skip|queue`,
+# and bad input (exit 64, one line naming the task, nothing changed).  Run by
+# ctest as `bash tests/cli_schedule.sh <backend>` with LEASECTL=<path>.
 #
 #   sqlite    a database file in a temporary directory
 #   postgres  $LEASEQ_TEST_PG_DSN
@@ -148,6 +148,24 @@ kill -TERM "$spid" 2>/dev/null || true
 wait "$spid" 2>/dev/null || true
 run task rm "$W"
 end "doctor warns (exit 1/2) and /metrics flags a schedule whose last success is older than --alert-after"
+
+# ------------------------------------------------------------ exec --overlap
+begin
+X="exec_${RUN_ID}"
+run lease acquire "$X" --ttl 1m
+h=$(cat "$T/out")
+run exec --overlap skip "$X" -- true
+[[ $RC == 75 ]] || why+=("exec --overlap skip on a held lease: exit $RC, expected 75")
+( sleep 1; echo released >>"$T/order"; "$LEASECTL" --db "$DSN" lease release "$h" >/dev/null 2>&1 ) &
+rel=$!
+run exec --overlap queue "$X" -- sh -c "echo ran >>'$T/order'"
+want_rc 0
+wait "$rel" || true
+[[ "$(tr '\n' ' ' <"$T/order")" == "released ran " ]] || why+=("queue did not run after the holder: $(tr '\n' ' ' <"$T/order")")
+run exec --overlap cancel-previous "$X" -- true
+want_rc 64
+want_err_line
+end "exec --overlap skip exits 75 on a held lease; queue waits and runs after the holder; cancel-previous is 64"
 
 # ------------------------------------------------------------ the edit race
 # Three workers claim a 50 ms schedule while edits switch it between two
