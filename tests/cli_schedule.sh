@@ -167,6 +167,25 @@ want_rc 64
 want_err_line
 end "exec --overlap skip exits 75 on a held lease; queue waits and runs after the holder; cancel-previous is 64"
 
+# ------------------------------------------------------------ cancel-previous
+# A 1 s schedule whose handler would take 30 s, under an at-least-once
+# worker: each occurrence is revoked when the next is due (at the holder's
+# heartbeat) and its handler stopped; none finishes, the next ones start.
+begin
+C="cancel_${RUN_ID}"
+run --json task add slow --queue "$C" --every 1s --overlap cancel-previous
+CP=$(json_get "$T/out" id)
+: >"$T/slow"
+timeout -s TERM 5 "$LEASECTL" --db "$DSN" worker --queue "$C" --at-least-once --claim-ttl 900ms \
+    --handler "slow=echo start >>'$T/slow'; sleep 30; echo end >>'$T/slow'" >/dev/null 2>"$T/slow.err" || true
+starts=$(grep -c start "$T/slow" || true)
+[[ $starts -ge 2 ]] || why+=("cancel-previous: $starts occurrences started, expected 2 or more: $(excerpt "$T/slow.err")")
+grep -q end "$T/slow" && why+=("cancel-previous: a revoked occurrence ran to its end")
+run --json task show "$CP"
+grep -q 'cancel-previous' <<<"$(json_get "$T/out" last_error)" || why+=("last_error does not say why: $(json_get "$T/out" last_error)")
+run task rm "$CP"
+end "--overlap cancel-previous: a worker's occurrence is revoked and stopped when the next one is due"
+
 # ------------------------------------------------------------ the edit race
 # Three workers claim a 50 ms schedule while edits switch it between two
 # intervals: every occurrence runs once (no run_at twice), whichever

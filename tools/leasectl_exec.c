@@ -98,7 +98,7 @@ const struct lc_usage lc_exec_usage = {
 	.examples = "# crontab on every host: the report runs once per night, on one host\n"
 		    "0 3 * * * leasectl exec --min-hold 10m --conflict-exit 0 nightly -- report\n"
 		    "leasectl exec deploy --wait 5m -- make deploy\n"
-		    "*/5 * * * * leasectl exec --overlap queue sync -- ./sync.sh   # runs back to back\n"
+		    "*/5 * * * * leasectl exec --overlap queue sync -- ./sync.sh\n"
 		    "leasectl exec --slots 3 --wait 10m import -- ./import.sh   # 3 at a time",
 	.exits = "N    COMMAND's exit status (128+S if killed by signal S)\n"
 		 "75   held elsewhere (or the --conflict-exit status)\n"

@@ -93,7 +93,7 @@ void lc_print_schedule(const lq_schedule *s)
 }
 
 #define STEER_EXITS "0   done\n1   no such task (\"task 42: not found\"), or other failure\n" \
-		    "64  bad usage, invalid id or schedule, or not a recurring task (nothing changed)\n"
+		    "64  bad usage, invalid id or schedule, or not a recurring task\n    (nothing changed)\n"
 
 /* ------------------------------------------------------------ edit */
 
@@ -103,7 +103,7 @@ struct edit_args {
 static const struct lc_opt edit_opts[] = {
 	LC_ARG(struct edit_args, id, "ID", 0, "the recurring task's id"),
 	LC_VALUE(struct edit_args, every, "every", 0, "DUR", 0, "the new schedule: every DUR, 10ms to ten years"),
-	LC_VALUE(struct edit_args, cron, "cron", 0, "EXPR", 0, "the new schedule: a 5-field cron expression or @daily etc."),
+	LC_VALUE(struct edit_args, cron, "cron", 0, "EXPR", 0, "the new schedule: a 5-field cron expression, or @daily etc."),
 	LC_VALUE(struct edit_args, tz, "tz", 0, "ZONE", 0, "the IANA time zone of --cron (default UTC)"),
 	LC_OPT_TABLE_END,
 };

@@ -130,7 +130,7 @@ static const struct lc_usage add_usage = {
 	.examples = "leasectl task add send-mail --payload '{\"to\":\"a@example.com\"}'\n"
 		    "leasectl task add report --cron '0 3 * * *' --tz Europe/Paris --unique report\n"
 		    "leasectl task add cleanup --every 10m --missed skip\n"
-		    "leasectl task add sync --every 1m --overlap queue --catch-up 3 --alert-after 10m\n"
+		    "leasectl task add sync --every 1m --overlap queue --alert-after 10m\n"
 		    "leasectl task add resize --in 30s --payload-file photo.jpg\n"
 		    "echo hello | leasectl task add echo --payload-file - --at 2026-11-22T10:00:00Z\n"
 		    "leasectl task add urgent-mail --priority 10 --timeout 30s\n"
