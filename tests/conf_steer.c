@@ -118,6 +118,21 @@ static void steer_catch_up(void **state)
 	assert_lq_ok(db, lq_task_get(db, id, &g));
 	assert_true(g.run_at > g.now);
 	lq_task_clear(&g);
+	assert_lq_ok(db, lq_task_rm(db, id));
+
+	/* A cron schedule walks its slots: ten hours down, at most four runs
+	 * (hourly, so that no new slot comes due while the test claims). */
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	now = lqt_db_now(db);
+	o.cron = "0 * * * *";
+	o.run_at = (now - 36000000) / 3600000 * 3600000;
+	o.catch_up = 4;
+	assert_lq_ok(db, lq_task_add(db, "hourly", &o, &id, NULL));
+	assert_int_equal(claim_all(db, LQ_AT_MOST_ONCE), 4);
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_true(g.run_at > g.now);
+	assert_int_equal(g.run_at % 3600000, 0);
+	lq_task_clear(&g);
 }
 
 static void steer_resume_no_burst(void **state)
@@ -280,16 +295,17 @@ static void steer_overlap(void **state)
 	lq_task t, u;
 	size_t n;
 
-	/* A 300 ms schedule whose occurrence runs for 700 ms. */
-	int64_t q = add_steered(db, "queued", 300, now - 10, LQ_OVERLAP_QUEUE, 0, 0);
+	/* A 1 s schedule whose occurrence runs for 1.5 s (one slot comes due
+	 * meanwhile; the claims come well within the first second). */
+	int64_t q = add_steered(db, "queued", 1000, now - 10, LQ_OVERLAP_QUEUE, 0, 0);
 	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
 	assert_int_equal(t.id, q);
-	lqt_sleep_ms(700);
+	lqt_sleep_ms(1500);
 	assert_lq_ok(db, lq_task_ack(db, &t));
 	/* queue: the one that came due meanwhile runs right after. */
 	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &u, 1, &n));
 	assert_int_equal(u.id, q);
-	assert_int_equal(u.run_at, t.run_at + 300);
+	assert_int_equal(u.run_at, t.run_at + 1000);
 	assert_lq_ok(db, lq_task_ack(db, &u));
 	lq_task_clear(&t);
 	lq_task_clear(&u);
@@ -297,10 +313,10 @@ static void steer_overlap(void **state)
 
 	/* skip: dropped, the next one is in the future. */
 	now = lqt_db_now(db);
-	int64_t s = add_steered(db, "skipped", 300, now - 10, LQ_OVERLAP_SKIP, 0, 0);
+	int64_t s = add_steered(db, "skipped", 1000, now - 10, LQ_OVERLAP_SKIP, 0, 0);
 	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
 	assert_int_equal(t.id, s);
-	lqt_sleep_ms(700);
+	lqt_sleep_ms(1500);
 	assert_lq_ok(db, lq_task_ack(db, &t));
 	assert_lq_ok(db, lq_task_get(db, s, &u));
 	assert_true(u.run_at > u.now);
@@ -311,10 +327,10 @@ static void steer_overlap(void **state)
 	/* cancel-previous: the holder's heartbeat finds its claim revoked,
 	 * its ack is refused, and the new occurrence is claimed. */
 	now = lqt_db_now(db);
-	int64_t c = add_steered(db, "cancelling", 300, now - 10, LQ_OVERLAP_CANCEL_PREVIOUS, 0, 0);
+	int64_t c = add_steered(db, "cancelling", 1000, now - 10, LQ_OVERLAP_CANCEL_PREVIOUS, 0, 0);
 	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
 	assert_int_equal(t.id, c);
-	lqt_sleep_ms(400);
+	lqt_sleep_ms(1200);
 	assert_lq(db, LQ_LOST, lq_task_heartbeat(db, &t, 30000));
 	assert_non_null(strstr(lq_errmsg(db), "cancel-previous"));
 	assert_lq(db, LQ_LOST, lq_task_ack(db, &t));
@@ -336,17 +352,17 @@ static int count_overdue(const lq_schedule *s, void *arg)
 static void steer_dead_man(void **state)
 {
 	lq_db *db = DB(state);
-	int64_t id = add_steered(db, "watched", 3600000, 0, LQ_OVERLAP_DEFAULT, 0, 200);
+	int64_t id = add_steered(db, "watched", 3600000, 0, LQ_OVERLAP_DEFAULT, 0, 1000);
 	lq_schedule s;
 	lq_task t;
 	size_t n;
 	int overdue = 0;
 
 	add_steered(db, "unwatched", 3600000, 0, LQ_OVERLAP_DEFAULT, 0, 0);
-	lqt_sleep_ms(400);
+	lqt_sleep_ms(1200);
 	assert_lq_ok(db, lq_schedule_get(db, id, &s));
 	assert_int_equal(s.overdue, 1);
-	assert_true(s.since_success_ms > 200);
+	assert_true(s.since_success_ms > 1000);
 	assert_lq_ok(db, lq_schedule_list(db, LQ_SCHEDULE_ALERTED, count_overdue, &overdue));
 	assert_int_equal(overdue, 1);
 	assert_lq(db, LQ_EINVAL, lq_schedule_list(db, 8u, count_overdue, &overdue));
@@ -366,7 +382,7 @@ static void steer_dead_man(void **state)
 	assert_true(s.last_success_at > 0);
 	assert_int_equal(s.overdue, 0);
 	/* A failure does not. */
-	lqt_sleep_ms(400);
+	lqt_sleep_ms(1200);
 	assert_lq_ok(db, lq_task_run_now(db, id));
 	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
 	assert_lq_ok(db, lq_task_fail(db, &t, "boom"));
