@@ -140,6 +140,36 @@ int lq__claim_revoked(lq_db *db, const lq_task *t);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 
+/* Steering of recurring tasks (steer.c).  lq__steer: the columns the claim
+ * and the ack read beside the task row; catch_up is effective (0 skip, 1
+ * once, N). */
+struct lq__steer {
+	int overlap;
+	int catch_up;
+	int64_t next_at;
+};
+lq_status lq__steer_read(lq_db *db, const lq_task *t, struct lq__steer *s);
+/* The occurrence to move on to from due time seen, with the slots up to
+ * upto passed: the first slot after seen if none passed, else (*stale) the
+ * first after upto, or with catch_up N >= 2 the oldest of the last N - 1
+ * passed slots (the one to run and N - 1 more).  LQ_OK, or the cron's
+ * status when it no longer parses. */
+lq_status lq__catch_next(const lq_task *t, int catch_up, int64_t seen, int64_t upto, int64_t *next, int *stale);
+/* An at-least-once occurrence claimed at t->now is settled at now: where
+ * run_at goes (catch-up bound for the slots missed before the claim, the
+ * overlap policy for those that came due while it ran). */
+lq_status lq__ack_next(lq_db *db, const lq_task *t, int64_t now, int64_t *next);
+/* Set or clear the steering of a task just added (opts version 2). */
+int lq__steer_wanted(const lq_task_opts *opts);
+lq_status lq__steer_store(lq_db *db, int64_t id, const lq_task_opts *opts);
+lq_status lq__steer_check(lq_db *db, const char *name, const lq_task_opts *opts);
+/* Resume of a recurring task whose due time passed while paused: at most one
+ * late occurrence.  *done: it resumed it (else the caller unpauses). */
+lq_status lq__steer_resume(lq_db *db, int64_t id, int *done);
+/* cancel-previous: revoke the claim of t if its successor is due.
+ * *revoked: it did (t's ack will be refused). */
+lq_status lq__steer_preempt(lq_db *db, const lq_task *t, int *revoked);
+
 /* Validation with messages into db->errmsg; all return LQ_EINVAL on failure. */
 lq_status lq__check_name(lq_db *db, const char *what, const char *name);
 lq_status lq__check_ttl(lq_db *db, const char *what, int64_t ttl_ms);

@@ -62,7 +62,8 @@ extern "C" {
  *
  * Structures the library fills for the caller (lq_lease, lq_task,
  * lq_health, lq_run, lq_run_counts, lq_lease_counts, lq_queue_info,
- * lq_run_report, lq_progress) grow only by appending fields, and each growth raises
+ * lq_run_report, lq_progress,
+ * lq_schedule) grow only by appending fields, and each growth raises
  * LQ_ABI_VERSION.  The library learns which layout the caller was built
  * with from the calls: lq_open and lq_open_borrowed record it in the handle,
  * and the few calls that take such a structure without a handle pass it
@@ -417,9 +418,25 @@ LQ_EXTERN(lq_status) lq_lease_decode_abi(const char *text, lq_lease *out, char *
 
 typedef enum lq_missed { LQ_MISSED_ONCE = 0, LQ_MISSED_SKIP = 1 } lq_missed;
 
+/* What an occurrence of a recurring task does when it is due while the
+ * previous one still runs.  At-least-once, the previous one's claim is in
+ * the row: DEFAULT and SKIP wait for it and drop the occurrences that came
+ * due meanwhile; QUEUE runs the first of them right after it (then the
+ * catch-up bound applies); CANCEL_PREVIOUS revokes the running one's claim
+ * at its next heartbeat (its ack is refused, LQ_LOST) and runs the new one.
+ * At-most-once, a claim moves the row on and nothing in it says that a run
+ * is still going: occurrences may overlap whatever the policy. */
+typedef enum lq_overlap {
+	LQ_OVERLAP_DEFAULT = 0,
+	LQ_OVERLAP_SKIP = 1,
+	LQ_OVERLAP_QUEUE = 2,
+	LQ_OVERLAP_CANCEL_PREVIOUS = 3
+} lq_overlap;
+#define LQ_CATCH_UP_MAX 100 /* catch_up: at most this many missed occurrences */
+
 /* Options of a new task: designated initialisers on top of
  * LQ_TASK_OPTS_INIT, e.g. {.version = LQ_TASK_OPTS_VERSION, .delay_ms = 5000}. */
-#define LQ_TASK_OPTS_VERSION 1
+#define LQ_TASK_OPTS_VERSION 2
 typedef struct lq_task_opts {
 	unsigned version;         /* LQ_TASK_OPTS_VERSION */
 	const char *queue;        /* NULL: "default" */
@@ -438,6 +455,14 @@ typedef struct lq_task_opts {
 	                           * A recurring task keeps it for every occurrence. */
 	int64_t timeout_ms;       /* how long a handler may run (0: the worker's
 	                           * default); leasectl's worker stops it past that */
+	/* Version 2: steering a recurring task (read only when version >= 2;
+	 * each needs every_ms or cron). */
+	lq_overlap overlap;       /* see lq_overlap; default LQ_OVERLAP_DEFAULT */
+	int catch_up;             /* after downtime run at most this many missed
+	                           * occurrences, 1 to LQ_CATCH_UP_MAX; 0: as missed
+	                           * says (once = 1, skip = 0) */
+	int64_t alert_after_ms;   /* dead-man bound: lq_schedule says overdue when
+	                           * the last success (or the creation) is older */
 } lq_task_opts;
 #define LQ_TASK_OPTS_INIT {.version = LQ_TASK_OPTS_VERSION}
 
@@ -650,6 +675,63 @@ LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id);
 /* Pause or resume one task (a paused task is never claimed).  LQ_OK;
  * LQ_NOTFOUND: no live task with that id. */
 LQ_EXTERN(lq_status) lq_task_pause(lq_db *db, int64_t id, int paused);
+/* Resuming a recurring task whose due time passed while it was paused runs
+ * at most one late occurrence (none with missed skip / catch_up 0), never
+ * one per slot missed, and keeps the schedule's phase. */
+
+/* ------------------------------------------------------ steering schedules */
+
+/* One recurring task's schedule and its steering, as lq_schedule_get and
+ * lq_schedule_list read it (a new structure: it grows by raising
+ * LQ_ABI_VERSION like the others). */
+typedef struct lq_schedule {
+	int64_t id;
+	char queue[LQ_NAME_MAX + 1];
+	char name[LQ_NAME_MAX + 1];
+	int64_t every_ms;        /* 0 if cron */
+	char cron[LQ_CRON_MAX + 1];
+	char tz[LQ_TZ_MAX + 1];
+	int paused;
+	lq_overlap overlap;
+	int catch_up;            /* effective: 0 skip, 1 once, N */
+	int64_t alert_after_ms;  /* 0: no dead-man check */
+	int64_t last_success_at; /* 0: never succeeded */
+	int64_t since_success_ms; /* since the last success, or the creation */
+	int overdue;             /* alert_after_ms set, not paused, and
+	                          * since_success_ms > alert_after_ms */
+	int64_t run_at;          /* the row's due time (a run-now's, if pending) */
+	int64_t next_at;         /* the regular occurrence a run-now (or an edit
+	                          * under a live claim) set aside; 0 if none */
+	int64_t created_at;
+	int64_t now;             /* database clock when read */
+} lq_schedule;
+
+/* Replace the schedule of recurring task id in place: every_ms > 0, or cron
+ * (tz NULL: UTC).  The next occurrence is the new schedule's first after
+ * the database's now.  Conditional on the occurrence read: a claim racing
+ * with the edit runs the occurrence under the old schedule or the new one,
+ * never both.  An occurrence under a live at-least-once claim keeps running
+ * and its ack moves on to the new schedule.  *next_run_at (may be NULL): the
+ * new schedule's first occurrence.  LQ_OK; LQ_NOTFOUND; LQ_EINVAL: a bad
+ * schedule, or a task that is not recurring (nothing changed); LQ_BUSY:
+ * claims kept moving the row and the edit did not get in. */
+LQ_EXTERN(lq_status) lq_task_edit_schedule(lq_db *db, int64_t id, int64_t every_ms, const char *cron,
+					   const char *tz, int64_t *next_run_at);
+/* One extra occurrence of recurring task id, due now; the regular next
+ * occurrence stays where it is (the schedule is not shifted).  A one-off
+ * task becomes due now (as lq_task_retry).  LQ_OK; LQ_NOTFOUND; LQ_BUSY: an
+ * occurrence is due or running already, a run-now is pending, or the task
+ * is paused (nothing changed; lq_errmsg says which). */
+LQ_EXTERN(lq_status) lq_task_run_now(lq_db *db, int64_t id);
+/* The schedule of recurring task id.  LQ_OK; LQ_NOTFOUND: no live recurring
+ * task with that id. */
+LQ_EXTERN(lq_status) lq_schedule_get(lq_db *db, int64_t id, lq_schedule *out);
+#define LQ_SCHEDULE_ALERTED 1u /* only those with alert_after_ms (by an index, no scan) */
+/* Call fn for every recurring task (by id), or with LQ_SCHEDULE_ALERTED for
+ * those with a dead-man bound; fn returns non-zero to stop.  LQ_OK;
+ * LQ_EINVAL: unknown flags. */
+typedef int (*lq_schedule_fn)(const lq_schedule *s, void *ctx);
+LQ_EXTERN(lq_status) lq_schedule_list(lq_db *db, unsigned flags, lq_schedule_fn fn, void *ctx);
 
 /* What "leasectl doctor" reads: read-only, one pass over the task tables. */
 typedef struct lq_health {

@@ -124,6 +124,7 @@ static void task_what(char *buf, size_t size, int64_t id)
 struct add_ctx {
 	lq_value p[ADD_NPARAMS];
 	const char *unique_key;
+	const lq_task_opts *opts; /* for its steering (version 2) */
 	int64_t id;
 	int existed;
 };
@@ -137,8 +138,12 @@ static lq_status add_body(lq_db *db, void *arg)
 	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
-	if (n == 1)
-		return lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
+	if (n == 1) {
+		st = lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
+		if (st == LQ_OK && lq__steer_wanted(a->opts))
+			st = lq__steer_store(db, a->id, a->opts);
+		return st;
+	}
 	if (!a->unique_key)
 		return lq__fail(db, LQ_ERROR, "task add: the insert changed nothing");
 	lq_value k[1] = {lq__v_text(a->unique_key)};
@@ -160,7 +165,7 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	if (!opts)
 		opts = &defaults;
 	lq_status st;
-	if (opts->version != LQ_TASK_OPTS_VERSION)
+	if (opts->version < 1 || opts->version > LQ_TASK_OPTS_VERSION)
 		return lq__fail(db, LQ_EINVAL, "task add: unknown lq_task_opts version %u", opts->version);
 	if ((st = lq__check_name(db, "task name", name)) != LQ_OK)
 		return st;
@@ -200,6 +205,8 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 		if (lq_check_schedule(opts->cron, opts->tz, msg, sizeof(msg)) != LQ_OK)
 			return lq__fail(db, LQ_EINVAL, "task \"%s\": %s", name, msg);
 	}
+	if ((st = lq__steer_check(db, name, opts)) != LQ_OK)
+		return st;
 	int priority = opts->priority;
 	int64_t timeout_ms = opts->timeout_ms;
 	if (timeout_ms < 0 || timeout_ms > LQ_TTL_MAX_MS)
@@ -250,7 +257,8 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	if (st != LQ_OK || (st = lq__ready(db)) != LQ_OK)
 		return st;
 	a.unique_key = opts && opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
-	if (db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) {
+	a.opts = opts;
+	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts)) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t new_id = 0;
@@ -396,6 +404,11 @@ static lq_status many_body(lq_db *db, void *arg)
 				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");
 		if (st == LQ_OK)
 			st = many_match(db, m, idx, k);
+		for (size_t j = 0; st == LQ_OK && j < k; j++) {
+			const lq_task_opts *o = m->opts ? m->opts[idx[j]] : NULL;
+			if (lq__steer_wanted(o) && !m->existed[idx[j]])
+				st = lq__steer_store(db, m->ids[idx[j]], o);
+		}
 		many_rows_free(m);
 		if (st != LQ_OK)
 			return st;
@@ -524,29 +537,6 @@ static int cand_row(void *arg, const lq_value *c, int n)
 	return 0;
 }
 
-/* Next occurrence of a recurring task whose due time `seen` came at `now`:
- * the first slot after now, so downtime costs one catch-up run, not one
- * per missed slot.  *stale: a later slot has passed too (for --missed skip). */
-static lq_status next_occurrence(const lq_task *t, int64_t seen, int64_t now, int64_t *next, int *stale)
-{
-	if (t->every_ms > 0) {
-		int64_t k = now >= seen ? (now - seen) / t->every_ms + 1 : 1;
-		*next = seen + k * t->every_ms;
-		*stale = k > 1;
-		return LQ_OK;
-	}
-	int64_t after_seen;
-	lq_status st = lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, seen, &after_seen, NULL, 0);
-	if (st != LQ_OK)
-		return st;
-	*stale = after_seen <= now;
-	if (!*stale) {
-		*next = after_seen;
-		return LQ_OK;
-	}
-	return lq_cron_next(t->cron, t->tz[0] ? t->tz : NULL, now, next, NULL, 0);
-}
-
 /* The at-least-once claim of a task or an occurrence: our owner, a lease of
  * claim_ttl and one more attempt, if it is still due and unclaimed. */
 static lq_status claim_with_owner(lq_db *db, struct claim_ctx *cc, lq_task *t, int *claimed)
@@ -599,6 +589,21 @@ static lq_status claim_occurrence_alo(lq_db *db, struct claim_ctx *cc, lq_task *
 	return st;
 }
 
+/* cancel-previous: the claimed occurrence is revoked once its successor
+ * (the regular one a run-now set aside, else the first slot after now) is
+ * due; the holder's heartbeat finds that out (lq__steer_preempt). */
+static lq_status set_preempt(lq_db *db, const lq_task *t, int64_t next_at)
+{
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	int64_t at = next_at;
+	int stale = 0;
+	if (!at && lq__catch_next(t, 1, t->run_at, t->now, &at, &stale) != LQ_OK)
+		return LQ_OK; /* no successor: nothing to preempt for */
+	lq_value p[3] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(at)};
+	return lq__exec(db, what, LQ_SQL_task_set_preempt, p, 3, NULL, NULL, NULL);
+}
+
 static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *claimed)
 {
 	char what[64];
@@ -610,7 +615,10 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 	if (is_recurring(t)) {
 		int64_t next = 0;
 		int stale = 0;
-		if (next_occurrence(t, t->run_at, t->now, &next, &stale) != LQ_OK) {
+		struct lq__steer sr;
+		if ((st = lq__steer_read(db, t, &sr)) != LQ_OK)
+			return st;
+		if (lq__catch_next(t, sr.catch_up, t->run_at, t->now, &next, &stale) != LQ_OK) {
 			/* A schedule that no longer parses must not block the queue. */
 			lq_value p[3] = {lq_v_int(t->id), lq_v_null(), lq__v_text("schedule never matches")};
 			st = lq__exec(db, what, LQ_SQL_task_bury, p, 3, NULL, NULL, &n);
@@ -619,8 +627,14 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 			cc->dropped++;
 			return st;
 		}
-		if (cc->mode == LQ_AT_LEAST_ONCE && !(stale && t->missed == LQ_MISSED_SKIP))
-			return claim_occurrence_alo(db, cc, t, next, claimed);
+		if (sr.next_at)
+			next = sr.next_at; /* a run-now's: the regular one it set aside */
+		if (cc->mode == LQ_AT_LEAST_ONCE && !(stale && sr.catch_up == 0)) {
+			st = claim_occurrence_alo(db, cc, t, next, claimed);
+			if (st == LQ_OK && *claimed && sr.overlap == LQ_OVERLAP_CANCEL_PREVIOUS)
+				st = set_preempt(db, t, sr.next_at);
+			return st;
+		}
 		lq_value p[3] = {lq_v_int(t->id), lq_v_int(t->run_at), lq_v_int(next)};
 		st = lq__exec(db, what, LQ_SQL_task_claim_occurrence, p, 3, NULL, NULL, &n);
 		if (st != LQ_OK)
@@ -629,7 +643,7 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 			cc->lost++;
 			return LQ_OK;
 		}
-		if (stale && t->missed == LQ_MISSED_SKIP) {
+		if (stale && sr.catch_up == 0) {
 			cc->dropped++; /* moved on without running the late occurrence */
 			return LQ_OK;
 		}
@@ -1087,11 +1101,13 @@ static enum task_state task_state(lq_db *db, const lq_task *t)
 static lq_status next_occurrence_of(lq_db *db, const lq_task *t, int64_t *next)
 {
 	int64_t now = 0;
-	int stale = 0;
 	lq_status st = lq_now(db, &now);
 	if (st != LQ_OK)
 		return st;
-	if (next_occurrence(t, t->run_at, now, next, &stale) != LQ_OK)
+	st = lq__ack_next(db, t, now, next);
+	if (st == LQ_ECONN || st == LQ_EUNKNOWN)
+		return st;
+	if (st != LQ_OK)
 		*next = t->next_run_at; /* the schedule stopped parsing: the claim's guess */
 	return LQ_OK;
 }
@@ -1179,6 +1195,11 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
 		char what[64];
 		task_what(what, sizeof(what), t->id);
 		lq_status st = lq__ready(db);
+		if (st == LQ_OK && t->recurring) {
+			/* The dead-man check's last success. */
+			lq_value p[1] = {lq_v_int(t->id)};
+			st = lq__exec(db, what, LQ_SQL_task_mark_success, p, 1, NULL, NULL, NULL);
+		}
 		return st != LQ_OK ? st : lq__run_record(db, what, t, LQ_RUN_DONE, NULL);
 	}
 	if (!t->claim_owner[0])
@@ -1524,7 +1545,17 @@ static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, enum set
 	task_what(what, sizeof(what), t->id);
 	lq_value p[3] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(*(const int64_t *)arg)};
 	int64_t n = 0;
-	lq_status st = lq__exec(db, what, LQ_SQL_task_heartbeat, p, 3, NULL, NULL, &n);
+	lq_status st;
+	if (t->recurring) {
+		int revoked = 0;
+		if ((st = lq__steer_preempt(db, t, &revoked)) != LQ_OK)
+			return st;
+		if (revoked)
+			return lq__fail(db, LQ_LOST,
+					"task %lld: occurrence cancelled: the next one is due (overlap cancel-previous)",
+					(long long)t->id);
+	}
+	st = lq__exec(db, what, LQ_SQL_task_heartbeat, p, 3, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
 	if (n != 1 && lq__claim_revoked(db, t))
@@ -1713,6 +1744,13 @@ LQ_EXTERN(lq_status) lq_task_pause(lq_db *db, int64_t id, int paused)
 	task_what(what, sizeof(what), id);
 	lq_value p[2] = {lq_v_int(id), lq_v_int(paused ? 1 : 0)};
 	int64_t n = 0;
+	int resumed = 0;
+	if (!paused && (st = lq__steer_resume(db, id, &resumed)) != LQ_OK)
+		return st;
+	if (resumed) {
+		lq__notify(db, LQ_CHANNEL_TASK);
+		return LQ_OK;
+	}
 	st = lq__exec(db, what, LQ_SQL_task_set_paused, p, 2, NULL, NULL, &n);
 	if (st == LQ_OK && n == 0)
 		return lq__fail(db, LQ_NOTFOUND, "task %lld: not found (or dead: retry it instead)", (long long)id);

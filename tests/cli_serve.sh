@@ -53,7 +53,7 @@ grep -q -x 'leaseq_up 1' "$T/body" || why+=("no 'leaseq_up 1'")
 grep -q -x "leaseq_queue_tasks{queue=\"$Q\"} 4" "$T/body" || why+=("no leaseq_queue_tasks 4 for $Q: $(grep "$Q" "$T/body" | head -3 | tr '\n' '|')")
 grep -q -x "leaseq_queue_due{queue=\"$Q\"} 3" "$T/body" || why+=("no leaseq_queue_due 3 for $Q")
 grep -q -F "leaseq_queue_tasks{queue=\"srv<i>&\\\"${RUN_ID}\"} 1" "$T/body" || why+=("the queue name with a quote is not escaped as Prometheus wants")
-bad_lines=$(grep -v -E '^(# (HELP|TYPE) [a-z_]+ .*|[a-z_]+(\{queue="([^"\\]|\\.)*"(,name="([^"\\]|\\.)*")?\})? -?[0-9.]+)$' "$T/body" || true)
+bad_lines=$(grep -v -E '^(# (HELP|TYPE) [a-z_]+ .*|[a-z_]+(\{queue="([^"\\]|\\.)*"(,name="([^"\\]|\\.)*"(,id="[0-9]+")?)?\})? -?[0-9.]+)$' "$T/body" || true)
 [[ -z "$bad_lines" ]] || why+=("lines not in the text format: $(head -2 <<<"$bad_lines" | tr '\n' '|')")
 end "/metrics: leaseq_up 1, the queue's live and due counts, labels escaped, every line in the text format"
 

@@ -6,7 +6,7 @@
  * Exit 0 when every group passed, 77 when the backend's DSN is not set.
  * LQT_GROUP=name runs one group only (lease, task, schedule, runner, errors,
  * task-features, borrow, run, shared, progress,
- * cancel, ack-claim).
+ * cancel, ack-claim, steer).
  */
 #include <string.h>
 
@@ -25,6 +25,7 @@ int main(int argc, char **argv)
 		{"borrow", lqt_conf_borrow},     {"run", lqt_conf_run},
 		{"shared", lqt_conf_shared},       {"progress", lqt_conf_progress},
 		{"cancel", lqt_conf_cancel},     {"ack-claim", lqt_conf_ack_claim},
+		{"steer", lqt_conf_steer},
 	};
 	const char *only = getenv("LQT_GROUP");
 	int failed = 0;

@@ -856,7 +856,7 @@ static void test_every_statement(void **state)
 
 	/* Run through the library by the conformance groups "shared" (the
 	 * semaphore and read/write lease statements), "run" (the run history
-	 * and counters) and "cancel" on this server, not one by one here yet. */
+	 * and counters) "cancel" and "steer" (steering schedules) on this server, not one by one here yet. */
 	static const lq_sql_id via_conformance[] = {
 		LQ_SQL_lease_create, LQ_SQL_lease_lock, LQ_SQL_lease_slot_get, LQ_SQL_lease_slot_scan,
 		LQ_SQL_lease_slot_insert, LQ_SQL_lease_slot_take, LQ_SQL_lease_slot_renew, LQ_SQL_lease_slot_release,
@@ -867,6 +867,9 @@ static void test_every_statement(void **state)
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
+		LQ_SQL_task_steer_set, LQ_SQL_task_steer_get, LQ_SQL_task_edit_schedule, LQ_SQL_task_run_extra,
+		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_mark_success,
+		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,
 	};
 	for (size_t k = 0; k < sizeof(via_conformance) / sizeof(via_conformance[0]); k++)
 		ran[via_conformance[k]] = 1;

@@ -155,6 +155,7 @@ int lqt_conf_task(void);
 int lqt_conf_task_features(void);
 int lqt_conf_run(void);
 int lqt_conf_schedule(void);
+int lqt_conf_steer(void);
 int lqt_conf_runner(void);
 int lqt_conf_errors(void);
 int lqt_conf_borrow(void);

@@ -185,6 +185,17 @@ extern const struct lc_cmd lc_queue_cmds[];
 extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, lc_tick_usage, lc_stats_usage,
 	lc_bench_usage, lc_prune_usage, lc_doctor_usage, lc_serve_usage;
 extern const struct lc_usage lc_task_history_usage;
+/* Steering recurring tasks (leasectl_steer.c). */
+extern const struct lc_usage lc_task_edit_usage, lc_task_run_now_usage;
+int cmd_task_edit(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_task_run_now(struct lc_ctx *ctx, int argc, char **argv);
+const char *lc_overlap_name(lq_overlap o);
+int lc_steer_parse(const struct lc_ctx *ctx, const char *overlap, const char *catch_up, const char *alert_after,
+		   int recurring, lq_task_opts *o);
+struct lc_json;
+void lc_json_schedule(struct lc_json *j, const lq_schedule *s);
+void lc_print_schedule(const lq_schedule *s);
+lq_status lc_prom_schedules(FILE *f, lq_db *db);
 int cmd_task_history(struct lc_ctx *ctx, int argc, char **argv);
 extern const struct lc_usage lc_task_cancel_usage;
 int cmd_task_cancel(struct lc_ctx *ctx, int argc, char **argv);

@@ -2,9 +2,9 @@
  * leasectl_dashboard.c - the page "leasectl serve" shows at /: queues with
  * their counts and due trend, recurring schedules, leases, recent failures.
  * Read-only unless serve was started with --allow-actions and a secret;
- * then each row carries its action (retry a dead task, pause or resume a
- * queue, break a lease, cancel a running task) as a small POST form, and a
- * POST must pass three
+ * then each row carries its action (retry a dead task, run now, pause or
+ * resume a schedule, pause or resume a queue, break a lease, cancel a
+ * running task) as a small POST form, and a POST must pass three
  * checks before anything changes: the secret (HTTP basic auth), the same
  * origin (the Origin header, when the browser sends one) and the CSRF token
  * that only pages of this process carry.
@@ -342,7 +342,7 @@ static int last_run(const lq_run *run, void *arg)
 
 /* The schedules table; each row's last run from the run history (one
  * indexed read per row, at most DASH_SCHEDULE_ROWS). */
-static lq_status schedules_table(lq_db *db, FILE *f, struct live_scan *ls, int64_t now)
+static lq_status schedules_table(const struct lc_dashboard *d, lq_db *db, FILE *f, struct live_scan *ls, int64_t now)
 {
 	char when[96], last[140];
 	lq_status st = LQ_OK;
@@ -371,7 +371,16 @@ static lq_status schedules_table(lq_db *db, FILE *f, struct live_scan *ls, int64
 		html(f, r->name);
 		fputs("</td><td>", f);
 		html(f, r->sched);
-		fprintf(f, "</td><td>%s</td><td>", r->state);
+		fprintf(f, "</td><td>%s", r->state);
+		if (d->allow_actions) {
+			/* Steering a schedule: one extra occurrence now, pause or resume. */
+			char id[32];
+			int paused = !strcmp(r->state, "paused");
+			snprintf(id, sizeof(id), "%lld", (long long)r->id);
+			action_form(d, f, "run-now", id, "run now");
+			action_form(d, f, paused ? "task-resume" : "task-pause", id, paused ? "resume" : "pause");
+		}
+		fputs("</td><td>", f);
 		html(f, when);
 		fputs("</td><td>", f);
 		html(f, last);
@@ -441,7 +450,7 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 	}
 	fputs("</table>\n", f);
 	if (st == LQ_OK)
-		st = schedules_table(db, f, &ls, s.now);
+		st = schedules_table(d, db, f, &ls, s.now);
 	if (st == LQ_OK)
 		st = running_table(d, db, f, &ls, s.now);
 	free(ls.run);
@@ -555,13 +564,14 @@ static int same_origin(struct MHD_Connection *conn)
 	return host && !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
 }
 
-/* A task id as a form sends it; 0 if it is not one. */
-static int64_t target_id(const char *target)
+/* A task id target: 1 if it is one. */
+static int target_id(const char *target, int64_t *id)
 {
 	char *end;
+
 	errno = 0;
-	int64_t id = strtoll(target, &end, 10);
-	return errno || end == target || *end || id <= 0 ? 0 : id;
+	*id = strtoll(target, &end, 10);
+	return !errno && end != target && !*end && *id > 0;
 }
 
 static lq_status act(lq_db *db, const char *action, const char *target, char *done, size_t size)
@@ -571,11 +581,23 @@ static lq_status act(lq_db *db, const char *action, const char *target, char *do
 
 	lc_pr(t, sizeof(t), target);
 	if (!strcmp(action, "retry") || !strcmp(action, "cancel")) {
-		if (!(id = target_id(target)))
+		if (!target_id(target, &id))
 			return LQ_EINVAL;
 		int retry = action[0] == 'r';
 		snprintf(done, size, "task %lld %s", (long long)id, retry ? "retried" : "cancelled");
 		return retry ? lq_task_retry(db, id) : lq_task_cancel(db, id, "cancelled from the dashboard", NULL);
+	}
+	if (!strcmp(action, "run-now")) {
+		if (!target_id(target, &id))
+			return LQ_EINVAL;
+		snprintf(done, size, "task %lld: an extra occurrence is due now", (long long)id);
+		return lq_task_run_now(db, id);
+	}
+	if (!strcmp(action, "task-pause") || !strcmp(action, "task-resume")) {
+		if (!target_id(target, &id))
+			return LQ_EINVAL;
+		snprintf(done, size, "task %lld %s", (long long)id, action[5] == 'p' ? "paused" : "resumed");
+		return lq_task_pause(db, id, action[5] == 'p');
 	}
 	if (!strcmp(action, "pause") || !strcmp(action, "resume")) {
 		snprintf(done, size, "queue \"%s\" %s", t, action[0] == 'p' ? "paused" : "resumed");
@@ -636,6 +658,9 @@ enum MHD_Result lc_dashboard_action(struct lc_dashboard *d, lq_db *db, struct MH
 	if (st != LQ_OK) {
 		const char *m = lq_errmsg(db);
 		snprintf(why, sizeof(why), "%s\n", m && *m ? m : lq_status_str(st));
+		/* A run-now while an occurrence is due, running or paused. */
+		if (st == LQ_BUSY)
+			return refuse(conn, MHD_HTTP_CONFLICT, why);
 		return lc_serve_reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, why);
 	}
 	lc_log_event("info", "action", &(struct lc_log_fields){.message = done});

@@ -228,7 +228,8 @@ const struct lc_usage lc_doctor_usage = {
 		"host and the database; at-least-once claims and leases that expired more\n"
 		"than --grace ago and were not taken back or released (a worker or holder\n"
 		"crashed, and none runs); tasks overdue by more than --grace (critical\n"
-		"past an hour: nothing runs the queue); dead tasks; missing indexes; and on\n"
+		"past an hour: nothing runs the queue); dead tasks; schedules whose last\n"
+		"success is older than their --alert-after (a warning); missing indexes; and on\n"
 		"SQLite the journal mode and who may read the file.  Never creates the\n"
 		"database; a SQLite file that is missing, not a database or not\n"
 		"permitted is critical, with the path or permissions to check.  Prints\n"
@@ -243,6 +244,46 @@ const struct lc_usage lc_doctor_usage = {
 	.exits = "0   every check is ok\n1   at least one warning\n2   at least one critical finding, or "
 		 "the database\n    is unreachable\n64  bad usage",
 };
+
+/* The dead-man check: schedules whose last success is older than their
+ * --alert-after bound (said only when some schedule has one). */
+struct dead_man {
+	int bounded, overdue;
+	char list[1024];
+};
+
+static int dead_man_one(const lq_schedule *s, void *arg)
+{
+	struct dead_man *d = arg;
+	char a[32], b[32];
+	size_t len = strlen(d->list);
+
+	if (!s->alert_after_ms)
+		return 0;
+	d->bounded++;
+	if (!s->overdue)
+		return 0;
+	if (d->overdue++ < 3 && len + 200 < sizeof(d->list))
+		snprintf(d->list + len, sizeof(d->list) - len, "%stask %lld %.60s: no success for %s (bound %s)",
+			 len ? "; " : "", (long long)s->id, s->name, human(s->since_success_ms, a, sizeof(a)),
+			 human(s->alert_after_ms, b, sizeof(b)));
+	return 0;
+}
+
+static void check_schedules(struct report *r, lq_db *db)
+{
+	struct dead_man d = {0};
+
+	if (lq_schedule_list(db, LQ_SCHEDULE_ALERTED, dead_man_one, &d) != LQ_OK || !d.bounded)
+		return;
+	if (d.overdue)
+		add(r, WARNING, "schedules", "see 'leasectl task history' and the worker's log for why they fail",
+		    "%d schedule%s past --alert-after: %s%s", d.overdue, d.overdue == 1 ? " is" : "s are", d.list,
+		    d.overdue > 3 ? "; ..." : "");
+	else
+		add(r, OK, "schedules", NULL, "%d schedule%s with --alert-after within %s bound", d.bounded,
+		    d.bounded == 1 ? "" : "s", d.bounded == 1 ? "its" : "their");
+}
 
 /* What to do when the database could not be used: a local file's
  * problem is fixed on disk, not on the network. */
@@ -324,6 +365,7 @@ int cmd_doctor(struct lc_ctx *ctx, int argc, char **argv)
 		check_schema(&r, &h);
 		check_clock(&r, db);
 		check_counts(&r, &h, grace);
+		check_schedules(&r, db);
 		check_sqlite(&r, lc_dsn(ctx), &h);
 	}
 	lq_close(db);

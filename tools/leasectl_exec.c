@@ -23,7 +23,7 @@
 #define EXEC_MIN_GRACE_MS 100
 
 struct exec_args {
-	const char *ttl, *wait, *min_hold, *conflict_exit, *name, *log_format, *slots;
+	const char *ttl, *wait, *min_hold, *conflict_exit, *name, *log_format, *slots, *overlap;
 	struct lc_rest cmd;
 };
 
@@ -40,6 +40,10 @@ static const struct lc_opt exec_opts[] = {
 	LC_VALUE(struct exec_args, conflict_exit, "conflict-exit", 0, "N", 0,
 		 "exit status when the lease is held elsewhere (default 75; 0 makes\n"
 		 "\"another host runs it\" a success for cron)"),
+	LC_VALUE(struct exec_args, overlap, "overlap", 0, "skip|queue", 0,
+		 "when the previous run (another holder) is still going: skip this\n"
+		 "one, exit 75 at once (the default), or queue it: wait until the lease\n"
+		 "is free, however long (--wait DUR bounds the wait)"),
 	LC_VALUE(struct exec_args, slots, "slots", 0, "N", 0,
 		 "NAME is a semaphore of N slots (1-1000): at most N runs of NAME at\n"
 		 "once across the fleet, each holding its own slot"),
@@ -75,6 +79,12 @@ const struct lc_usage lc_exec_usage = {
 		"until --min-hold) and leasectl exits with COMMAND's status (128+N if it\n"
 		"was killed by signal N).\n"
 		"\n"
+		"The overlap words of recurring tasks, for cron lines: --overlap skip (the\n"
+		"default) drops a run whose predecessor still holds the lease; --overlap\n"
+		"queue waits for it and runs after it (each waiting cron line holds one\n"
+		"process; a slot missed while the host was down is cron's business, so\n"
+		"there is no --catch-up here).\n"
+		"\n"
 		"With --slots N, NAME is a semaphore: COMMAND runs if one of its N slots\n"
 		"is free (at most N runs at once, fleet-wide), and LEASEQ_FENCING_TOKEN is\n"
 		"that slot's token; every exec of NAME must give the same N.\n"
@@ -88,6 +98,7 @@ const struct lc_usage lc_exec_usage = {
 	.examples = "# crontab on every host: the report runs once per night, on one host\n"
 		    "0 3 * * * leasectl exec --min-hold 10m --conflict-exit 0 nightly -- report\n"
 		    "leasectl exec deploy --wait 5m -- make deploy\n"
+		    "*/5 * * * * leasectl exec --overlap queue sync -- ./sync.sh\n"
 		    "leasectl exec --slots 3 --wait 10m import -- ./import.sh   # 3 at a time",
 	.exits = "N    COMMAND's exit status (128+S if killed by signal S)\n"
 		 "75   held elsewhere (or the --conflict-exit status)\n"
@@ -311,6 +322,11 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	    (a.conflict_exit && (rc = lc_integer(ctx, "--conflict-exit", a.conflict_exit, 0, 255, &conflict))) ||
 	    (a.slots && (rc = lc_integer(ctx, "--slots", a.slots, 1, LQ_SLOTS_MAX, &slots))))
 		return rc;
+	if (a.overlap && strcmp(a.overlap, "skip") && strcmp(a.overlap, "queue"))
+		return lc_usage_error(ctx, "--overlap: expected skip or queue, not \"%s\" (cancel-previous is for "
+				      "recurring tasks)", a.overlap);
+	if (a.overlap && !strcmp(a.overlap, "queue") && !a.wait)
+		wait = LQ_TTL_MAX_MS; /* as long as it takes (a year is the bound) */
 	if (!a.cmd.argv[0][0])
 		return lc_usage_error(ctx, "COMMAND is empty");
 	if ((rc = command_unrunnable(a.cmd.argv[0])))

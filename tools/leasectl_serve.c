@@ -24,8 +24,9 @@ static const struct lc_opt serve_opts[] = {
 		 "where to listen (default 127.0.0.1:9464; port 0 picks a free one,\n"
 		 "printed on standard error)"),
 	LC_FLAG(struct serve_args, allow_actions, "allow-actions", 0,
-		"let the dashboard retry dead tasks, pause and resume queues,\n"
-		"break leases and cancel running tasks (needs --secret-file)"),
+		"let the dashboard retry dead tasks, run a schedule now, pause and\n"
+		"resume schedules and queues, break leases and cancel running tasks\n"
+		"(needs --secret-file)"),
 	LC_VALUE(struct serve_args, secret_file, "secret-file", 0, "FILE", 0,
 		 "the password for actions: the file's first line, 16 characters\n"
 		 "or more (the browser asks for it; any user name)"),
@@ -52,8 +53,9 @@ const struct lc_usage lc_serve_usage = {
 		"            with their errors\n"
 		"Read-only by default: GET and HEAD only, nothing can be changed through\n"
 		"it.  With --allow-actions the dashboard also shows buttons (retry a dead\n"
-		"task, pause or resume a queue, break a held lease, cancel a running\n"
-		"task as 'task cancel' does); each is a POST to\n"
+		"task, run a schedule now, pause or resume a schedule or a queue, break a\n"
+		"held lease, cancel a running task as 'task cancel' does; a run-now refused\n"
+		"because an occurrence is due, running or paused answers 409); each is a POST to\n"
 		"/action that needs the secret of --secret-file (HTTP basic auth), comes\n"
 		"from the dashboard's own origin and carries the page's form token\n"
 		"(CSRF protection); anything else is refused and changes nothing.\n"
@@ -241,6 +243,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 			   "leaseq_up %d\n", st == LQ_OK);
 		if (st == LQ_OK)
 			lc_stats_prometheus(f, &s);
+		if (st == LQ_OK)
+			lc_prom_schedules(f, sv->db); /* the dead-man gauges; a failure only shortens them */
 		lc_stats_free(&s);
 		st = LQ_OK; /* a scrape of a database that is down is still an answer: leaseq_up 0 */
 	} else {

@@ -63,7 +63,7 @@ void lc_task_schedule(char *buf, size_t size, const lq_task *t)
 
 struct add_args {
 	const char *name, *queue, *payload, *payload_file, *in, *at, *every, *cron, *tz, *missed, *unique,
-		*max_attempts, *priority, *timeout, *from;
+		*max_attempts, *priority, *timeout, *from, *overlap, *catch_up, *alert_after;
 };
 static const struct lc_opt add_opts[] = {
 	LC_ARG(struct add_args, name, "NAME", LC_OPTIONAL,
@@ -83,6 +83,17 @@ static const struct lc_opt add_opts[] = {
 	LC_VALUE(struct add_args, tz, "tz", 0, "ZONE", 0, "the IANA time zone of --cron (default UTC), e.g. Europe/Paris"),
 	LC_VALUE(struct add_args, missed, "missed", 0, "once|skip", 0,
 		 "recurring: after downtime run a missed occurrence once (default),\nor skip to the next one"),
+	LC_VALUE(struct add_args, catch_up, "catch-up", 0, "N", 0,
+		 "recurring: after downtime run at most N missed occurrences, 0 to 100\n"
+		 "(1 is --missed once, 0 is --missed skip)"),
+	LC_VALUE(struct add_args, overlap, "overlap", 0, "skip|queue|cancel-previous", 0,
+		 "recurring, at-least-once workers: an occurrence due while the previous\n"
+		 "one runs is skipped (the default), queued to run right after it, or\n"
+		 "cancels it (its claim is revoked at its next heartbeat); at-most-once\n"
+		 "runs are not seen in the row and may overlap"),
+	LC_VALUE(struct add_args, alert_after, "alert-after", 0, "DUR", 0,
+		 "recurring: doctor warns and /metrics flags the schedule when its last\n"
+		 "success (or its creation) is older than DUR"),
 	LC_VALUE(struct add_args, unique, "unique", 0, "KEY", 0,
 		 "at most one live task with KEY: adding it again prints the existing\nid and changes nothing"),
 	LC_VALUE(struct add_args, max_attempts, "max-attempts", 0, "N", 0,
@@ -97,8 +108,9 @@ static const struct lc_opt add_opts[] = {
 	LC_VALUE(struct add_args, from, "from", 0, "FILE|-", 0,
 		 "add every task of a JSON Lines file (\"-\": standard input), all or\n"
 		 "nothing: one object per line with the fields name, queue, payload, in,\n"
-		 "at, every, cron, tz, missed, unique, max_attempts, priority, timeout (the\n"
-		 "flags' values; flags given too are the defaults of every line)"),
+		 "at, every, cron, tz, missed, unique, max_attempts, priority, timeout,\n"
+		 "overlap, catch_up, alert_after (the flags' values; flags given too are\n"
+		 "the defaults of every line)"),
 	LC_OPT_TABLE_END,
 };
 static const struct lc_usage add_usage = {
@@ -119,6 +131,7 @@ static const struct lc_usage add_usage = {
 	.examples = "leasectl task add send-mail --payload '{\"to\":\"a@example.com\"}'\n"
 		    "leasectl task add report --cron '0 3 * * *' --tz Europe/Paris --unique report\n"
 		    "leasectl task add cleanup --every 10m --missed skip\n"
+		    "leasectl task add sync --every 1m --overlap queue --alert-after 10m\n"
 		    "leasectl task add resize --in 30s --payload-file photo.jpg\n"
 		    "echo hello | leasectl task add echo --payload-file - --at 2026-11-22T10:00:00Z\n"
 		    "leasectl task add urgent-mail --priority 10 --timeout 30s\n"
@@ -252,6 +265,8 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 		else
 			return lc_usage_error(ctx, "--missed: expected once or skip, not \"%s\"", a->missed);
 	}
+	if ((rc = lc_steer_parse(ctx, a->overlap, a->catch_up, a->alert_after, a->every || a->cron, o)))
+		return rc;
 	if (a->max_attempts && (rc = lc_integer(ctx, "--max-attempts", a->max_attempts, 1, LQ_MAX_ATTEMPTS_MAX, max)))
 		return rc;
 	if (a->priority && (rc = lc_integer(ctx, "--priority", a->priority, INT_MIN, INT_MAX, &prio)))
@@ -286,6 +301,9 @@ static const struct {
 	{"max-attempts", offsetof(struct add_args, max_attempts)},
 	{"priority", offsetof(struct add_args, priority)},
 	{"timeout", offsetof(struct add_args, timeout)},
+	{"overlap", offsetof(struct add_args, overlap)},
+	{"catch_up", offsetof(struct add_args, catch_up)},
+	{"alert_after", offsetof(struct add_args, alert_after)},
 };
 #define FROM_FIELDS_MAX 32
 #define FROM_PROGRESS_LINES 10000
@@ -676,7 +694,7 @@ static int printable_text(const unsigned char *p, size_t n)
 	return 1;
 }
 
-static void print_task(const lq_task *t)
+static void print_task(const lq_task *t, const lq_schedule *s)
 {
 	char buf[600], when[96], sched[300], d[32];
 
@@ -708,6 +726,8 @@ static void print_task(const lq_task *t)
 		printf("every:        %s\n", d);
 	}
 	printf("paused:       %s\n", t->paused ? "yes" : "no");
+	if (s)
+		lc_print_schedule(s);
 	lc_fmt_when(when, sizeof(when), t->created_at, t->now);
 	printf("created_at:   %s\n", when);
 	if (t->dead) {
@@ -759,19 +779,26 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 	} else if (a.raw) {
 		if (t.payload_len)
 			fwrite(t.payload, 1, t.payload_len, stdout);
-	} else if (ctx->json) {
-		struct lc_json j;
-		lc_json_init(&j, stdout);
-		lc_json_obj(&j);
-		lc_json_task(&j, &t, 1);
-		if (!t.dead)
-			lc_json_progress(&j, db, id);
-		lc_json_end_obj(&j);
-		lc_json_end(&j);
 	} else {
-		print_task(&t);
-		if (!t.dead)
-			lc_print_progress(db, id);
+		/* A live recurring task's steering, read beside it. */
+		lq_schedule s;
+		int has_s = !t.dead && (t.every_ms || t.cron[0]) && lq_schedule_get(db, id, &s) == LQ_OK;
+		if (ctx->json) {
+			struct lc_json j;
+			lc_json_init(&j, stdout);
+			lc_json_obj(&j);
+			lc_json_task(&j, &t, 1);
+			if (has_s)
+				lc_json_schedule(&j, &s);
+			if (!t.dead)
+				lc_json_progress(&j, db, id);
+			lc_json_end_obj(&j);
+			lc_json_end(&j);
+		} else {
+			print_task(&t, has_s ? &s : NULL);
+			if (!t.dead)
+				lc_print_progress(db, id);
+		}
 	}
 	lq_task_clear(&t);
 	lq_close(db);
@@ -906,6 +933,8 @@ const struct lc_cmd lc_task_cmds[] = {
 	{"pause", cmd_task_pause, "stop a task from being claimed", &pause_usage, NULL},
 	{"resume", cmd_task_resume, "let a paused task be claimed again", &resume_usage, NULL},
 	{"cancel", cmd_task_cancel, "cancel a task, also one that is running", &lc_task_cancel_usage, NULL},
+	{"edit", cmd_task_edit, "change a recurring task's schedule in place", &lc_task_edit_usage, NULL},
+	{"run-now", cmd_task_run_now, "one extra occurrence of a recurring task, now", &lc_task_run_now_usage, NULL},
 	{"history", cmd_task_history, "the runs of tasks: who ran what, when, and how it ended",
 	 &lc_task_history_usage, NULL},
 	{"result", cmd_task_result, "print the result a task's last successful run stored", &lc_task_result_usage,

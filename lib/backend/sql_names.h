@@ -144,6 +144,25 @@
 	X(task_revive, 0)                           /* (?1 id) dead -> live, attempts 0, due NOW; conflict: nothing */ \
 	X(task_run_now, 0)                          /* (?1 id) live task due NOW (a back-off without a claim ends) */ \
 	X(task_set_paused, 0)                       /* (?1 id, ?2 paused) */                                  \
+	/* steering recurring tasks (schedule.sql) */                                                          \
+	X(task_steer_set, 0)                        /* (?1 id, ?2 overlap, ?3 catch_up|NULL, ?4 alert_after_ms|NULL) */ \
+	X(task_steer_get, 3)                        /* (?1 id) -> (overlap, catch_up, next_at) */             \
+	X(task_edit_schedule, 0)                    /* (?1 id, ?2 seen run_at, ?3 every_ms|NULL, ?4 cron|NULL, \
+							?5 tz|NULL, ?6 next) if run_at = ?2: new schedule, due \
+							?6 (next_at ?6 under a live claim) */                 \
+	X(task_run_extra, 0)                        /* (?1 id) recurring, unpaused, run_at > NOW: next_at =   \
+							run_at, run_at = NOW */                               \
+	X(task_resume_at, 0)                        /* (?1 id, ?2 seen run_at, ?3 run_at) unpause, due ?3 */  \
+	X(task_set_preempt, 0)                      /* (?1 id, ?2 owner, ?3 preempt_at) */                    \
+	X(task_preempt, 0)                          /* (?1 id, ?2 owner, ?3 error) if preempt_at <= NOW:      \
+							revoke the claim, run_at = next_at or preempt_at */   \
+	X(task_mark_success, 0)                     /* (?1 id) last_success_at = NOW */                       \
+	X(schedule_list, 16)                        /* (?1 id|NULL) -> (id, queue, name, every_ms, cron, tz,  \
+							paused, overlap, catch_up, missed, alert_after_ms,    \
+							last_success_at, created_at, run_at, next_at, NOW) of \
+							recurring tasks by id */                              \
+	X(schedule_alerts, 16)                      /* () -> schedule_list's columns of the tasks with        \
+							alert_after_ms, by an index */                        \
 	/* run history and counters */                                                                        \
 	X(run_insert, 0)                            /* (?1 task_id, ?2 run_at, ?3 queue, ?4 name, ?5 worker,  \
 							?6 attempt, ?7 started_at, ?8 outcome, ?9 error|NULL) \

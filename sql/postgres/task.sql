@@ -305,11 +305,13 @@ UPDATE lq_task
    AND ({{CLAIM_FREE}});
 
 -- name: task_claim_occurrence
--- Exactly one runner moves run_at off the occurrence it saw (at-most-once).
+-- Exactly one runner moves run_at off the occurrence it saw (at-most-once),
+-- to the regular occurrence a run-now set aside (next_at) if there is one.
 -- An occurrence under an at-least-once claim is not taken from its holder; an
 -- expired one's claim is cleared with the move.
 UPDATE lq_task
-   SET run_at = $3::bigint, claim_owner = NULL, claim_until = NULL, attempts = 0
+   SET run_at = COALESCE(next_at, $3::bigint), claim_owner = NULL, claim_until = NULL, attempts = 0,
+       next_at = NULL, preempt_at = NULL
  WHERE id = $1::bigint AND run_at = $2::bigint AND paused = 0
    AND run_at <= {{NOW}}
    AND (claim_until IS NULL OR claim_until <= {{NOW}});
@@ -340,10 +342,13 @@ UPDATE lq_task
 
 -- name: task_ack_occurrence
 -- An at-least-once occurrence is done (or given up, with an error): move on
--- to the next one and clear the claim.
+-- to the next one (next_at if a run-now or an edit set it) and clear the
+-- claim; a success is the schedule's last_success_at.
 UPDATE lq_task
-   SET run_at = $3::bigint, claim_owner = NULL, claim_until = NULL, attempts = 0,
-       last_error = COALESCE($4::text, last_error)
+   SET run_at = COALESCE(next_at, $3::bigint), claim_owner = NULL, claim_until = NULL, attempts = 0,
+       last_error = COALESCE($4::text, last_error),
+       last_success_at = CASE WHEN $4::text IS NULL THEN {{NOW}} ELSE last_success_at END,
+       next_at = NULL, preempt_at = NULL
  WHERE id = $1::bigint AND claim_owner = $2::text;
 
 -- name: task_retry_occurrence

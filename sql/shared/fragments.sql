@@ -176,3 +176,9 @@ SELECT 1 AS k, ?1 AS q, ?2 AS nm, ?3 AS pl, ?4 AS ra, ?5 AS dl, ?6 AS ma, ?7 AS 
        UNION ALL SELECT 98, ?1262, ?1263, ?1264, ?1265, ?1266, ?1267, ?1268, ?1269, ?1270, ?1271, ?1272, ?1273, ?1274
        UNION ALL SELECT 99, ?1275, ?1276, ?1277, ?1278, ?1279, ?1280, ?1281, ?1282, ?1283, ?1284, ?1285, ?1286, ?1287
        UNION ALL SELECT 100, ?1288, ?1289, ?1290, ?1291, ?1292, ?1293, ?1294, ?1295, ?1296, ?1297, ?1298, ?1299, ?1300
+
+-- SCHEDULE_COLS: what schedule_list and schedule_alerts read of a recurring
+-- task (lq_schedule, lib/steer.c).
+-- fragment: SCHEDULE_COLS
+id, queue, name, every_ms, cron, tz, paused, overlap, catch_up, missed,
+alert_after_ms, last_success_at, created_at, run_at, next_at, {{NOW}}
