@@ -33,6 +33,10 @@
  * writes one table, and a trigger would need SUPER on a server with binary
  * logging). */
 #define LQ_CAP_RUN_COUNT_APART (1u << 6)
+/* With LQ_CAP_CLAIM_RETURNING: task_claim_batch_* return only the rows they
+ * claimed, never the candidates they left (SQLite's RETURNING reports
+ * changed rows only), so a short batch goes on to the transactional path. */
+#define LQ_CAP_CLAIM_SHORT (1u << 7)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 
