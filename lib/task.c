@@ -988,7 +988,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
 			return st;
-		general = cc.left > 0 && cc.got < n;
+		general = (cc.left > 0 || (db->be->caps & LQ_CAP_CLAIM_SHORT)) && cc.got < n;
 	}
 	if (general) {
 		/* What one statement cannot claim: the transaction, appending. */

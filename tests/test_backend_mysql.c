@@ -769,6 +769,65 @@ static void test_lock_wait_timeout(void **state)
 	be->disconnect(c2);
 }
 
+/* Transactions in a row run without START TRANSACTION (autocommit off);
+ * a lone statement between them still commits by itself, a rollback
+ * undoes the whole transaction, also after a lock wait timeout. */
+static int lease_seen(struct lq_conn *c, const char *nm)
+{
+	struct rows *r = rows_new();
+	lq_value p[1] = {txt(nm)};
+	RUN(c, LQ_SQL_lease_get, p, 1, r);
+	int n = r->n;
+	rows_del(r);
+	return n;
+}
+
+static void test_transactions_in_a_row(void **state)
+{
+	(void)state;
+	struct lq_conn *a = conn_open(test_dsn), *b = conn_open(test_dsn);
+	char n[5][64];
+	const char *what[5] = {"row_t1", "row_t2", "row_lone", "row_rb", "row_lw"};
+	lq_value p[5][3];
+	for (int i = 0; i < 5; i++) {
+		name(n[i], sizeof(n[i]), what[i]);
+		p[i][0] = txt(n[i]), p[i][1] = txt("o"), p[i][2] = lq_v_null();
+	}
+	for (int i = 0; i < 2; i++) {
+		begin(a);
+		assert_int_equal(RUN(a, LQ_SQL_lease_create, p[i], 3, NULL), 1);
+		tx(be->commit, a);
+		assert_int_equal(lease_seen(b, n[i]), 1);
+	}
+	assert_int_equal(RUN(a, LQ_SQL_lease_create, p[2], 3, NULL), 1);
+	assert_int_equal(be->app_tx(a), 0);
+	assert_int_equal(lease_seen(b, n[2]), 1); /* committed by itself */
+	for (int i = 0; i < 2; i++) { /* twice: the second with autocommit off */
+		begin(a);
+		assert_int_equal(RUN(a, LQ_SQL_lease_create, p[3], 3, NULL), 1);
+		tx(be->rollback, a);
+		assert_int_equal(lease_seen(b, n[3]), 0);
+	}
+	/* A lock wait timeout mid-transaction: the rollback undoes it all. */
+	begin(b);
+	assert_int_equal(RUN(b, LQ_SQL_lease_break, p[0], 1, NULL), 1);
+	script_ok(a, "SET SESSION innodb_lock_wait_timeout = 1");
+	for (int i = 0; i < 2; i++) {
+		begin(a);
+		tx(be->commit, a);
+	}
+	begin(a);
+	assert_int_equal(RUN(a, LQ_SQL_lease_create, p[4], 3, NULL), 1);
+	lq_err err = {{0}, 0};
+	assert_int_equal(be->exec(a, LQ_SQL_lease_break, p[0], 1, NULL, NULL, NULL, &err), LQ__RETRY);
+	tx(be->rollback, a);
+	tx(be->rollback, b);
+	assert_int_equal(lease_seen(b, n[4]), 0);
+	assert_int_equal(lease_seen(a, n[4]), 0);
+	be->disconnect(a);
+	be->disconnect(b);
+}
+
 /* The statements mean what the SQLite ones mean. */
 /* lease_acquire: one upsert that inserts (token 1), leaves a held lease as
  * it is, or takes over an expired one (token + 1).  Where the server has
@@ -1131,6 +1190,7 @@ int main(void)
 		cmocka_unit_test(test_kill_connection),
 		cmocka_unit_test(test_deadlock),
 		cmocka_unit_test(test_lock_wait_timeout),
+		cmocka_unit_test(test_transactions_in_a_row),
 		cmocka_unit_test(test_lease_semantics),
 		cmocka_unit_test(test_lease_acquire_upsert),
 		cmocka_unit_test(test_task_semantics),

@@ -588,6 +588,8 @@ static void test_every_statement(void **state)
 	DID(lease_renew);
 	assert_int_equal(RUN(c, lease_release_notify, NULL, nm, lq__v_text("o2"), lq_v_int(1)), 0);
 	DID(lease_release_notify); /* not the holder: a row only when released */
+	RUN(c, lease_wait_mark, NULL, nm), DID(lease_wait_mark);
+	RUN(c, lease_wait_unmark, NULL, nm), DID(lease_wait_unmark);
 	assert_int_equal(RUN(c, lease_release, NULL, nm, lq__v_text("o"), lq_v_int(1)), 1);
 	DID(lease_release);
 	assert_int_equal(RUN(c, lease_renew, NULL, nm, lq__v_text("o"), lq_v_int(1), lq_v_int(60000)), 0);
@@ -1073,22 +1075,84 @@ static void test_notify(void **state)
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
 
 	/* A lease released wakes the lease's waiters in the same statement;
-	 * a release that released nothing, or with notify=off, wakes nobody. */
+	 * a release that released nothing, with notify=off, or with nobody
+	 * waiting for that name (lease_wait_mark) wakes nobody. */
 	char lname[64];
 	snprintf(lname, sizeof(lname), "lqt_wake_%ld", (long)getpid());
 	const lq_value ln = lq__v_text(lname);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 0, &err), LQ_ETIMEDOUT);
 	assert_int_equal(lease_row(b, ln, lq__v_text("o"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("x"), lq_v_int(1)), 0);
-	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
 	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o"), lq_v_int(1)), 1);
+	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT); /* no waiter */
+	assert_int_equal(RUN(b, lease_take, NULL, ln, lq__v_text("o"), lq_v_int(60000)), 1);
+	RUN(a, lease_wait_mark, NULL, ln);
+	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("x"), lq_v_int(2)), 0);
+	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
+	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o"), lq_v_int(2)), 1);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 5000, &err), LQ_OK);
 	assert_int_equal(RUN(q, lease_take, NULL, ln, lq__v_text("o2"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(q, lease_release_notify, NULL, ln, lq__v_text("o2"), lq_v_int(2)), 1);
+	assert_int_equal(RUN(q, lease_release_notify, NULL, ln, lq__v_text("o2"), lq_v_int(3)), 1);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
+	RUN(a, lease_wait_unmark, NULL, ln);
+	assert_int_equal(RUN(b, lease_take, NULL, ln, lq__v_text("o3"), lq_v_int(60000)), 1);
+	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o3"), lq_v_int(4)), 1);
+	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT); /* unmarked */
 	script_ok(b, "DELETE FROM lq_lease WHERE name LIKE 'lqt\\_wake\\_%'");
 	rows_reset(&r);
 	done(q);
+	done(a);
+	done(b);
+}
+
+/* An enqueue wakes the workers when it makes the queue's work appear:
+ * the first due task of an empty queue, or a task due before any other
+ * waiting one.  A queue that already has due work, whose workers are
+ * busy or about to claim, sends no NOTIFY (each one serialised every
+ * enqueuer on the commit lock). */
+static struct rows enqueue_at(struct lq_conn *c, const char *queue, int64_t delay_ms)
+{
+	struct rows r = {0};
+	RUN(c, task_insert_notify, &r, lq__v_text(queue), lq__v_text("t"), lq_v_null(), lq_v_null(),
+	    lq_v_int(delay_ms), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0),
+	    lq_v_int(0), lq_v_null());
+	assert_int_equal(r.n, 1);
+	return r;
+}
+
+static void test_enqueue_wakes_idle_worker(void **state)
+{
+	(void)state;
+	struct lq_conn *a = conn(), *b = conn();
+	lq_err err = {{0}, 0};
+	char queue[64];
+	snprintf(queue, sizeof(queue), "lqt_wake_q_%ld", (long)getpid());
+
+	/* a is a worker idle on the empty queue: LISTENing, nothing pending. */
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
+	/* A future task in an empty queue: the idle worker's next due time
+	 * moves, so it is woken to look. */
+	enqueue_at(b, queue, 3600000);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
+	/* A later future task changes nothing: no wake-up. */
+	enqueue_at(b, queue, 7200000);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 300, &err), LQ_ETIMEDOUT);
+	/* The first due task wakes it (the 30 s only bound a hang). */
+	enqueue_at(b, queue, 0);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
+	/* More due work on a queue that has some: no wake-up. */
+	enqueue_at(b, queue, 0);
+	enqueue_at(b, queue, 0);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 300, &err), LQ_ETIMEDOUT);
+	/* Due work under a live at-least-once claim is not claimable: the
+	 * next enqueue wakes the idle workers again. */
+	char sql[256];
+	snprintf(sql, sizeof(sql),
+		 "UPDATE lq_task SET claim_owner = 'w', claim_until = 9000000000000 WHERE queue = '%s'", queue);
+	script_ok(b, sql);
+	enqueue_at(b, queue, 0);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
+	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s'", queue);
+	script_ok(b, sql);
 	done(a);
 	done(b);
 }
@@ -1448,6 +1512,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_error_text, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_killed_connection, reset, close_all),
 		cmocka_unit_test_teardown(test_notify, close_all),
+		cmocka_unit_test_teardown(test_enqueue_wakes_idle_worker, close_all),
 		cmocka_unit_test_teardown(test_pooler, close_all),
 		cmocka_unit_test_setup_teardown(test_retry_mapping, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_due_index_used, reset, close_all),

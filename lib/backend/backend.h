@@ -36,6 +36,10 @@
 /* task_ack_claim_one_update acks a task (task_ack_run) and claims the next
  * (task_claim_one_update) in one statement; exec sets lq_err.sent. */
 #define LQ_CAP_ONE_STATEMENT_ACK_CLAIM (1u << 7)
+/* With LQ_CAP_CLAIM_RETURNING: task_claim_batch_* return only the rows they
+ * claimed, never the candidates they left (SQLite's RETURNING reports
+ * changed rows only), so a short batch goes on to the transactional path. */
+#define LQ_CAP_CLAIM_SHORT (1u << 8)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 

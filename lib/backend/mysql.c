@@ -120,6 +120,14 @@ struct lq_conn {
 	int64_t deadline_ms; /* per statement, from ?statement_timeout= */
 	const volatile sig_atomic_t *stop;
 	int closed; /* a wait was given up and the socket shut: unusable */
+	/* Transactions in a row run with autocommit off, so that each starts
+	 * with its first statement instead of a START TRANSACTION round trip;
+	 * a lone statement turns autocommit back on first (own sessions only:
+	 * a borrowed one keeps the application's setting). */
+	int own;    /* our session: its autocommit is ours to change */
+	int ac_off; /* the session runs with autocommit = 0 */
+	int in_tx;  /* between begin and commit or rollback */
+	int lone;   /* the last call was a statement outside a transaction */
 };
 
 /* One call to the server: its bounds and whether we gave up waiting. */
@@ -706,6 +714,8 @@ static void bind_params(struct my_stmt *s, const lq_value *params)
 	}
 }
 
+static lq_status lone_statement(struct lq_conn *c, lq_err *err);
+
 static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params, int nparams, lq_row_fn fn,
 			 void *ctx, int64_t *affected, lq_err *err)
 {
@@ -719,6 +729,9 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		lq__err_set(err, "connection closed after a timed-out wait");
 		return LQ_ECONN;
 	}
+	lq_status lst = lone_statement(c, err);
+	if (lst != LQ_OK)
+		return lst;
 	for (int attempt = 0;; attempt++) {
 		struct my_stmt *s = c->stmt[id];
 		lq_status st;
@@ -827,6 +840,9 @@ static lq_status run_query(struct lq_conn *c, const char *sql, size_t len, int i
  * are comments.  No CLIENT_MULTI_STATEMENTS: one statement per round trip. */
 static lq_status my_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
 {
+	lq_status lst = lone_statement(c, err);
+	if (lst != LQ_OK)
+		return lst;
 	size_t total = strlen(sql);
 	char *buf = malloc(total + 2);
 	if (!buf) {
@@ -882,19 +898,50 @@ static lq_status my_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
  * start the same way. */
 static lq_status my_begin(struct lq_conn *c, int write_tx, lq_err *err)
 {
-	static const char q[] = "START TRANSACTION";
-	return run_query(c, q, sizeof q - 1, 0, err);
+	static const char q[] = "START TRANSACTION", off[] = "SET autocommit = 0";
+	(void)write_tx;
+	lq_status st = LQ_OK;
+	if (c->own && !c->lone) {
+		/* A second transaction in a row: autocommit off (once), and the
+		 * transaction opens with its first statement.  A lock wait
+		 * timeout still ends in our ROLLBACK of all of it. */
+		if (!c->ac_off && (st = run_query(c, off, sizeof off - 1, 0, err)) == LQ_OK)
+			c->ac_off = 1;
+	} else {
+		st = run_query(c, q, sizeof q - 1, 0, err);
+	}
+	if (st == LQ_OK)
+		c->in_tx = 1;
+	c->lone = 0;
+	return st;
+}
+
+/* Before a statement outside a transaction: it must commit by itself. */
+static lq_status lone_statement(struct lq_conn *c, lq_err *err)
+{
+	static const char on[] = "SET autocommit = 1";
+	if (c->in_tx)
+		return LQ_OK;
+	c->lone = 1;
+	if (!c->ac_off)
+		return LQ_OK;
+	lq_status st = run_query(c, on, sizeof on - 1, 0, err);
+	if (st == LQ_OK)
+		c->ac_off = 0;
+	return st;
 }
 
 static lq_status my_commit(struct lq_conn *c, lq_err *err)
 {
 	static const char q[] = "COMMIT";
+	c->in_tx = 0;
 	return run_query(c, q, sizeof q - 1, 1, err);
 }
 
 static lq_status my_rollback(struct lq_conn *c, lq_err *err)
 {
 	static const char q[] = "ROLLBACK";
+	c->in_tx = 0;
 	return run_query(c, q, sizeof q - 1, 0, err);
 }
 
@@ -1038,6 +1085,7 @@ static lq_status my_connect(const char *dsn, unsigned flags, struct lq_conn **ou
 		return LQ_ENOMEM;
 	}
 	c->deadline_ms = deadline;
+	c->own = c->lone = 1;
 	/* Blocking calls (connect, and every call without the non-blocking
 	 * API) still end on the read timeout, past the deadline. */
 	unsigned int connect_timeout = MY_CONNECT_TIMEOUT,

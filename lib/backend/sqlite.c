@@ -370,7 +370,9 @@ static lq_status sqlite_exec(struct lq_conn *c, lq_sql_id id, const lq_value *pa
 	}
 	int stop = 0;
 	lq_value cols[32];
+	int rows = 0;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rows = 1;
 		if (stop || !fn)
 			continue;
 		int n = sqlite3_column_count(s);
@@ -405,6 +407,10 @@ static lq_status sqlite_exec(struct lq_conn *c, lq_sql_id id, const lq_value *pa
 	}
 	if (rc != SQLITE_DONE) {
 		st = map_rc(c->db, rc, err, NULL);
+		/* A write's RETURNING rows come after its changes: once one was
+		 * handed over, a retry would hand it over twice. */
+		if (st == LQ__RETRY && rows)
+			st = LQ_ERROR;
 		sqlite3_reset(s);
 		sqlite3_clear_bindings(s);
 		return st;
@@ -480,7 +486,7 @@ static int sqlite_app_tx(struct lq_conn *c)
 const struct lq_backend lq__backend_sqlite = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "sqlite",
-	.caps = LQ_CAP_ONE_STATEMENT_ADD,
+	.caps = LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_CLAIM_RETURNING | LQ_CAP_CLAIM_SHORT,
 	.sql = lq__sql_sqlite,
 	.migrations = lq__migrations_sqlite,
 	.n_migrations = &lq__migrations_sqlite_count,

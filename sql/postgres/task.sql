@@ -21,8 +21,16 @@ RETURNING id;
 -- name: task_insert_notify
 -- task_insert, its id and the workers' wake-up in one round trip.  The
 -- notification goes out when the statement commits, and only when a row went
--- in; the channel is LQ_CHANNEL_TASK (lib/internal.h).  No row back: the
--- unique key is taken (the library then looks up the holder).
+-- in and made work appear: no other task of the queue, not paused and free
+-- to claim, was due at or before the new one's run_at (the statement's
+-- snapshot, without the new row).  Otherwise the workers are busy or will
+-- claim, or sleep no later than that task's due time, and a NOTIFY would only
+-- take the commit lock that serialises every notifying commit.  A worker
+-- that went idle in a race with the task this statement saw still looks
+-- again within its poll interval.  The probe walks lq_task_due back from
+-- the new run_at, away from the dead entries of claimed tasks.  The channel
+-- is LQ_CHANNEL_TASK (lib/internal.h).  No row back: the unique key is
+-- taken (the library then looks up the holder).
 WITH {{CLK}},
 ins AS (
   INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
@@ -31,8 +39,14 @@ ins AS (
          $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint
     FROM clk
   ON CONFLICT (unique_key) DO NOTHING
-  RETURNING id)
-SELECT id FROM ins, LATERAL (SELECT pg_notify('leaseq_task', '')) AS wake;
+  RETURNING id, run_at)
+SELECT id FROM ins, LATERAL (
+  SELECT CASE WHEN (SELECT o.run_at FROM lq_task o
+                     WHERE o.queue = $1::text AND o.run_at <= ins.run_at
+                       AND o.paused = 0
+                       AND (o.claim_until IS NULL OR o.claim_until <= (SELECT n FROM clk))
+                     ORDER BY o.run_at DESC LIMIT 1) IS NULL
+              THEN pg_notify('leaseq_task', '') END) AS wake;
 
 -- name: task_last_id
 -- The identity sequence of lq_task, as last advanced by this session.

@@ -1,10 +1,6 @@
 -- Tasks (SQLite).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- Every claim, ack and heartbeat is conditional and checked by affected rows.
 -- Not in this dialect (see lib/backend/sql_names.h):
--- absent: task_claim_batch_delete no LQ_CAP_CLAIM_RETURNING: task_candidates, then task_claim_*
--- absent: task_claim_batch_update no LQ_CAP_CLAIM_RETURNING, as above
--- absent: task_claim_one_delete no LQ_CAP_CLAIM_RETURNING, as above
--- absent: task_claim_one_update no LQ_CAP_CLAIM_RETURNING, as above
 -- absent: task_claim_delete_set no LQ_CAP_CLAIM_SET: claims go one by one
 -- absent: task_claim_update_set no LQ_CAP_CLAIM_SET, as above
 
@@ -40,18 +36,46 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms
-  FROM lq_task INDEXED BY lq_task_claim
- WHERE queue = ?1
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}})
-   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY priority DESC, run_at, id
- LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d INDEXED BY lq_task_due
-                               WHERE d.queue = ?1 AND d.run_at <= {{NOW}}
-                                 AND d.paused = 0
-                                 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
-                               LIMIT ?2));
+  {{SQLITE_CLAIM_WALK}}
+ LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT ?2));
+
+-- name: task_claim_batch_delete
+-- At-most-once claim of up to ?2 due one-off tasks in one statement: the
+-- walk of task_candidates picks them, the DELETE re-checks each row and
+-- returns exactly the rows it deleted (claimed = 1).  A write statement
+-- in autocommit holds the write lock from its start, so no other claimer
+-- runs between the walk and the delete.  Candidates it cannot finish
+-- (recurring tasks, expired claims on their last attempt) are not
+-- returned: SQLite's RETURNING reports changed rows only, so a short
+-- batch sends the library to the transactional path (LQ_CAP_CLAIM_SHORT).
+DELETE FROM lq_task
+ WHERE id IN (SELECT id {{SQLITE_CLAIM_WALK}} LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT ?2)))
+   AND {{SQLITE_CLAIM_PLAIN}}
+RETURNING {{SQLITE_CLAIMED_COLS}};
+
+-- name: task_claim_batch_update
+-- At-least-once claim of up to ?2 due one-off tasks for owner ?3 with a
+-- claim lease of ?4 ms; as task_claim_batch_delete, the rows as updated.
+UPDATE lq_task
+   SET claim_owner = ?3, claim_until = {{NOW}} + ?4, attempts = attempts + 1
+ WHERE id IN (SELECT id {{SQLITE_CLAIM_WALK}} LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT ?2)))
+   AND {{SQLITE_CLAIM_PLAIN}}
+RETURNING {{SQLITE_CLAIMED_COLS}};
+
+-- name: task_claim_one_delete
+-- task_claim_batch_delete of one task (?1 queue).
+DELETE FROM lq_task
+ WHERE id IN (SELECT id {{SQLITE_CLAIM_WALK}} LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT 1)))
+   AND {{SQLITE_CLAIM_PLAIN}}
+RETURNING {{SQLITE_CLAIMED_COLS}};
+
+-- name: task_claim_one_update
+-- task_claim_batch_update of one task (?1 queue, ?2 owner, ?3 claim_ttl).
+UPDATE lq_task
+   SET claim_owner = ?2, claim_until = {{NOW}} + ?3, attempts = attempts + 1
+ WHERE id IN (SELECT id {{SQLITE_CLAIM_WALK}} LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT 1)))
+   AND {{SQLITE_CLAIM_PLAIN}}
+RETURNING {{SQLITE_CLAIMED_COLS}};
 
 -- name: task_claim_delete
 DELETE FROM lq_task
