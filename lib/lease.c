@@ -230,12 +230,6 @@ static lq_status wait_cancelled(lq_db *db, const char *what)
 	return lq__fail(db, LQ_ECANCELED, "%s: the wait was cancelled", what);
 }
 
-static lq_status acquire_wait(lq_db *db, const char *name, int64_t ttl_ms, int64_t wait_ms, lq_lease *out,
-				const char *what, const char *full_owner, int *marked);
-
-/* A waiter marks itself (lease_wait_mark) so that a release wakes it: a
- * release with no waiter sends no NOTIFY, whose commit lock would
- * serialise every releasing session. */
 LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_ms,
 				      const char *owner, int64_t wait_ms, lq_lease *out)
 {
@@ -245,23 +239,7 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 	lq_status st = acquire_args(db, name, ttl_ms, owner, wait_ms, what, full_owner);
 	if (st != LQ_OK)
 		return st;
-	int marked = 0;
-	st = acquire_wait(db, name, ttl_ms, wait_ms, out, what, full_owner, &marked);
-	if (marked) {
-		/* Done waiting, whatever the outcome: keep its message. */
-		char saved[sizeof(db->errmsg)];
-		memcpy(saved, db->errmsg, sizeof(saved));
-		lq_value p[1] = {lq__v_text(name)};
-		(void)lq__exec(db, what, LQ_SQL_lease_wait_unmark, p, 1, NULL, NULL, NULL);
-		memcpy(db->errmsg, saved, sizeof(saved));
-	}
-	return st;
-}
 
-static lq_status acquire_wait(lq_db *db, const char *name, int64_t ttl_ms, int64_t wait_ms, lq_lease *out,
-				const char *what, const char *full_owner, int *marked)
-{
-	lq_status st;
 	int64_t deadline = lq__mono_ms() + wait_ms;
 	int intent = 0, unsure = 0;
 	for (int attempt = 1;; attempt++) {
@@ -326,16 +304,6 @@ static lq_status acquire_wait(lq_db *db, const char *name, int64_t ttl_ms, int64
 			pause = until_expiry;
 		if (pause > left)
 			pause = left;
-		if (!*marked && (db->be->caps & LQ_CAP_NOTIFY) && db->be->sql[LQ_SQL_lease_wait_mark]) {
-			/* Marked, then look again at once: a release between the
-			 * last look and the mark sent no wake-up. */
-			lq_value p[1] = {lq__v_text(name)};
-			if (lq__exec(db, what, LQ_SQL_lease_wait_mark, p, 1, NULL, NULL, NULL) == LQ_OK) {
-				*marked = 1;
-				continue;
-			}
-			lq__ok(db);
-		}
 		lq__wait(db, LQ_CHANNEL_LEASE, pause);
 	}
 }

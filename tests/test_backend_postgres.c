@@ -588,8 +588,6 @@ static void test_every_statement(void **state)
 	DID(lease_renew);
 	assert_int_equal(RUN(c, lease_release_notify, NULL, nm, lq__v_text("o2"), lq_v_int(1)), 0);
 	DID(lease_release_notify); /* not the holder: a row only when released */
-	RUN(c, lease_wait_mark, NULL, nm), DID(lease_wait_mark);
-	RUN(c, lease_wait_unmark, NULL, nm), DID(lease_wait_unmark);
 	assert_int_equal(RUN(c, lease_release, NULL, nm, lq__v_text("o"), lq_v_int(1)), 1);
 	DID(lease_release);
 	assert_int_equal(RUN(c, lease_renew, NULL, nm, lq__v_text("o"), lq_v_int(1), lq_v_int(60000)), 0);
@@ -1075,28 +1073,19 @@ static void test_notify(void **state)
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
 
 	/* A lease released wakes the lease's waiters in the same statement;
-	 * a release that released nothing, with notify=off, or with nobody
-	 * waiting for that name (lease_wait_mark) wakes nobody. */
+	 * a release that released nothing, or with notify=off, wakes nobody. */
 	char lname[64];
 	snprintf(lname, sizeof(lname), "lqt_wake_%ld", (long)getpid());
 	const lq_value ln = lq__v_text(lname);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 0, &err), LQ_ETIMEDOUT);
 	assert_int_equal(lease_row(b, ln, lq__v_text("o"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o"), lq_v_int(1)), 1);
-	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT); /* no waiter */
-	assert_int_equal(RUN(b, lease_take, NULL, ln, lq__v_text("o"), lq_v_int(60000)), 1);
-	RUN(a, lease_wait_mark, NULL, ln);
-	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("x"), lq_v_int(2)), 0);
+	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("x"), lq_v_int(1)), 0);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
-	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o"), lq_v_int(2)), 1);
+	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o"), lq_v_int(1)), 1);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 5000, &err), LQ_OK);
 	assert_int_equal(RUN(q, lease_take, NULL, ln, lq__v_text("o2"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(q, lease_release_notify, NULL, ln, lq__v_text("o2"), lq_v_int(3)), 1);
+	assert_int_equal(RUN(q, lease_release_notify, NULL, ln, lq__v_text("o2"), lq_v_int(2)), 1);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
-	RUN(a, lease_wait_unmark, NULL, ln);
-	assert_int_equal(RUN(b, lease_take, NULL, ln, lq__v_text("o3"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o3"), lq_v_int(4)), 1);
-	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT); /* unmarked */
 	script_ok(b, "DELETE FROM lq_lease WHERE name LIKE 'lqt\\_wake\\_%'");
 	rows_reset(&r);
 	done(q);

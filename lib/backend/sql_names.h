@@ -56,9 +56,6 @@
 	X(lease_release, 0)                         /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
 	X(lease_release_notify, 1)                  /* (as lease_release) -> a row if released, and wakes lease \
 							waiters: one statement; only where LQ_CAP_NOTIFY */   \
-	X(lease_wait_mark, 1)                       /* (?1 name) a waiter for the lease: lease_release_notify \
-						       wakes only marked names; only where LQ_CAP_NOTIFY */   \
-	X(lease_wait_unmark, 1)                     /* (?1 name) the waiter is done */                        \
 	X(lease_break, 0)                           /* (?1 name) token+1, owner NULL, expires_at NOW */       \
 	X(lease_list, LQ_LEASE_COLS + 4)            /* (?1 name|NULL) -> LEASE_COLS, slot|NULL, and the row's \
 							owner, token, expires_at: shared slots in its place */ \

@@ -8,8 +8,6 @@
 -- first: MySQL assigns left to right, each seeing the ones before.
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: lease_release_notify no NOTIFY (LQ_CAP_NOTIFY): waiters poll
--- absent: lease_wait_mark no NOTIFY (LQ_CAP_NOTIFY), as above
--- absent: lease_wait_unmark no NOTIFY (LQ_CAP_NOTIFY), as above
 
 -- name: lease_acquire
 -- Take the lease in one statement: insert it if absent, or take it over if

@@ -26,9 +26,3 @@ t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)
 
 -- fragment: CLAIM_FREE_D
 d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)
-
--- LEASE_WAIT_KEY: the advisory lock key of waiters for lease $1: a class
--- of leaseq's own and the name's hash (names sharing a hash cost only a
--- wake-up too many).
--- fragment: LEASE_WAIT_KEY
-27761, hashtext($1::text)

@@ -56,28 +56,14 @@ UPDATE lq_lease
 
 -- name: lease_release_notify
 -- lease_release and the waiters' wake-up (channel LQ_CHANNEL_LEASE) in one
--- round trip; the notification goes out only when the lease was released
--- and a waiter marked the name (lease_wait_mark holds a shared advisory
--- lock on it, so this transaction cannot take the exclusive one): a
--- NOTIFY takes a commit lock that serialises every notifying session.
+-- round trip; the notification goes out only when the lease was released.
 WITH u AS (
   UPDATE lq_lease
      SET owner = NULL,
          expires_at = {{NOW}}
    WHERE name = $1::text AND owner = $2::text AND token = $3::bigint
   RETURNING 1)
-SELECT 1 FROM u, LATERAL (
-  SELECT CASE WHEN NOT pg_try_advisory_xact_lock({{LEASE_WAIT_KEY}})
-              THEN pg_notify('leaseq_lease', '') END) AS wake;
-
--- name: lease_wait_mark
--- This session waits for lease $1: a session lock, shared with the other
--- waiters and gone with the session (not sent with ?notify=off or behind
--- a transaction pooler, where nobody LISTENs).
-SELECT pg_try_advisory_lock_shared({{LEASE_WAIT_KEY}});
-
--- name: lease_wait_unmark
-SELECT pg_advisory_unlock_shared({{LEASE_WAIT_KEY}});
+SELECT 1 FROM u, LATERAL (SELECT pg_notify('leaseq_lease', '')) AS wake;
 
 -- name: lease_break
 -- The token moves on so that the old holder's renew and release fail.
