@@ -128,6 +128,18 @@ lq_status lq__run_flush(lq_db *db);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 
+/* Flow control (limit.c): the limits a claim of one task took. */
+struct lq__limit_gate {
+	char name[2][LQ_NAME_MAX + 8]; /* its key's limit, its queue's ("queue:Q") */
+	int n;
+	int capped; /* a concurrency cap applies: claim with a claim lease */
+};
+lq_status lq__limit_take(lq_db *db, const char *what, const char *key, const char *queue,
+			 struct lq__limit_gate *g, int *open);
+lq_status lq__limit_untake(lq_db *db, const char *what, const struct lq__limit_gate *g);
+/* The concurrency key of lq_task_opts (version 2), or NULL. */
+const char *lq__opts_concurrency_key(const lq_task_opts *opts);
+
 /* Validation with messages into db->errmsg; all return LQ_EINVAL on failure. */
 lq_status lq__check_name(lq_db *db, const char *what, const char *name);
 lq_status lq__check_ttl(lq_db *db, const char *what, int64_t ttl_ms);

@@ -54,12 +54,14 @@ SELECT id FROM lq_task WHERE unique_key = $1::text;
 WITH {{CLK}}
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
+       concurrency_key, {{LIMITED}}
   FROM lq_task
  WHERE queue = $1::text
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0
    AND ({{CLAIM_FREE}})
+   AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
  ORDER BY priority DESC, run_at, id
  LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -80,12 +82,14 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
 WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -105,6 +109,7 @@ gone AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN gone g ON g.id = cand.id;
 
@@ -115,12 +120,14 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -142,6 +149,7 @@ took AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
@@ -157,12 +165,14 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
@@ -183,6 +193,7 @@ gone AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN gone g ON g.id = cand.id;
 
@@ -192,12 +203,14 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
@@ -220,6 +233,7 @@ took AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
@@ -397,19 +411,22 @@ UPDATE lq_task SET last_error = $2::text WHERE id = $1::bigint;
 WITH {{CLK}}
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
+       concurrency_key, 0::bigint
   FROM lq_task WHERE id = $1::bigint
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL::text, NULL::bigint, every_ms, cron, tz, missed, 0::bigint, last_error,
-       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms,
+       NULL::text COLLATE "C", 0::bigint
   FROM lq_task_dead WHERE id = $1::bigint;
 
 -- name: task_list
 WITH {{CLK}}
 SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
+       concurrency_key, 0::bigint
   FROM lq_task
  WHERE ($1::text IS NULL OR queue = $1::text)
    AND ($2::bigint = 0 OR (run_at <= (SELECT n FROM clk) AND paused = 0
@@ -420,7 +437,8 @@ SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
 WITH {{CLK}}
 SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
        NULL::text, NULL::bigint, every_ms, cron, tz, missed, 0::bigint, last_error,
-       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms,
+       NULL::text COLLATE "C", 0::bigint
   FROM lq_task_dead
  WHERE ($1::text IS NULL OR queue = $1::text)
  ORDER BY id;

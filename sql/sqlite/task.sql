@@ -39,12 +39,14 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 -- reads on through the tasks that are not due yet, however many wait.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, {{LIMITED}}
   FROM lq_task INDEXED BY lq_task_claim
  WHERE queue = ?1
    AND run_at <= {{NOW}}
    AND paused = 0
    AND ({{CLAIM_FREE}})
+   AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY priority DESC, run_at, id
  LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d INDEXED BY lq_task_due
@@ -148,18 +150,21 @@ UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
 -- name: task_get
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task WHERE id = ?1
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
+       NULL, 0
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task
  WHERE (?1 IS NULL OR queue = ?1)
    AND (?2 = 0 OR (run_at <= {{NOW}} AND paused = 0
@@ -169,7 +174,8 @@ SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
 -- name: task_list_dead
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
+       NULL, 0
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
