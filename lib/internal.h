@@ -133,6 +133,7 @@ struct lq__limit_gate {
 	char name[2][LQ_NAME_MAX + 8]; /* its key's limit, its queue's ("queue:Q") */
 	int n;
 	int capped; /* a concurrency cap applies: claim with a claim lease */
+	int queue_shut; /* refused by the queue's limit: so is the rest of the queue */
 };
 lq_status lq__limit_take(lq_db *db, const char *what, const char *key, const char *queue,
 			 struct lq__limit_gate *g, int *open);

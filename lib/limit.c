@@ -192,8 +192,10 @@ lq_status lq__limit_take(lq_db *db, const char *what, const char *key, const cha
 			      &n);
 		if (st != LQ_OK)
 			return st;
-		if (n != 1)
+		if (n != 1) {
+			g->queue_shut = is_queue;
 			return refund(db, what, g, i); /* shut: not now */
+		}
 	}
 	*open = 1;
 	return LQ_OK;

@@ -542,6 +542,7 @@ struct claim_ctx {
 	const char *what; /* names the queue in messages */
 	int one_by_one;   /* a set claim missed rows: claim each by itself */
 	size_t held;      /* candidates a limit held back */
+	int queue_shut;   /* the queue's limit refused one: it refuses them all */
 	unsigned char limited[LQ_CLAIM_MAX]; /* candidate i must pass its limits */
 };
 
@@ -713,6 +714,10 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int limi
 	*claimed = 0;
 	if (!limited)
 		return claim_task(db, cc, cc->mode, t, claimed);
+	if (cc->queue_shut) {
+		cc->held++;
+		return LQ_OK;
+	}
 	struct lq__limit_gate g;
 	int open = 0;
 	lq_status st = lq__limit_take(db, cc->what, t->concurrency_key, t->queue, &g, &open);
@@ -720,6 +725,7 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int limi
 		return st;
 	if (!open) {
 		cc->held++;
+		cc->queue_shut = g.queue_shut;
 		return LQ_OK;
 	}
 	st = claim_task(db, cc, g.capped ? LQ_AT_LEAST_ONCE : cc->mode, t, claimed);
@@ -799,6 +805,7 @@ static lq_status claim_body(lq_db *db, void *arg)
 	struct claim_ctx *cc = arg;
 	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
 	cc->got = cc->lost = cc->dropped = cc->held = 0;
+	cc->queue_shut = 0;
 	/* Skipped occurrences and buried claims make room: look again, a bounded
 	 * number of times, so one call still returns what is due. */
 	for (int round = 0; round < 8 && cc->got < cc->n; round++) {
@@ -997,7 +1004,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, {0}};
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
 	int general = 1;
 	if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
@@ -1006,7 +1013,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	}
 	if (general) {
 		/* What one statement cannot claim: the transaction, appending. */
-		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, {0}};
+		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
 		st = lq__tx(db, 1, what, claim_body, &rest);
 		if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && rest.got > 0)
 			st = settle_unknown_claims(db, &rest);
