@@ -2,7 +2,8 @@
  * conf_limits.c - conformance: flow control.  Limits are set, listed and
  * removed; a concurrency cap holds across claims and frees with ack and
  * with an expired claim; a saturated key does not hold back other keys'
- * tasks; a rate limit allows its burst, then nothing early, then more.
+ * tasks; a rate limit allows its burst, then nothing early, then more; a
+ * start taken for a claim that does not happen is given back.
  */
 #include <string.h>
 
@@ -299,6 +300,34 @@ static void rate_limits(void **state)
 	assert_int_equal(total, 3);
 }
 
+/* A key's start taken and then refused by its queue's cap is given back. */
+static void refused_start_returns(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[4];
+	lq_limit got;
+	size_t n;
+
+	set_limit(db, "k", 0, 3, 3600 * 1000);
+	set_limit(db, "queue:rf", 1, 0, 0);
+	for (int i = 0; i < 3; i++)
+		add_keyed(db, "rf", "k");
+	n = claim(db, "rf", LQ_AT_LEAST_ONCE, 30000, t, 4);
+	assert_int_equal(n, 1);
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.tokens, 2);
+	assert_int_equal(claim(db, "rf", LQ_AT_LEAST_ONCE, 30000, t + 1, 1), 0); /* the queue is full */
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.tokens, 2); /* not spent by the refused claims */
+	assert_lq_ok(db, lq_task_ack(db, &t[0]));
+	clear_all(t, n);
+	n = claim(db, "rf", LQ_AT_LEAST_ONCE, 30000, t, 4);
+	assert_int_equal(n, 1);
+	clear_all(t, n);
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.tokens, 1);
+}
+
 int lqt_conf_limits(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +337,7 @@ int lqt_conf_limits(void)
 		cmocka_unit_test_setup(no_head_of_line, lqt_conf_test_setup),
 		cmocka_unit_test_setup(expired_claim_frees, lqt_conf_test_setup),
 		cmocka_unit_test_setup(rate_limits, lqt_conf_test_setup),
+		cmocka_unit_test_setup(refused_start_returns, lqt_conf_test_setup),
 	};
 	char name[64];
 

@@ -358,7 +358,7 @@ static void test_placeholders(void **state)
 	lq_value pid[1] = {lq_v_int(id)};
 	RUN(c, LQ_SQL_task_get, pid, 1, r);
 	assert_int_equal(r->n, 1);
-	assert_int_equal(r->ncols, 22);
+	assert_int_equal(r->ncols, 24);
 	struct cell *row = r->c[0];
 	assert_int_equal(row[0].i, id);
 	assert_string_equal(row[1].s, q);
@@ -909,7 +909,7 @@ static void test_task_semantics(void **state)
 
 	lq_value pc[2] = {txt(q), lq_v_int(10)};
 	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
-	assert_int_equal(r->ncols, 22);
+	assert_int_equal(r->ncols, 24);
 	assert_int_equal(r->n, 3); /* t3 (run_at 1), t4 (5), t1 (now); not t2 */
 	assert_int_equal(r->c[0][0].i, t3);
 	assert_int_equal(r->c[1][0].i, t4);
