@@ -1297,10 +1297,11 @@ static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char 
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[11] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+	lq_value p[12] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
-			  lq__v_text(error), lq_v_int(t->created_at), lq_v_int(t->priority), opt_ms(t->timeout_ms)};
-	return lq__exec_once(db, what, LQ_SQL_task_dead_insert, p, 11, NULL, NULL, NULL);
+			  lq__v_text(error), lq_v_int(t->created_at), lq_v_int(t->priority), opt_ms(t->timeout_ms),
+			  lq__v_opt_text(t->concurrency_key)};
+	return lq__exec_once(db, what, LQ_SQL_task_dead_insert, p, 12, NULL, NULL, NULL);
 }
 
 static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
@@ -1325,12 +1326,12 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, enum s
 		return bury_amo(db, t, r->attempts, r->error);
 	}
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[12] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+	lq_value p[13] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(r->attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
 			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at),
-			  lq_v_int(t->priority), opt_ms(t->timeout_ms)};
+			  lq_v_int(t->priority), opt_ms(t->timeout_ms), lq__v_opt_text(t->concurrency_key)};
 	int64_t n = 0;
-	st = lq__exec_once(db, what, LQ_SQL_task_reinsert, p, 12, NULL, NULL, &n);
+	st = lq__exec_once(db, what, LQ_SQL_task_reinsert, p, 13, NULL, NULL, &n);
 	if (st != LQ_OK || n == 1) {
 		if (st == LQ_OK)
 			lq__notify(db, LQ_CHANNEL_TASK);

@@ -328,6 +328,38 @@ static void refused_start_returns(void **state)
 	assert_int_equal(got.tokens, 1);
 }
 
+/* A task keeps its key through an at-most-once retry, the dead tasks and
+ * a retry from there, so no retry runs outside its limit. */
+static void key_kept(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t, got;
+
+	set_limit(db, "k", 0, 100, 1000);
+	for (int max = 2; max >= 1; max--) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		int64_t id = 0;
+		o.queue = max == 2 ? "kk2" : "kk1";
+		o.concurrency_key = "k";
+		o.max_attempts = max;
+		assert_lq_ok(db, lq_task_add(db, "k", &o, &id, NULL));
+		assert_int_equal(claim(db, o.queue, LQ_AT_MOST_ONCE, 30000, &t, 1), 1);
+		assert_lq_ok(db, lq_task_fail(db, &t, "boom")); /* max 2: requeued; max 1: dead */
+		lq_task_clear(&t);
+		assert_lq_ok(db, lq_task_get(db, id, &got));
+		assert_string_equal(got.concurrency_key, "k");
+		assert_int_equal(got.dead, max == 1);
+		lq_task_clear(&got);
+		if (max == 1) {
+			assert_lq_ok(db, lq_task_retry(db, id));
+			assert_lq_ok(db, lq_task_get(db, id, &got));
+			assert_int_equal(got.dead, 0);
+			assert_string_equal(got.concurrency_key, "k");
+			lq_task_clear(&got);
+		}
+	}
+}
+
 int lqt_conf_limits(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +370,7 @@ int lqt_conf_limits(void)
 		cmocka_unit_test_setup(expired_claim_frees, lqt_conf_test_setup),
 		cmocka_unit_test_setup(rate_limits, lqt_conf_test_setup),
 		cmocka_unit_test_setup(refused_start_returns, lqt_conf_test_setup),
+		cmocka_unit_test_setup(key_kept, lqt_conf_test_setup),
 	};
 	char name[64];
 

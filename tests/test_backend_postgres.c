@@ -753,9 +753,9 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_claim_delete, NULL, lq_v_int(id)), 1);
 	DID(task_claim_delete);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null()), 1);
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 1);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null()), 0);
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 0);
 	DID(task_reinsert);
 	RUN(c, task_get, &r, lq_v_int(id)), DID(task_get);
 	assert_int_equal(r.ncols, 24);
@@ -786,7 +786,7 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id)), 1);
 	DID(task_delete);
 	assert_int_equal(RUN(c, task_dead_insert, NULL, lq_v_int(id + 1000), q, nm, pay, lq_v_int(3),
-			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created), lq_v_int(0), lq_v_null()), 1);
+			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 1);
 	DID(task_dead_insert);
 	RUN(c, task_list_dead, &r, q), DID(task_list_dead);
 	assert_int_equal(r.n, 2);

@@ -123,12 +123,14 @@
 						       at-least-once: unclaim, held back until NOW+backoff */ \
 	X(task_reinsert, 0)                         /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,    \
 							?6 max_attempts, ?7 unique_key, ?8 backoff, ?9 error, \
-							?10 created_at) at-most-once retry; conflict: nothing */ \
+							?10 created_at, ?11 priority, ?12 timeout_ms, ?13 concurrency_key) \
+							at-most-once retry; conflict: nothing */ \
 	X(task_bury, 0)                             /* (?1 id, ?2 owner|NULL, ?3 error) copy to lq_task_dead if \
 							claimed by owner, or (NULL) if unclaimed/claim expired */ \
 	X(task_delete, 0)                           /* (?1 id) delete the live task */                        \
 	X(task_dead_insert, 0)                      /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,    \
-							?6 max_attempts, ?7 unique_key, ?8 error, ?9 created_at) */ \
+							?6 max_attempts, ?7 unique_key, ?8 error, ?9 created_at, \
+							?10 priority, ?11 timeout_ms, ?12 concurrency_key) */ \
 	X(task_record_error, 0)                     /* (?1 id, ?2 error) recurring task: last_error */        \
 	X(task_get, LQ_TASK_COLS)                   /* (?1 id) -> TASK_COLS, live or dead */                  \
 	X(task_list, LQ_TASK_COLS)                  /* (?1 queue|NULL, ?2 due_only) -> TASK_COLS (payload NULL) by id */ \

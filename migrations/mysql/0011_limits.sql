@@ -6,6 +6,8 @@
 -- claim stops counting when it expires.
 ALTER TABLE lq_task ADD COLUMN IF NOT EXISTS concurrency_key VARBINARY(255),
                     ADD INDEX IF NOT EXISTS lq_task_ckey (concurrency_key, claim_until);
+-- Dead tasks keep their key, so a retried one is limited as before.
+ALTER TABLE lq_task_dead ADD COLUMN IF NOT EXISTS concurrency_key VARBINARY(255);
 -- One row per limited key ("queue:Q" limits a whole queue).  concurrency:
 -- at most that many live claims (NULL: no cap).  rate_n per rate_period_ms:
 -- a GCRA whose theoretical arrival time is kept in tat, scaled by rate_n

@@ -7,6 +7,8 @@
 ALTER TABLE lq_task ADD COLUMN concurrency_key text COLLATE "C";
 CREATE INDEX lq_task_ckey ON lq_task (concurrency_key, claim_until)
     WHERE concurrency_key IS NOT NULL;
+-- Dead tasks keep their key, so a retried one is limited as before.
+ALTER TABLE lq_task_dead ADD COLUMN concurrency_key text COLLATE "C";
 -- One row per limited key ("queue:Q" limits a whole queue).  concurrency:
 -- at most that many live claims (NULL: no cap).  rate_n per rate_period_ms:
 -- a GCRA whose theoretical arrival time is kept in tat, scaled by rate_n

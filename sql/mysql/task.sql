@@ -158,15 +158,15 @@ UPDATE lq_task
 
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, last_error, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12);
+                     unique_key, last_error, created_at, priority, timeout_ms, concurrency_key)
+VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12, ?13);
 
 -- name: task_bury
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
-                          created_at, died_at, priority, timeout_ms)
+                          created_at, died_at, priority, timeout_ms, concurrency_key)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms
+       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms, concurrency_key
   FROM lq_task
  WHERE id = ?1
    AND ((?2 IS NOT NULL AND claim_owner = ?2)
@@ -177,8 +177,8 @@ DELETE FROM lq_task WHERE id = ?1;
 
 -- name: task_dead_insert
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
-                          unique_key, last_error, created_at, died_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11);
+                          unique_key, last_error, created_at, died_at, priority, timeout_ms, concurrency_key)
+VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11, ?12);
 
 -- name: task_record_error
 UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
@@ -193,7 +193,7 @@ UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
        created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
-       NULL, 0
+       concurrency_key, 0
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
@@ -211,7 +211,7 @@ SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
        created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
-       NULL, 0
+       concurrency_key, 0
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
@@ -221,9 +221,9 @@ DELETE FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key)
 SELECT id, queue, name, payload, {{NOW}}, 0, max_attempts, unique_key,
-       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms
+       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_run_now
