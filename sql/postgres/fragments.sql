@@ -65,9 +65,12 @@ CASE WHEN l.rate_n IS NULL THEN l.tat ELSE GREATEST(l.tat, (SELECT n FROM clk) *
 -- claims plan anew on every call (a generic plan priced above the custom
 -- ones).  The claim decides again under the limit rows' lock
 -- (limit_take_key, limit_take_queue), the queue's limit included.
+-- OFFSET 0 keeps the subquery a probe of the key's row: without it the
+-- planner hashes it, reading every limit and counting each one's claims.
 -- fragment: LIMIT_OPEN
 (lq_task.concurrency_key IS NULL
-  OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = lq_task.concurrency_key AND ({{LIMIT_SHUT_KEY}})))
+  OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = lq_task.concurrency_key AND ({{LIMIT_SHUT_KEY}})
+                 OFFSET 0))
 
 -- LIMITED: 1 when a claim of the task must pass the limits (it has a key,
 -- or its queue $1 has a limit row), else 0.
