@@ -169,6 +169,18 @@ lq_status lq__steer_resume(lq_db *db, int64_t id, int *done);
 /* cancel-previous: revoke the claim of t if its successor is due.
  * *revoked: it did (t's ack will be refused). */
 lq_status lq__steer_preempt(lq_db *db, const lq_task *t, int *revoked);
+/* Flow control (limit.c): the limits a claim of one task took. */
+struct lq__limit_gate {
+	char name[2][LQ_NAME_MAX + 8]; /* its key's limit, its queue's ("queue:Q") */
+	int n;
+	int capped; /* a concurrency cap applies: claim with a claim lease */
+	int queue_shut; /* refused by the queue's limit: so is the rest of the queue */
+};
+lq_status lq__limit_take(lq_db *db, const char *what, const char *key, const char *queue,
+			 struct lq__limit_gate *g, int *open);
+lq_status lq__limit_untake(lq_db *db, const char *what, const struct lq__limit_gate *g);
+/* The concurrency key of lq_task_opts (version 2), or NULL. */
+const char *lq__opts_concurrency_key(const lq_task_opts *opts);
 
 /* Validation with messages into db->errmsg; all return LQ_EINVAL on failure. */
 lq_status lq__check_name(lq_db *db, const char *what, const char *name);

@@ -75,7 +75,7 @@ extern "C" {
  * Option structures (lq_task_opts, lq_lease_opts, lq_run_filter,
  * lq_runner_opts) carry a version field that their *_INIT macro sets.
  */
-#define LQ_ABI_VERSION 2 /* 2: lq_run_counts.cancelled */
+#define LQ_ABI_VERSION 2 /* 2: lq_run_counts.cancelled, lq_task.concurrency_key */
 
 /* Status codes.  Append only: never renumber or remove one.
  * The local-file statuses (SQLite's database file; a server backend never
@@ -463,6 +463,9 @@ typedef struct lq_task_opts {
 	                           * says (once = 1, skip = 0) */
 	int64_t alert_after_ms;   /* dead-man bound: lq_schedule says overdue when
 	                           * the last success (or the creation) is older */
+	/* Version 2: flow control (read only when version >= 2). */
+	const char *concurrency_key; /* NULL: none.  Tasks sharing a key share its
+	                              * limit (lq_limit_set); not "queue:..." */
 } lq_task_opts;
 #define LQ_TASK_OPTS_INIT {.version = LQ_TASK_OPTS_VERSION}
 
@@ -504,6 +507,8 @@ typedef struct lq_task {
 	int64_t next_run_at;    /* recurring: the next occurrence scheduled */
 	int priority;           /* see lq_task_opts */
 	int64_t timeout_ms;     /* 0: none of its own (the worker's default) */
+	/* ABI 2: flow control (written only for callers built with abi >= 2). */
+	char concurrency_key[LQ_NAME_MAX + 1]; /* "" if none */
 } lq_task;
 
 /* Free what t owns and zero it.  Accepts NULL. */
@@ -907,6 +912,44 @@ LQ_EXTERN(lq_status) lq_queue_gauges(lq_db *db, int64_t cap, lq_queue_fn fn, voi
 /* Milliseconds until the next task of queue could be due (0 = now), or -1
  * when the queue has no claimable task.  LQ_OK; LQ_EINVAL: a bad name. */
 LQ_EXTERN(lq_status) lq_queue_next_due(lq_db *db, const char *queue, int64_t *wait_ms);
+
+/* ---------------------------------------------------------- flow control */
+/*
+ * Limits on a concurrency key (lq_task_opts.concurrency_key) or on a whole
+ * queue (key "queue:" followed by the queue name).  concurrency: at most
+ * that many tasks of the key run at once across all workers; rate: at most
+ * rate_n starts per rate_period_ms (a GCRA: up to rate_n at once, then one
+ * every period / rate_n).  Both are decided by the claim, in the database,
+ * on its clock: a claim of a limited task counts the live claims of its key
+ * under the limit row's lock.  A task whose key is at its limit is skipped,
+ * not waited behind: other keys' due tasks are claimed past it.  A claim of
+ * a task under a concurrency cap is an at-least-once claim in either mode
+ * (lq_task.mode says so), renewed by heartbeats and settled by ack or fail:
+ * the claim is the slot, and a crashed worker's slot frees when its claim
+ * expires.  A key without a limit row is not limited.
+ */
+#define LQ_LIMIT_RATE_MAX 1000000 /* rate_n: 1 to this */
+typedef struct lq_limit {
+	char key[LQ_NAME_MAX + 1];
+	int concurrency;        /* 0: no cap */
+	int rate_n;             /* 0: no rate limit */
+	int64_t rate_period_ms; /* with rate_n: 1 ms to a year */
+	/* Filled by lq_limit_get and lq_limit_list: */
+	int64_t running;        /* live claims of the key now */
+	int64_t tokens;         /* starts the rate allows now (rate_n if no rate) */
+	int64_t now;            /* database clock when read */
+} lq_limit;
+typedef int (*lq_limit_fn)(const lq_limit *l, void *ctx);
+/* Create or replace the limit l->key (its rate starts with a full bucket).
+ * LQ_OK; LQ_EINVAL: a bad key, no limit given, or a value out of range;
+ * nothing changed. */
+LQ_EXTERN(lq_status) lq_limit_set(lq_db *db, const lq_limit *l);
+/* LQ_OK; LQ_NOTFOUND: no limit on key. */
+LQ_EXTERN(lq_status) lq_limit_get(lq_db *db, const char *key, lq_limit *out);
+/* Call fn for every limit, by key (stop when fn returns non-zero).  LQ_OK. */
+LQ_EXTERN(lq_status) lq_limit_list(lq_db *db, lq_limit_fn fn, void *ctx);
+/* LQ_OK; LQ_NOTFOUND: no limit on key. */
+LQ_EXTERN(lq_status) lq_limit_remove(lq_db *db, const char *key);
 
 /* ---------------------------------------------------------------- runner */
 

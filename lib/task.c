@@ -68,6 +68,7 @@ lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 	t->now = lq__col_int(&c[19]);
 	t->priority = (int)lq__col_int(&c[20]);
 	t->timeout_ms = lq__col_int(&c[21]);
+	lq__col_str(&c[22], t->concurrency_key, sizeof(t->concurrency_key));
 	return LQ_OK;
 }
 
@@ -125,9 +126,24 @@ struct add_ctx {
 	lq_value p[ADD_NPARAMS];
 	const char *unique_key;
 	const lq_task_opts *opts; /* for its steering (version 2) */
+	const char *concurrency_key;
 	int64_t id;
 	int existed;
 };
+
+const char *lq__opts_concurrency_key(const lq_task_opts *opts)
+{
+	return opts && opts->version >= 2 && opts->concurrency_key && *opts->concurrency_key ? opts->concurrency_key
+											      : NULL;
+}
+
+/* A new task's concurrency key, in the transaction that inserted it, so no
+ * claim ever sees it without. */
+static lq_status set_concurrency_key(lq_db *db, int64_t id, const char *key)
+{
+	lq_value p[2] = {lq_v_int(id), lq__v_text(key)};
+	return lq__exec(db, "task add", LQ_SQL_task_set_concurrency_key, p, 2, NULL, NULL, NULL);
+}
 
 static lq_status add_body(lq_db *db, void *arg)
 {
@@ -142,6 +158,8 @@ static lq_status add_body(lq_db *db, void *arg)
 		st = lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
 		if (st == LQ_OK && lq__steer_wanted(a->opts))
 			st = lq__steer_store(db, a->id, a->opts);
+		if (st == LQ_OK && a->concurrency_key)
+			st = set_concurrency_key(db, a->id, a->concurrency_key);
 		return st;
 	}
 	if (!a->unique_key)
@@ -207,6 +225,13 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	}
 	if ((st = lq__steer_check(db, name, opts)) != LQ_OK)
 		return st;
+	const char *ckey = lq__opts_concurrency_key(opts);
+	if (ckey && (st = lq__check_name(db, "concurrency key", ckey)) != LQ_OK)
+		return st;
+	if (ckey && strncmp(ckey, "queue:", 6) == 0)
+		return lq__fail(db, LQ_EINVAL,
+				"task \"%s\": concurrency key \"%s\" is reserved (\"queue:\" names a queue's limit)", name,
+				ckey);
 	int priority = opts->priority;
 	int64_t timeout_ms = opts->timeout_ms;
 	if (timeout_ms < 0 || timeout_ms > LQ_TTL_MAX_MS)
@@ -258,7 +283,8 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		return st;
 	a.unique_key = opts && opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
 	a.opts = opts;
-	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts)) {
+	a.concurrency_key = lq__opts_concurrency_key(opts);
+	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) && !a.concurrency_key) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t new_id = 0;
@@ -406,8 +432,11 @@ static lq_status many_body(lq_db *db, void *arg)
 			st = many_match(db, m, idx, k);
 		for (size_t j = 0; st == LQ_OK && j < k; j++) {
 			const lq_task_opts *o = m->opts ? m->opts[idx[j]] : NULL;
+			const char *ck = lq__opts_concurrency_key(o);
 			if (lq__steer_wanted(o) && !m->existed[idx[j]])
 				st = lq__steer_store(db, m->ids[idx[j]], o);
+			if (st == LQ_OK && ck && !m->existed[idx[j]])
+				st = set_concurrency_key(db, m->ids[idx[j]], ck);
 		}
 		many_rows_free(m);
 		if (st != LQ_OK)
@@ -521,6 +550,9 @@ struct claim_ctx {
 	lq_status err;
 	const char *what; /* names the queue in messages */
 	int one_by_one;   /* a set claim missed rows: claim each by itself */
+	size_t held;      /* candidates a limit held back */
+	int queue_shut;   /* the queue's limit refused one: it refuses them all */
+	unsigned char limited[LQ_CLAIM_MAX]; /* candidate i must pass its limits */
 };
 
 static int cand_row(void *arg, const lq_value *c, int n)
@@ -533,6 +565,7 @@ static int cand_row(void *arg, const lq_value *c, int n)
 		cc->err = st;
 		return 1;
 	}
+	cc->limited[cc->cand] = lq__col_int(&c[LQ_TASK_COLS - 1]) != 0;
 	cc->cand++;
 	return 0;
 }
@@ -604,14 +637,14 @@ static lq_status set_preempt(lq_db *db, const lq_task *t, int64_t next_at)
 	return lq__exec(db, what, LQ_SQL_task_set_preempt, p, 3, NULL, NULL, NULL);
 }
 
-static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *claimed)
+static lq_status claim_task(lq_db *db, struct claim_ctx *cc, lq_mode mode, lq_task *t, int *claimed)
 {
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	int64_t n = 0;
 	lq_status st;
 	*claimed = 0;
-	t->mode = cc->mode;
+	t->mode = mode;
 	if (is_recurring(t)) {
 		int64_t next = 0;
 		int stale = 0;
@@ -629,7 +662,7 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 		}
 		if (sr.next_at)
 			next = sr.next_at; /* a run-now's: the regular one it set aside */
-		if (cc->mode == LQ_AT_LEAST_ONCE && !(stale && sr.catch_up == 0)) {
+		if (mode == LQ_AT_LEAST_ONCE && !(stale && sr.catch_up == 0)) {
 			st = claim_occurrence_alo(db, cc, t, next, claimed);
 			if (st == LQ_OK && *claimed && sr.overlap == LQ_OVERLAP_CANCEL_PREVIOUS)
 				st = set_preempt(db, t, sr.next_at);
@@ -665,7 +698,7 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 		cc->dropped++;
 		return st;
 	}
-	if (cc->mode == LQ_AT_MOST_ONCE) {
+	if (mode == LQ_AT_MOST_ONCE) {
 		lq_value p[1] = {lq_v_int(t->id)};
 		st = lq__exec(db, what, LQ_SQL_task_claim_delete, p, 1, NULL, NULL, &n);
 		if (st != LQ_OK)
@@ -680,6 +713,35 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int *cla
 		return LQ_OK;
 	}
 	return claim_with_owner(db, cc, t, claimed);
+}
+
+/* Claim one candidate; a limited one first passes its limits (skipped, not
+ * waited for, when one is shut), and under a concurrency cap it is claimed
+ * with a claim lease whatever the mode: that claim is its slot, held while
+ * the handler runs and freed by ack, fail or expiry. */
+static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int limited, int *claimed)
+{
+	*claimed = 0;
+	if (!limited)
+		return claim_task(db, cc, cc->mode, t, claimed);
+	if (cc->queue_shut) {
+		cc->held++;
+		return LQ_OK;
+	}
+	struct lq__limit_gate g;
+	int open = 0;
+	lq_status st = lq__limit_take(db, cc->what, t->concurrency_key, t->queue, &g, &open);
+	if (st != LQ_OK)
+		return st;
+	if (!open) {
+		cc->held++;
+		cc->queue_shut = g.queue_shut;
+		return LQ_OK;
+	}
+	st = claim_task(db, cc, g.capped ? LQ_AT_LEAST_ONCE : cc->mode, t, claimed);
+	if (st == LQ_OK && !*claimed)
+		st = lq__limit_untake(db, cc->what, &g);
+	return st;
 }
 
 /* A one-off task that a plain conditional claim settles (not a recurring
@@ -752,7 +814,8 @@ static lq_status claim_body(lq_db *db, void *arg)
 {
 	struct claim_ctx *cc = arg;
 	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
-	cc->got = cc->lost = cc->dropped = 0;
+	cc->got = cc->lost = cc->dropped = cc->held = 0;
+	cc->queue_shut = 0;
 	/* Skipped occurrences and buried claims make room: look again, a bounded
 	 * number of times, so one call still returns what is due. */
 	for (int round = 0; round < 8 && cc->got < cc->n; round++) {
@@ -775,11 +838,11 @@ static lq_status claim_body(lq_db *db, void *arg)
 			lq_task *t = &cc->tasks[base + i];
 			int claimed = 0;
 			won[i] = 0;
-			if (set && plain_one_off(t)) {
+			if (set && plain_one_off(t) && !cc->limited[i]) {
 				won[i] = 2; /* claimed below, with the others */
 				continue;
 			}
-			st = claim_one(db, cc, t, &claimed);
+			st = claim_one(db, cc, t, cc->limited[i], &claimed);
 			if (st != LQ_OK) {
 				release_range(cc->tasks, 0, base + cand);
 				cc->got = 0;
@@ -983,7 +1046,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0};
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
 	int general = 1;
 	if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
@@ -992,7 +1055,7 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	}
 	if (general) {
 		/* What one statement cannot claim: the transaction, appending. */
-		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what, 0};
+		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
 		st = lq__tx(db, 1, what, claim_body, &rest);
 		if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && rest.got > 0)
 			st = settle_unknown_claims(db, &rest);
@@ -1283,10 +1346,11 @@ static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char 
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[11] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+	lq_value p[12] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
-			  lq__v_text(error), lq_v_int(t->created_at), lq_v_int(t->priority), opt_ms(t->timeout_ms)};
-	return lq__exec_once(db, what, LQ_SQL_task_dead_insert, p, 11, NULL, NULL, NULL);
+			  lq__v_text(error), lq_v_int(t->created_at), lq_v_int(t->priority), opt_ms(t->timeout_ms),
+			  lq__v_opt_text(t->concurrency_key)};
+	return lq__exec_once(db, what, LQ_SQL_task_dead_insert, p, 12, NULL, NULL, NULL);
 }
 
 static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
@@ -1311,12 +1375,12 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, enum s
 		return bury_amo(db, t, r->attempts, r->error);
 	}
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[12] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+	lq_value p[13] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(r->attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
 			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at),
-			  lq_v_int(t->priority), opt_ms(t->timeout_ms)};
+			  lq_v_int(t->priority), opt_ms(t->timeout_ms), lq__v_opt_text(t->concurrency_key)};
 	int64_t n = 0;
-	st = lq__exec_once(db, what, LQ_SQL_task_reinsert, p, 12, NULL, NULL, &n);
+	st = lq__exec_once(db, what, LQ_SQL_task_reinsert, p, 13, NULL, NULL, &n);
 	if (st != LQ_OK || n == 1) {
 		if (st == LQ_OK)
 			lq__notify(db, LQ_CHANNEL_TASK);
@@ -1868,7 +1932,7 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0};
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
 	struct ack_claim_ctx a = {done, 0, &cc};
 	if (one) {
 		st = ack_claim_statement(db, &a);

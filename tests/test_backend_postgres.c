@@ -435,7 +435,7 @@ static void test_bytea_roundtrip(void **state)
 
 	RUN(c, task_get, &r, lq_v_int(id));
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 22);
+	assert_int_equal(r.ncols, 24);
 	assert_int_equal(r.type[3], LQ_V_BLOB);
 	assert_int_equal(r.blob_len, n);
 	assert_memory_equal(r.blob, p, n);
@@ -648,12 +648,12 @@ static void test_every_statement(void **state)
 		RUN(c, task_claim_batch_update, &r, qb, lq_v_int(10), lq__v_text("wb"), lq_v_int(30000));
 		DID(task_claim_batch_update);
 		assert_int_equal(r.n, 1);
-		assert_int_equal(r.ncols, 23);
+		assert_int_equal(r.ncols, 25);
 		assert_int_equal(r.i[0], plain1);
 		assert_string_equal(r.s[8], "wb"); /* the row as updated */
 		assert_int_equal(r.i[5], 1);
 		assert_true(r.i[9] >= r.i[19] + 30000);
-		assert_int_equal(r.i[22], 1); /* claimed */
+		assert_int_equal(r.i[24], 1); /* claimed */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0),
 				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
@@ -661,9 +661,9 @@ static void test_every_statement(void **state)
 		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10)), DID(task_claim_batch_delete);
 		assert_int_equal(r.n, 1); /* the claimed plain task is not due */
-		assert_int_equal(r.ncols, 23);
+		assert_int_equal(r.ncols, 25);
 		assert_int_equal(r.type[0], LQ_V_NULL);
-		assert_int_equal(r.i[22], 0); /* claimed */
+		assert_int_equal(r.i[24], 0); /* claimed */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
@@ -673,7 +673,7 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 1);
 		assert_int_equal(r.i[0], plain2);
 		assert_int_equal(r.blob_len, sizeof(pl));
-		assert_int_equal(r.i[22], 1); /* claimed */
+		assert_int_equal(r.i[24], 1); /* claimed */
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10));
 		assert_int_equal(r.n, 0); /* gone */
 		/* The one-task forms: the same results without the limit. */
@@ -683,11 +683,11 @@ static void test_every_statement(void **state)
 		plain2 = r.i[0];
 		RUN(c, task_claim_one_update, &r, qb, lq__v_text("wo"), lq_v_int(30000)), DID(task_claim_one_update);
 		assert_int_equal(r.n, 1);
-		assert_int_equal(r.ncols, 23);
+		assert_int_equal(r.ncols, 25);
 		assert_int_equal(r.i[0], plain2);
 		assert_string_equal(r.s[8], "wo");
 		assert_true(r.i[9] >= r.i[19] + 30000);
-		assert_int_equal(r.i[22], 1);
+		assert_int_equal(r.i[24], 1);
 		assert_int_equal(RUN(c, task_release_claim, NULL, lq_v_int(plain2), lq__v_text("wo")), 1);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(0)), 1);
 		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
@@ -695,13 +695,13 @@ static void test_every_statement(void **state)
 		RUN(c, task_claim_one_delete, &r, qb), DID(task_claim_one_delete);
 		assert_int_equal(r.n, 1); /* the recurring task: reported, not claimed */
 		assert_int_equal(r.type[0], LQ_V_NULL);
-		assert_int_equal(r.i[22], 0);
+		assert_int_equal(r.i[24], 0);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(plain2), lq_v_int(0)), 1);
 		RUN(c, task_claim_one_delete, &r, qb);
 		assert_int_equal(r.n, 1);
 		assert_int_equal(r.i[0], plain2);
-		assert_int_equal(r.i[22], 1);
+		assert_int_equal(r.i[24], 1);
 		RUN(c, task_claim_one_delete, &r, qb);
 		assert_int_equal(r.n, 0);
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(plain1)), 1);
@@ -709,7 +709,7 @@ static void test_every_statement(void **state)
 	}
 	RUN(c, task_candidates, &r, q, lq_v_int(10)), DID(task_candidates);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 22);
+	assert_int_equal(r.ncols, 24);
 	assert_int_equal(r.i[0], id);
 	assert_true(r.i[19] >= now);
 	int64_t created = r.i[16];
@@ -766,12 +766,12 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_claim_delete, NULL, lq_v_int(id)), 1);
 	DID(task_claim_delete);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null()), 1);
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 1);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null()), 0);
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 0);
 	DID(task_reinsert);
 	RUN(c, task_get, &r, lq_v_int(id)), DID(task_get);
-	assert_int_equal(r.ncols, 22);
+	assert_int_equal(r.ncols, 24);
 	assert_int_equal(r.blob_len, sizeof(pl));
 	assert_memory_equal(r.blob, pl, sizeof(pl));
 	assert_int_equal(r.i[5], 1); /* attempts */
@@ -790,7 +790,7 @@ static void test_every_statement(void **state)
 	DID(task_run_now);
 	RUN(c, task_list, &r, lq_v_null(), lq_v_int(0)), DID(task_list);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 22);
+	assert_int_equal(r.ncols, 24);
 	assert_int_equal(r.type[3], LQ_V_NULL); /* no payloads in lists */
 	RUN(c, task_list, &r, q, lq_v_int(1));
 	assert_int_equal(r.n, 0); /* paused */
@@ -799,11 +799,11 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id)), 1);
 	DID(task_delete);
 	assert_int_equal(RUN(c, task_dead_insert, NULL, lq_v_int(id + 1000), q, nm, pay, lq_v_int(3),
-			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created), lq_v_int(0), lq_v_null()), 1);
+			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 1);
 	DID(task_dead_insert);
 	RUN(c, task_list_dead, &r, q), DID(task_list_dead);
 	assert_int_equal(r.n, 2);
-	assert_int_equal(r.ncols, 22);
+	assert_int_equal(r.ncols, 24);
 	assert_int_equal(r.i[17], 1);
 	RUN(c, task_get, &r, lq_v_int(id));
 	assert_int_equal(r.i[17], 1);
@@ -856,7 +856,7 @@ static void test_every_statement(void **state)
 
 	/* Run through the library by the conformance groups "shared" (the
 	 * semaphore and read/write lease statements), "run" (the run history
-	 * and counters) "cancel" and "steer" (steering schedules) on this server, not one by one here yet. */
+	 * and counters) "cancel", "steer" (steering schedules) and "limits" (flow control) on this server, not one by one here yet. */
 	static const lq_sql_id via_conformance[] = {
 		LQ_SQL_lease_create, LQ_SQL_lease_lock, LQ_SQL_lease_slot_get, LQ_SQL_lease_slot_scan,
 		LQ_SQL_lease_slot_insert, LQ_SQL_lease_slot_take, LQ_SQL_lease_slot_renew, LQ_SQL_lease_slot_release,
@@ -870,6 +870,8 @@ static void test_every_statement(void **state)
 		LQ_SQL_task_steer_set, LQ_SQL_task_steer_get, LQ_SQL_task_edit_schedule, LQ_SQL_task_run_extra,
 		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_mark_success,
 		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,
+		LQ_SQL_limit_set, LQ_SQL_limit_get, LQ_SQL_limit_list, LQ_SQL_limit_delete, LQ_SQL_limit_lock,
+		LQ_SQL_limit_take_key, LQ_SQL_limit_take_queue, LQ_SQL_limit_refund, LQ_SQL_task_set_concurrency_key,
 	};
 	for (size_t k = 0; k < sizeof(via_conformance) / sizeof(via_conformance[0]); k++)
 		ran[via_conformance[k]] = 1;

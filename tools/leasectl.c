@@ -64,6 +64,7 @@ static const struct lc_cmd commands[] = {
 	{"task", cmd_task, "add, list, show, remove, retry, pause or resume tasks; run history", NULL,
 	 lc_task_cmds},
 	{"queue", cmd_queue, "list, pause or resume queues", NULL, lc_queue_cmds},
+	{"limit", cmd_limit, "concurrency caps and rate limits per key or queue", NULL, lc_limit_cmds},
 	{"worker", cmd_worker, "run due tasks with handler commands until stopped", &lc_worker_usage, NULL},
 	{"tick", cmd_tick, "one pseudo-cron tick: run what is due, then return", &lc_tick_usage, NULL},
 	{"doctor", cmd_doctor, "check the database and say what to fix", &lc_doctor_usage, NULL},

@@ -182,6 +182,7 @@ void lc_doc_write(FILE *f, int markdown, const struct lc_cmd *cmds, const struct
 extern const struct lc_cmd lc_lease_cmds[];
 extern const struct lc_cmd lc_task_cmds[];
 extern const struct lc_cmd lc_queue_cmds[];
+extern const struct lc_cmd lc_limit_cmds[];
 extern const struct lc_usage lc_migrate_usage, lc_exec_usage, lc_worker_usage, lc_tick_usage, lc_stats_usage,
 	lc_bench_usage, lc_prune_usage, lc_doctor_usage, lc_serve_usage;
 extern const struct lc_usage lc_task_history_usage;
@@ -204,6 +205,7 @@ int cmd_lease(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_task(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_queue(struct lc_ctx *ctx, int argc, char **argv);
+int cmd_limit(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_worker(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_tick(struct lc_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct lc_ctx *ctx, int argc, char **argv);

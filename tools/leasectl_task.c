@@ -63,7 +63,7 @@ void lc_task_schedule(char *buf, size_t size, const lq_task *t)
 
 struct add_args {
 	const char *name, *queue, *payload, *payload_file, *in, *at, *every, *cron, *tz, *missed, *unique,
-		*max_attempts, *priority, *timeout, *from, *overlap, *catch_up, *alert_after;
+		*max_attempts, *priority, *timeout, *from, *overlap, *catch_up, *alert_after, *concurrency_key;
 };
 static const struct lc_opt add_opts[] = {
 	LC_ARG(struct add_args, name, "NAME", LC_OPTIONAL,
@@ -105,12 +105,15 @@ static const struct lc_opt add_opts[] = {
 	LC_VALUE(struct add_args, timeout, "timeout", 0, "DUR", 0,
 		 "stop the handler after DUR (its process group) and count the attempt as\n"
 		 "failed; wins over the worker's --timeout"),
+	LC_VALUE(struct add_args, concurrency_key, "concurrency-key", 0, "K", 0,
+		 "the task counts against the limit of K ('leasectl limit set K ...'):\n"
+		 "no more of K's tasks run at once, or start per period, than it allows"),
 	LC_VALUE(struct add_args, from, "from", 0, "FILE|-", 0,
 		 "add every task of a JSON Lines file (\"-\": standard input), all or\n"
 		 "nothing: one object per line with the fields name, queue, payload, in,\n"
 		 "at, every, cron, tz, missed, unique, max_attempts, priority, timeout,\n"
-		 "overlap, catch_up, alert_after (the flags' values; flags given too are\n"
-		 "the defaults of every line)"),
+		 "overlap, catch_up, alert_after, concurrency_key (the flags' values; flags\n"
+		 "given too are the defaults of every line)"),
 	LC_OPT_TABLE_END,
 };
 static const struct lc_usage add_usage = {
@@ -135,6 +138,7 @@ static const struct lc_usage add_usage = {
 		    "leasectl task add resize --in 30s --payload-file photo.jpg\n"
 		    "echo hello | leasectl task add echo --payload-file - --at 2026-11-22T10:00:00Z\n"
 		    "leasectl task add urgent-mail --priority 10 --timeout 30s\n"
+		    "leasectl task add sync --concurrency-key tenant-42\n"
 		    "leasectl task add --from tasks.jsonl --queue mail",
 	.exits = "0   added (or already there with --unique)\n"
 		 "64  bad usage or invalid input (name, duration, time, cron, zone, payload\n"
@@ -228,8 +232,12 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 
 	if ((rc = lc_check_name(ctx, "task name", a->name)) ||
 	    (a->queue && (rc = lc_check_name(ctx, "queue name", a->queue))) ||
-	    (a->unique && (rc = lc_check_name(ctx, "unique key", a->unique))))
+	    (a->unique && (rc = lc_check_name(ctx, "unique key", a->unique))) ||
+	    (a->concurrency_key && (rc = lc_check_name(ctx, "concurrency key", a->concurrency_key))))
 		return rc;
+	if (a->concurrency_key && !strncmp(a->concurrency_key, "queue:", 6))
+		return lc_usage_error(ctx, "--concurrency-key: \"%s\" is reserved (\"queue:\" names a queue's limit)",
+				      a->concurrency_key);
 	if (a->payload && a->payload_file)
 		return lc_usage_error(ctx, "--payload and --payload-file cannot be combined");
 	if (a->in && a->at)
@@ -276,6 +284,7 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 	o->priority = (int)prio;
 	o->queue = a->queue;
 	o->unique_key = a->unique;
+	o->concurrency_key = a->concurrency_key;
 	o->cron = a->cron;
 	o->tz = a->tz;
 	o->max_attempts = (int)*max;
@@ -304,6 +313,7 @@ static const struct {
 	{"overlap", offsetof(struct add_args, overlap)},
 	{"catch_up", offsetof(struct add_args, catch_up)},
 	{"alert_after", offsetof(struct add_args, alert_after)},
+	{"concurrency_key", offsetof(struct add_args, concurrency_key)},
 };
 #define FROM_FIELDS_MAX 32
 #define FROM_PROGRESS_LINES 10000
@@ -564,9 +574,9 @@ static const struct lc_usage list_usage = {
 		       "priority, state (due, waiting, claimed, paused or dead), schedule (once,\n"
 		       "every DUR, cron EXPR ZONE) and the last error.  JSON: an array of task\n"
 		       "objects with the schema's field names (id, queue, name, run_at, attempts,\n"
-		       "max_attempts, priority, timeout_ms, unique_key, claim_owner, claim_until,\n"
-		       "every_ms, cron, tz, missed, paused, last_error, created_at, dead, died_at;\n"
-		       "times in epoch ms).",
+		       "max_attempts, priority, timeout_ms, unique_key, concurrency_key,\n"
+		       "claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,\n"
+		       "created_at, dead, died_at; times in epoch ms).",
 	.opts = list_opts,
 	.examples = "leasectl task list --queue mail --due\nleasectl task list --dead --json | jq '.[].last_error'",
 	.exits = "0   listed (also when there are none)\n64  bad usage\n69  database unreachable\n1   other failure",
@@ -717,6 +727,7 @@ static void print_task(const lq_task *t, const lq_schedule *s)
 		printf("timeout:      %s\n", d);
 	}
 	printf("unique_key:   %s\n", t->unique_key[0] ? lc_pr(buf, sizeof(buf), t->unique_key) : "-");
+	printf("concurrency_key: %s\n", t->concurrency_key[0] ? lc_pr(buf, sizeof(buf), t->concurrency_key) : "-");
 	if (t->claim_owner[0]) {
 		lc_fmt_when(when, sizeof(when), t->claim_until, t->now);
 		printf("claimed by:   %s until %s\n", lc_pr(buf, sizeof(buf), t->claim_owner), when);

@@ -450,7 +450,7 @@ static int handler_fn(lq_job *job, void *arg)
 	s.rest_grace_ms = KILL_GRACE_MS;
 	s.out_fd = h.out.fd;
 	s.output = relay_output;
-	if (c->mode == LQ_AT_LEAST_ONCE || c->tick) {
+	if (c->mode == LQ_AT_LEAST_ONCE || t->mode == LQ_AT_LEAST_ONCE || c->tick) {
 		int64_t now = lc_mono_ms();
 		claim_renewed(&h, now);
 		s.keep_at = now + h.interval;

@@ -22,7 +22,9 @@
  *   TASK_COLS   id, queue, name, payload, run_at, attempts, max_attempts,
  *               unique_key, claim_owner, claim_until, every_ms, cron, tz,
  *               missed, paused, last_error, created_at, dead (0|1),
- *               died_at (NULL for live tasks), NOW, priority, timeout_ms
+ *               died_at (NULL for live tasks), NOW, priority, timeout_ms,
+ *               concurrency_key, limited (0|1: a claim must pass lq_limit;
+ *               only the claim statements compute it, the others give 0)
  *                                             (LQ_TASK_COLS columns)
  *   RUN_COLS    id, task_id, run_at, queue, name, worker, attempt, started_at,
  *               ended_at, outcome, error, NOW  (LQ_RUN_COLS columns)
@@ -32,7 +34,7 @@
 
 /* How many columns TASK_COLS has: what lq__task_from_row reads, and where
  * the claim_batch statements put "claimed". */
-#define LQ_TASK_COLS 22
+#define LQ_TASK_COLS 24
 #define LQ_LEASE_COLS 6
 #define LQ_RUN_COLS 12
 
@@ -121,12 +123,14 @@
 						       at-least-once: unclaim, held back until NOW+backoff */ \
 	X(task_reinsert, 0)                         /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,    \
 							?6 max_attempts, ?7 unique_key, ?8 backoff, ?9 error, \
-							?10 created_at) at-most-once retry; conflict: nothing */ \
+							?10 created_at, ?11 priority, ?12 timeout_ms, ?13 concurrency_key) \
+							at-most-once retry; conflict: nothing */ \
 	X(task_bury, 0)                             /* (?1 id, ?2 owner|NULL, ?3 error) copy to lq_task_dead if \
 							claimed by owner, or (NULL) if unclaimed/claim expired */ \
 	X(task_delete, 0)                           /* (?1 id) delete the live task */                        \
 	X(task_dead_insert, 0)                      /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,    \
-							?6 max_attempts, ?7 unique_key, ?8 error, ?9 created_at) */ \
+							?6 max_attempts, ?7 unique_key, ?8 error, ?9 created_at, \
+							?10 priority, ?11 timeout_ms, ?12 concurrency_key) */ \
 	X(task_record_error, 0)                     /* (?1 id, ?2 error) recurring task: last_error */        \
 	X(task_get, LQ_TASK_COLS)                   /* (?1 id) -> TASK_COLS, live or dead */                  \
 	X(task_list, LQ_TASK_COLS)                  /* (?1 queue|NULL, ?2 due_only) -> TASK_COLS (payload NULL) by id */ \
@@ -220,6 +224,21 @@
 							counting at most cap rows, next_run_at|NULL) */       \
 	X(queue_next_due, 2)                        /* (?1 queue) -> (earliest run_at of a claimable task     \
 							(unpaused, unclaimed or claim expired) or NULL, NOW) */ \
+	/* flow control (lq_limit) */                                                                         \
+	X(limit_set, 0)                             /* (?1 name, ?2 concurrency|NULL, ?3 rate_n|NULL,         \
+							?4 rate_period_ms|NULL) upsert; the bucket is full */ \
+	X(limit_get, 7)                             /* (?1 name) -> LIMIT_COLS: name, concurrency, rate_n,    \
+							rate_period_ms, tat, running (live claims), NOW */    \
+	X(limit_list, 7)                            /* () -> LIMIT_COLS of every limit, by name */            \
+	X(limit_delete, 0)                          /* (?1 name) -> affected */                               \
+	X(limit_lock, 2)                            /* (?1 key|NULL, ?2 queue) -> (name, capped 0|1) of the   \
+							limits of key ?1 and "queue:" ?2, locked, by name */  \
+	X(limit_take_key, 0)                        /* (?1 key) one start of key ?1 if its limit is open:     \
+							live claims under its cap, a start left in its rate */ \
+	X(limit_take_queue, 0)                      /* (?1 queue) limit_take_key for "queue:" ?1, counting    \
+							the live claims of queue ?1 */                        \
+	X(limit_refund, 0)                          /* (?1 name) give back the start just taken */            \
+	X(task_set_concurrency_key, 0)              /* (?1 id, ?2 key) in the transaction that added it */    \
 	/* runner */                                                                                          \
 	X(tick_probe, 2)                            /* (?1 runner lease name, ?2 queue) -> (held 0|1, due 0|1): \
 							the one read every web hit pays */                    \

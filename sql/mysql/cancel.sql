@@ -7,7 +7,8 @@
 -- name: task_cancel_get
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task WHERE id = ?1
    FOR UPDATE;
 

@@ -41,12 +41,14 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 -- lq_task_due and sort, which reads (and locks) the whole due set.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, {{LIMITED}}
   FROM lq_task FORCE INDEX (lq_task_claim)
  WHERE queue = ?1
    AND run_at <= {{NOW}}
    AND paused = 0
    AND ({{CLAIM_FREE}})
+   AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
    AND EXISTS (SELECT 1 FROM lq_task d FORCE INDEX (lq_task_due) WHERE d.queue = ?1 AND d.run_at <= {{NOW}})
  ORDER BY priority DESC, run_at, id
@@ -161,15 +163,15 @@ UPDATE lq_task
 
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, last_error, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12);
+                     unique_key, last_error, created_at, priority, timeout_ms, concurrency_key)
+VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12, ?13);
 
 -- name: task_bury
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
-                          created_at, died_at, priority, timeout_ms)
+                          created_at, died_at, priority, timeout_ms, concurrency_key)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms
+       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms, concurrency_key
   FROM lq_task
  WHERE id = ?1
    AND ((?2 IS NOT NULL AND claim_owner = ?2)
@@ -180,8 +182,8 @@ DELETE FROM lq_task WHERE id = ?1;
 
 -- name: task_dead_insert
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
-                          unique_key, last_error, created_at, died_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11);
+                          unique_key, last_error, created_at, died_at, priority, timeout_ms, concurrency_key)
+VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11, ?12);
 
 -- name: task_record_error
 UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
@@ -189,18 +191,21 @@ UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
 -- name: task_get
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task WHERE id = ?1
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task
  WHERE (?1 IS NULL OR queue = ?1)
    AND (?2 = 0 OR (run_at <= {{NOW}} AND paused = 0
@@ -210,7 +215,8 @@ SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
 -- name: task_list_dead
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
@@ -220,9 +226,9 @@ DELETE FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key)
 SELECT id, queue, name, payload, {{NOW}}, 0, max_attempts, unique_key,
-       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms
+       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_run_now

@@ -10,7 +10,9 @@
 -- snapshot, so the acked row would still look claimable to cand once its
 -- claim expired: cand leaves $1 out (the same row must not be written twice
 -- in one statement).  The candidate filter is task_claim_one_update's, from
--- the same fragments: a filter added there belongs here too.
+-- the same fragments: a filter added there belongs here too (LIMITED is
+-- written out: its fragment reads the queue from $1, here $5).  A task under
+-- a limit is left to the transactional path, which passes the limits' gate.
 -- -> TASK_COLS, claimed (1 claimed, 0 a candidate left to the transactional
 -- path, -1 no candidate: the other columns are NULL), acked (0|1) on every row.
 WITH {{CLK}},
@@ -24,13 +26,16 @@ counted AS (INSERT INTO lq_counter (metric, queue, name, shard, n)
       ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1),
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND lq_task.concurrency_key IS NULL
+              AND NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || $5::text)) AS plain
     FROM lq_task
    WHERE queue = $5::text
      AND id <> $1::bigint
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $5::text AND lq_queue.paused = 1)
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $5::text AND d.run_at <= (SELECT n FROM clk)
@@ -53,6 +58,7 @@ took AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NOT NULL THEN 1 WHEN cand.id IS NOT NULL THEN 0 ELSE -1 END,
        (SELECT count(*) FROM run)::bigint
   FROM (SELECT 1) AS one

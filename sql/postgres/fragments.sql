@@ -26,3 +26,65 @@ t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)
 
 -- fragment: CLAIM_FREE_D
 d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)
+
+-- Flow control (lq_limit, see migration 0008); the statement has {{CLK}}.  A limit row l is "shut"
+-- when its key has as many live claims as its concurrency, or when its
+-- GCRA has no start left in this period: the next start would put the
+-- theoretical arrival time past now + one period (all scaled by rate_n).
+-- LIMIT_SHUT_KEY: l limits the tasks whose concurrency_key is l.name.
+-- fragment: LIMIT_SHUT_KEY
+(l.concurrency IS NOT NULL
+  AND l.concurrency <= (SELECT count(*) FROM lq_task c
+                         WHERE c.concurrency_key = l.name AND c.claim_until > (SELECT n FROM clk)
+                           AND c.claim_owner IS NOT NULL))
+ OR ({{LIMIT_RATE_SHUT}})
+
+-- LIMIT_SHUT_QUEUE: l ("queue:Q") limits queue $1; a live claim is due
+-- (run_at <= now), so the count walks lq_task_due's due range.
+-- fragment: LIMIT_SHUT_QUEUE
+(l.concurrency IS NOT NULL
+  AND l.concurrency <= (SELECT count(*) FROM lq_task c
+                         WHERE c.queue = $1::text AND c.run_at <= (SELECT n FROM clk)
+                           AND c.claim_until > (SELECT n FROM clk) AND c.claim_owner IS NOT NULL))
+ OR ({{LIMIT_RATE_SHUT}})
+
+-- fragment: LIMIT_RATE_SHUT
+l.rate_n IS NOT NULL
+ AND GREATEST(l.tat, (SELECT n FROM clk) * l.rate_n) + l.rate_period_ms > ((SELECT n FROM clk) + l.rate_period_ms) * l.rate_n
+
+-- LIMIT_TAT_NEXT: the tat after one more start.
+-- fragment: LIMIT_TAT_NEXT
+CASE WHEN l.rate_n IS NULL THEN l.tat ELSE GREATEST(l.tat, (SELECT n FROM clk) * l.rate_n) + l.rate_period_ms END
+
+-- LIMIT_OPEN: the claim filter of a task row (lq_task, unaliased): no
+-- limit on its key is shut.  A task without a key costs one IS NULL test.
+-- Saturated keys are skipped, not waited behind, so they never hold back
+-- other keys' due tasks.  A queue's own limit ("queue:Q") is not tested
+-- here: it holds back every task of the queue alike, so there is no line to
+-- jump, and on PostgreSQL its count in the filter made the one-statement
+-- claims plan anew on every call (a generic plan priced above the custom
+-- ones).  The claim decides again under the limit rows' lock
+-- (limit_take_key, limit_take_queue), the queue's limit included.
+-- OFFSET 0 keeps the subquery a probe of the key's row: without it the
+-- planner hashes it, reading every limit and counting each one's claims.
+-- fragment: LIMIT_OPEN
+(lq_task.concurrency_key IS NULL
+  OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = lq_task.concurrency_key AND ({{LIMIT_SHUT_KEY}})
+                 OFFSET 0))
+
+-- LIMITED: 1 when a claim of the task must pass the limits (it has a key,
+-- or its queue $1 has a limit row), else 0.
+-- fragment: LIMITED
+CASE WHEN lq_task.concurrency_key IS NOT NULL
+       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || $1::text) THEN 1 ELSE 0 END
+
+-- LIMIT_COLS: the columns of limit_get and limit_list (sql_names.h)
+-- of a limit row l; running counts its live claims.
+-- fragment: LIMIT_COLS
+l.name, l.concurrency, l.rate_n, l.rate_period_ms, l.tat,
+       CASE WHEN substr(l.name, 1, 6) = 'queue:'
+            THEN (SELECT count(*) FROM lq_task c WHERE c.queue = substr(l.name, 7) AND c.run_at <= (SELECT n FROM clk)
+                    AND c.claim_until > (SELECT n FROM clk) AND c.claim_owner IS NOT NULL)
+            ELSE (SELECT count(*) FROM lq_task c WHERE c.concurrency_key = l.name
+                    AND c.claim_until > (SELECT n FROM clk) AND c.claim_owner IS NOT NULL) END,
+       (SELECT n FROM clk)

@@ -68,12 +68,14 @@ SELECT id FROM lq_task WHERE unique_key = $1::text;
 WITH {{CLK}}
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
+       concurrency_key, {{LIMITED}}
   FROM lq_task
  WHERE queue = $1::text
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0
    AND ({{CLAIM_FREE}})
+   AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
  ORDER BY priority DESC, run_at, id
  LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -94,12 +96,14 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
 WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -119,6 +123,7 @@ gone AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN gone g ON g.id = cand.id;
 
@@ -129,12 +134,14 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
@@ -156,6 +163,7 @@ took AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
@@ -171,12 +179,14 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
@@ -197,6 +207,7 @@ gone AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN gone g ON g.id = cand.id;
 
@@ -206,12 +217,14 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 WITH {{CLK}},
 cand AS (
   SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)) AS plain
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
    WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
@@ -234,6 +247,7 @@ took AS (
 SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
@@ -377,9 +391,9 @@ UPDATE lq_task
 -- Keeps the task's id (explicit ids are allowed: GENERATED BY DEFAULT).
 WITH {{CLK}}
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, last_error, created_at, priority, timeout_ms)
+                     unique_key, last_error, created_at, priority, timeout_ms, concurrency_key)
 SELECT $1::bigint, $2::text, $3::text, $4::bytea, n + $8::bigint, $5::bigint, $6::bigint,
-       $7::text, $9::text, $10::bigint, $11::integer, $12::bigint
+       $7::text, $9::text, $10::bigint, $11::integer, $12::bigint, $13::text
   FROM clk
 ON CONFLICT DO NOTHING;
 
@@ -389,9 +403,9 @@ ON CONFLICT DO NOTHING;
 WITH {{CLK}}
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
-                          created_at, died_at, priority, timeout_ms)
+                          created_at, died_at, priority, timeout_ms, concurrency_key)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, $3::text, created_at, (SELECT n FROM clk), priority, timeout_ms
+       every_ms, cron, tz, missed, $3::text, created_at, (SELECT n FROM clk), priority, timeout_ms, concurrency_key
   FROM lq_task
  WHERE id = $1::bigint
    AND (($2::text IS NOT NULL AND claim_owner = $2::text)
@@ -404,9 +418,9 @@ DELETE FROM lq_task WHERE id = $1::bigint;
 -- name: task_dead_insert
 WITH {{CLK}}
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
-                          unique_key, last_error, created_at, died_at, priority, timeout_ms)
+                          unique_key, last_error, created_at, died_at, priority, timeout_ms, concurrency_key)
 SELECT $1::bigint, $2::text, $3::text, $4::bytea, n, $5::bigint, $6::bigint,
-       $7::text, $8::text, $9::bigint, n, $10::integer, $11::bigint
+       $7::text, $8::text, $9::bigint, n, $10::integer, $11::bigint, $12::text
   FROM clk;
 
 -- name: task_record_error
@@ -416,19 +430,22 @@ UPDATE lq_task SET last_error = $2::text WHERE id = $1::bigint;
 WITH {{CLK}}
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
+       concurrency_key, 0::bigint
   FROM lq_task WHERE id = $1::bigint
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL::text, NULL::bigint, every_ms, cron, tz, missed, 0::bigint, last_error,
-       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms,
+       concurrency_key, 0::bigint
   FROM lq_task_dead WHERE id = $1::bigint;
 
 -- name: task_list
 WITH {{CLK}}
 SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
+       concurrency_key, 0::bigint
   FROM lq_task
  WHERE ($1::text IS NULL OR queue = $1::text)
    AND ($2::bigint = 0 OR (run_at <= (SELECT n FROM clk) AND paused = 0
@@ -439,7 +456,8 @@ SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
 WITH {{CLK}}
 SELECT id, queue, name, NULL::bytea, run_at, attempts, max_attempts, unique_key,
        NULL::text, NULL::bigint, every_ms, cron, tz, missed, 0::bigint, last_error,
-       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms
+       created_at, 1::bigint, died_at, (SELECT n FROM clk), priority, timeout_ms,
+       concurrency_key, 0::bigint
   FROM lq_task_dead
  WHERE ($1::text IS NULL OR queue = $1::text)
  ORDER BY id;
@@ -449,10 +467,10 @@ DELETE FROM lq_task_dead WHERE id = $1::bigint;
 
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key)
 SELECT id, queue, name, payload, {{NOW}}, 0,
        max_attempts, unique_key, every_ms, cron, tz, missed, last_error, created_at,
-       priority, timeout_ms
+       priority, timeout_ms, concurrency_key
   FROM lq_task_dead WHERE id = $1::bigint
 ON CONFLICT DO NOTHING;
 

@@ -35,7 +35,8 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 -- reads on through the tasks that are not due yet, however many wait.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, {{LIMITED}}
   {{SQLITE_CLAIM_WALK}}
  LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT ?2));
 
@@ -148,16 +149,16 @@ UPDATE lq_task
 
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, last_error, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12)
+                     unique_key, last_error, created_at, priority, timeout_ms, concurrency_key)
+VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12, ?13)
 ON CONFLICT DO NOTHING;
 
 -- name: task_bury
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
-                          created_at, died_at, priority, timeout_ms)
+                          created_at, died_at, priority, timeout_ms, concurrency_key)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms
+       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms, concurrency_key
   FROM lq_task
  WHERE id = ?1
    AND ((?2 IS NOT NULL AND claim_owner = ?2)
@@ -168,8 +169,8 @@ DELETE FROM lq_task WHERE id = ?1;
 
 -- name: task_dead_insert
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
-                          unique_key, last_error, created_at, died_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11);
+                          unique_key, last_error, created_at, died_at, priority, timeout_ms, concurrency_key)
+VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11, ?12);
 
 -- name: task_record_error
 UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
@@ -177,18 +178,21 @@ UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
 -- name: task_get
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task WHERE id = ?1
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms
+       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task
  WHERE (?1 IS NULL OR queue = ?1)
    AND (?2 = 0 OR (run_at <= {{NOW}} AND paused = 0
@@ -198,7 +202,8 @@ SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
 -- name: task_list_dead
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
-       created_at, 1, died_at, {{NOW}}, priority, timeout_ms
+       created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
+       concurrency_key, 0
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
@@ -208,9 +213,9 @@ DELETE FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms)
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key)
 SELECT id, queue, name, payload, {{NOW}}, 0, max_attempts, unique_key,
-       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms
+       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key
   FROM lq_task_dead WHERE id = ?1
 ON CONFLICT DO NOTHING;
 

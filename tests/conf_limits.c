@@ -1,0 +1,380 @@
+/*
+ * conf_limits.c - conformance: flow control.  Limits are set, listed and
+ * removed; a concurrency cap holds across claims and frees with ack and
+ * with an expired claim; a saturated key does not hold back other keys'
+ * tasks; a rate limit allows its burst, then nothing early, then more; a
+ * start taken for a claim that does not happen is given back.
+ */
+#include <string.h>
+
+#include "testutil.h"
+
+#define CONF(state) ((lqt_conf *)*(state))
+#define DB(state) (CONF(state)->db)
+
+static int64_t add_keyed(lq_db *db, const char *queue, const char *key)
+{
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t id = 0;
+
+	o.queue = queue;
+	o.concurrency_key = key;
+	assert_lq_ok(db, lq_task_add(db, "k", &o, &id, NULL));
+	assert_true(id > 0);
+	return id;
+}
+
+static void set_limit(lq_db *db, const char *key, int concurrency, int rate_n, int64_t period)
+{
+	lq_limit l;
+
+	memset(&l, 0, sizeof(l));
+	snprintf(l.key, sizeof(l.key), "%s", key);
+	l.concurrency = concurrency;
+	l.rate_n = rate_n;
+	l.rate_period_ms = period;
+	assert_lq_ok(db, lq_limit_set(db, &l));
+}
+
+/* Claim up to n, one call; returns how many, acking none. */
+static size_t claim(lq_db *db, const char *queue, lq_mode mode, int64_t ttl, lq_task *t, size_t n)
+{
+	size_t got = 0;
+	lq_status st = lq_task_claim(db, queue, mode, ttl, t, n, &got);
+
+	if (st != LQ_OK)
+		assert_int_equal(st == LQ_EMPTY || st == LQ_BUSY, 1);
+	return st == LQ_OK ? got : 0;
+}
+
+static void clear_all(lq_task *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		lq_task_clear(&t[i]);
+}
+
+struct seen {
+	char keys[4][LQ_NAME_MAX + 1];
+	int n;
+};
+
+static int list_cb(const lq_limit *l, void *ctx)
+{
+	struct seen *s = ctx;
+	if (s->n < 4)
+		snprintf(s->keys[s->n], sizeof(s->keys[0]), "%s", l->key);
+	s->n++;
+	return 0;
+}
+
+static void set_list_rm(void **state)
+{
+	lq_db *db = DB(state);
+	lq_limit l, got;
+	struct seen s = {0};
+
+	set_limit(db, "k", 2, 0, 0);
+	set_limit(db, "queue:q", 0, 10, 1000);
+	set_limit(db, "k", 3, 5, 60000); /* replaces */
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_string_equal(got.key, "k");
+	assert_int_equal(got.concurrency, 3);
+	assert_int_equal(got.rate_n, 5);
+	assert_int_equal(got.rate_period_ms, 60000);
+	assert_int_equal(got.running, 0);
+	assert_int_equal(got.tokens, 5);
+	assert_lq_ok(db, lq_limit_list(db, list_cb, &s));
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.keys[0], "k");
+	assert_string_equal(s.keys[1], "queue:q");
+
+	/* Bad input: LQ_EINVAL, nothing changed. */
+	memset(&l, 0, sizeof(l));
+	assert_lq(db, LQ_EINVAL, lq_limit_set(db, &l)); /* empty key */
+	snprintf(l.key, sizeof(l.key), "k");
+	assert_lq(db, LQ_EINVAL, lq_limit_set(db, &l)); /* no limit */
+	l.concurrency = -1;
+	assert_lq(db, LQ_EINVAL, lq_limit_set(db, &l));
+	l.concurrency = 0;
+	l.rate_n = 5;
+	l.rate_period_ms = 0;
+	assert_lq(db, LQ_EINVAL, lq_limit_set(db, &l)); /* a rate needs a period */
+	snprintf(l.key, sizeof(l.key), "queue:");
+	l.concurrency = 1;
+	l.rate_n = 0;
+	assert_lq(db, LQ_EINVAL, lq_limit_set(db, &l)); /* no queue name */
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.concurrency, 3);
+
+	/* A task's key may not name a queue's limit. */
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	o.concurrency_key = "queue:q";
+	assert_lq(db, LQ_EINVAL, lq_task_add(db, "k", &o, NULL, NULL));
+	assert_int_equal(lqt_count_tasks(db, NULL, 0), 0);
+
+	assert_lq_ok(db, lq_limit_remove(db, "k"));
+	assert_lq(db, LQ_NOTFOUND, lq_limit_remove(db, "k"));
+	assert_lq(db, LQ_NOTFOUND, lq_limit_get(db, "k", &got));
+	s.n = 0;
+	assert_lq_ok(db, lq_limit_list(db, list_cb, &s));
+	assert_int_equal(s.n, 1);
+}
+
+/* At most N claims of a key live at once, in either mode; an ack frees a
+ * slot.  A capped task is claimed with a claim lease even at-most-once. */
+static void cap_holds(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[10];
+	lq_limit got;
+	size_t n;
+
+	set_limit(db, "k", 2, 0, 0);
+	for (int i = 0; i < 5; i++)
+		add_keyed(db, "c", "k");
+	for (int m = 0; m < 2; m++) {
+		lq_mode mode = m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+		n = claim(db, "c", mode, 30000, t, 10);
+		assert_int_equal(n, m ? 1 : 2); /* the second round: one slot was freed */
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(t[i].mode, LQ_AT_LEAST_ONCE);
+			assert_true(t[i].claim_owner[0] != '\0');
+			assert_string_equal(t[i].concurrency_key, "k");
+		}
+		lq_task more[2];
+		assert_int_equal(claim(db, "c", mode, 30000, more, 2), 0);
+		assert_lq_ok(db, lq_limit_get(db, "k", &got));
+		assert_int_equal(got.running, 2);
+		assert_lq_ok(db, lq_task_ack(db, &t[0])); /* frees one slot */
+		clear_all(t, n);
+	}
+	/* A failed attempt frees its slot too. */
+	n = claim(db, "c", LQ_AT_LEAST_ONCE, 30000, t, 10);
+	assert_int_equal(n, 1);
+	assert_lq_ok(db, lq_task_fail(db, &t[0], "boom"));
+	clear_all(t, n);
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.running, 1);
+	/* Without the limit the key runs freely. */
+	assert_lq_ok(db, lq_limit_remove(db, "k"));
+	n = claim(db, "c", LQ_AT_LEAST_ONCE, 30000, t, 10);
+	assert_int_equal(n, 1); /* the one left due (one runs, one waits for its back-off) */
+	clear_all(t, n);
+}
+
+/* A whole queue's cap. */
+static void queue_cap(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[10];
+	size_t n;
+
+	set_limit(db, "queue:qc", 2, 0, 0);
+	for (int i = 0; i < 4; i++)
+		add_keyed(db, "qc", NULL);
+	add_keyed(db, "other", NULL);
+	n = claim(db, "qc", LQ_AT_MOST_ONCE, 30000, t, 10);
+	assert_int_equal(n, 2);
+	assert_int_equal(claim(db, "qc", LQ_AT_LEAST_ONCE, 30000, t + 2, 1), 0);
+	assert_lq_ok(db, lq_task_ack(db, &t[1]));
+	clear_all(t, n);
+	n = claim(db, "qc", LQ_AT_LEAST_ONCE, 30000, t, 10);
+	assert_int_equal(n, 1);
+	clear_all(t, n);
+	/* Another queue is not limited by it. */
+	n = claim(db, "other", LQ_AT_MOST_ONCE, 30000, t, 10);
+	assert_int_equal(n, 1);
+	clear_all(t, n);
+}
+
+/* One saturated key with many due tasks in front, many free keys behind:
+ * everything behind is claimed, one call after another and in batches. */
+static void no_head_of_line(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[8];
+	char key[32];
+	size_t total = 0, n;
+
+	set_limit(db, "hot", 1, 0, 0);
+	for (int i = 0; i < 60; i++)
+		add_keyed(db, "h", "hot");
+	for (int i = 0; i < 20; i++) {
+		snprintf(key, sizeof(key), "free-%d", i);
+		if (i % 2)
+			set_limit(db, key, 1, 0, 0); /* limited, but open */
+		add_keyed(db, "h", key);
+	}
+	for (int i = 0; i < 10; i++)
+		add_keyed(db, "h", NULL);
+	/* One at a time, at-least-once: 1 hot, then the 30 behind it. */
+	while ((n = claim(db, "h", LQ_AT_LEAST_ONCE, 30000, t, 1)) > 0) {
+		total += n;
+		clear_all(t, n);
+		assert_true(total <= 31);
+	}
+	assert_int_equal(total, 31);
+
+	/* The same in batches, at-most-once, on a fresh queue. */
+	total = 0;
+	for (int i = 0; i < 60; i++)
+		add_keyed(db, "h2", "hot2");
+	set_limit(db, "hot2", 2, 0, 0);
+	for (int i = 0; i < 30; i++)
+		add_keyed(db, "h2", NULL);
+	while ((n = claim(db, "h2", LQ_AT_MOST_ONCE, 30000, t, 8)) > 0) {
+		total += n;
+		clear_all(t, n);
+		assert_true(total <= 32);
+	}
+	assert_int_equal(total, 32);
+}
+
+/* A crashed worker's slot frees when its claim expires. */
+static void expired_claim_frees(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[4];
+	size_t n;
+
+	set_limit(db, "k", 1, 0, 0);
+	add_keyed(db, "x", "k");
+	add_keyed(db, "x", "k");
+	n = claim(db, "x", LQ_AT_LEAST_ONCE, 300, t, 4); /* then "crash": never acked */
+	assert_int_equal(n, 1);
+	clear_all(t, n);
+	assert_int_equal(claim(db, "x", LQ_AT_LEAST_ONCE, 300, t, 4), 0);
+	int64_t until = lqt_db_now(db) + 2000;
+	n = 0;
+	while (n == 0 && lqt_db_now(db) < until) {
+		lqt_sleep_ms(100);
+		n = claim(db, "x", LQ_AT_LEAST_ONCE, 30000, t, 4);
+	}
+	assert_int_equal(n, 1);
+	clear_all(t, n);
+}
+
+/* A rate: its burst, then nothing early, then more once starts come back
+ * (not starved). */
+static void rate_limits(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[10];
+	lq_limit got;
+	size_t n;
+
+	set_limit(db, "slow", 0, 3, 3600 * 1000);
+	for (int i = 0; i < 5; i++)
+		add_keyed(db, "r", "slow");
+	n = claim(db, "r", LQ_AT_MOST_ONCE, 30000, t, 10);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(t[i].mode, LQ_AT_MOST_ONCE); /* a rate alone keeps the mode */
+	clear_all(t, n);
+	assert_int_equal(claim(db, "r", LQ_AT_LEAST_ONCE, 30000, t, 10), 0);
+	assert_lq_ok(db, lq_limit_get(db, "slow", &got));
+	assert_int_equal(got.tokens, 0);
+
+	/* A queue's rate. */
+	set_limit(db, "queue:rq", 0, 2, 3600 * 1000);
+	for (int i = 0; i < 4; i++)
+		add_keyed(db, "rq", NULL);
+	n = claim(db, "rq", LQ_AT_LEAST_ONCE, 30000, t, 10);
+	assert_int_equal(n, 2);
+	clear_all(t, n);
+	assert_int_equal(claim(db, "rq", LQ_AT_MOST_ONCE, 30000, t, 10), 0);
+
+	/* Starts come back: one every 200 ms. */
+	set_limit(db, "fast", 0, 1, 200);
+	for (int i = 0; i < 3; i++)
+		add_keyed(db, "f", "fast");
+	size_t total = 0;
+	int64_t until = lqt_db_now(db) + 10000;
+	while (total < 3 && lqt_db_now(db) < until) {
+		n = claim(db, "f", LQ_AT_MOST_ONCE, 30000, t, 10);
+		assert_true(n <= 1);
+		total += n;
+		clear_all(t, n);
+		lqt_sleep_ms(20);
+	}
+	assert_int_equal(total, 3);
+}
+
+/* A key's start taken and then refused by its queue's cap is given back. */
+static void refused_start_returns(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[4];
+	lq_limit got;
+	size_t n;
+
+	set_limit(db, "k", 0, 3, 3600 * 1000);
+	set_limit(db, "queue:rf", 1, 0, 0);
+	for (int i = 0; i < 3; i++)
+		add_keyed(db, "rf", "k");
+	n = claim(db, "rf", LQ_AT_LEAST_ONCE, 30000, t, 4);
+	assert_int_equal(n, 1);
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.tokens, 2);
+	assert_int_equal(claim(db, "rf", LQ_AT_LEAST_ONCE, 30000, t + 1, 1), 0); /* the queue is full */
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.tokens, 2); /* not spent by the refused claims */
+	assert_lq_ok(db, lq_task_ack(db, &t[0]));
+	clear_all(t, n);
+	n = claim(db, "rf", LQ_AT_LEAST_ONCE, 30000, t, 4);
+	assert_int_equal(n, 1);
+	clear_all(t, n);
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.tokens, 1);
+}
+
+/* A task keeps its key through an at-most-once retry, the dead tasks and
+ * a retry from there, so no retry runs outside its limit. */
+static void key_kept(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t, got;
+
+	set_limit(db, "k", 0, 100, 1000);
+	for (int max = 2; max >= 1; max--) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		int64_t id = 0;
+		o.queue = max == 2 ? "kk2" : "kk1";
+		o.concurrency_key = "k";
+		o.max_attempts = max;
+		assert_lq_ok(db, lq_task_add(db, "k", &o, &id, NULL));
+		assert_int_equal(claim(db, o.queue, LQ_AT_MOST_ONCE, 30000, &t, 1), 1);
+		assert_lq_ok(db, lq_task_fail(db, &t, "boom")); /* max 2: requeued; max 1: dead */
+		lq_task_clear(&t);
+		assert_lq_ok(db, lq_task_get(db, id, &got));
+		assert_string_equal(got.concurrency_key, "k");
+		assert_int_equal(got.dead, max == 1);
+		lq_task_clear(&got);
+		if (max == 1) {
+			assert_lq_ok(db, lq_task_retry(db, id));
+			assert_lq_ok(db, lq_task_get(db, id, &got));
+			assert_int_equal(got.dead, 0);
+			assert_string_equal(got.concurrency_key, "k");
+			lq_task_clear(&got);
+		}
+	}
+}
+
+int lqt_conf_limits(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(set_list_rm, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cap_holds, lqt_conf_test_setup),
+		cmocka_unit_test_setup(queue_cap, lqt_conf_test_setup),
+		cmocka_unit_test_setup(no_head_of_line, lqt_conf_test_setup),
+		cmocka_unit_test_setup(expired_claim_frees, lqt_conf_test_setup),
+		cmocka_unit_test_setup(rate_limits, lqt_conf_test_setup),
+		cmocka_unit_test_setup(refused_start_returns, lqt_conf_test_setup),
+		cmocka_unit_test_setup(key_kept, lqt_conf_test_setup),
+	};
+	char name[64];
+
+	snprintf(name, sizeof(name), "limits/%s", lqt_conf_backend);
+	return _cmocka_run_group_tests(name, tests, sizeof(tests) / sizeof(tests[0]),
+				       lqt_conf_group_setup, lqt_conf_group_teardown);
+}
