@@ -69,12 +69,13 @@ grep -n -E '\bx_real_query\(c,' lib/backend/mysql.c | grep -v -E 'x_real_query\(
 # these, each fed constants or the compiled-in migration scripts:
 #   run_query(c, buf + s0, ...)   mysql: one statement of a migration script
 #   run_query(c, q, sizeof q - 1  mysql: static const literals
+#   run_query(c, off|on, ...       mysql: the static const SET autocommit = 0 and = 1
 #   run_query(c, setup[i], ...    mysql: static const session setup
 #   pg_command(c, sql, 0, err)    postgres: a migration script; LISTEN <quoted>
 #   exec_busy(c->db, pragma)      sqlite: PRAGMA synchronous=full|normal
 #   simple(c, write ? ...)        sqlite: BEGIN IMMEDIATE / BEGIN literals
 hits=$(grep -n -E '\b(pg_command|exec_busy|simple|sqlite_exec_script|run_query)\([a-z>-]+, *[^" ]' lib/backend/*.c |
-    grep -v -E 'run_query\(c, (buf \+ s0, blen - s0|q, sizeof q - 1|setup\[i\], strlen\(setup\[i\]\)),|pg_command\(c, sql, 0, (NULL, )?err\)|exec_busy\(c->db, pragma\)|simple\(c, write \? "BEGIN IMMEDIATE" : "BEGIN", err\)' || true)
+    grep -v -E 'run_query\(c, (buf \+ s0, blen - s0|q, sizeof q - 1|off, sizeof off - 1|on, sizeof on - 1|setup\[i\], strlen\(setup\[i\]\)),|pg_command\(c, sql, 0, (NULL, )?err\)|exec_busy\(c->db, pragma\)|simple\(c, write \? "BEGIN IMMEDIATE" : "BEGIN", err\)' || true)
 [[ -z "$hits" ]] && echo "ok - the backends' one-statement helpers get literals or the allow-listed texts only" ||
     not_ok "one-statement helper called with a text not on the allow-list:" "$hits"
 
