@@ -45,6 +45,11 @@ struct lq_db {
 	 * set by a concept file that keeps work back on the handle, such as
 	 * run.c's history rows, so that db.c need not know it. */
 	void (*before_close)(lq_db *db);
+	/* Fair share (partition.c): whether queue part_queue has partitions,
+	 * as last read at part_checked (monotonic ms; 0: never). */
+	char part_queue[LQ_NAME_MAX + 1];
+	int part_on;
+	int64_t part_checked;
 };
 
 /* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */
@@ -127,6 +132,15 @@ lq_status lq__run_settled(lq_db *db, const char *what, const lq_task *t, int *fo
 lq_status lq__run_flush(lq_db *db);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
+
+/* Fair share across partitions (partition.c).  lq__part_add: in the add's
+ * transaction, give task id its partition and the queue the partition's
+ * row (and the row of the tasks without one).  lq__part_on: whether the
+ * claims of queue go the fair way (read at most once a second per handle;
+ * a handle that adds a partitioned task knows at once). */
+lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id);
+lq_status lq__part_on(lq_db *db, const char *queue, int *on);
+void lq__part_known(lq_db *db, const char *queue, int on);
 
 /* Validation with messages into db->errmsg; all return LQ_EINVAL on failure. */
 lq_status lq__check_name(lq_db *db, const char *what, const char *name);

@@ -417,7 +417,7 @@ typedef enum lq_missed { LQ_MISSED_ONCE = 0, LQ_MISSED_SKIP = 1 } lq_missed;
 
 /* Options of a new task: designated initialisers on top of
  * LQ_TASK_OPTS_INIT, e.g. {.version = LQ_TASK_OPTS_VERSION, .delay_ms = 5000}. */
-#define LQ_TASK_OPTS_VERSION 1
+#define LQ_TASK_OPTS_VERSION 2
 typedef struct lq_task_opts {
 	unsigned version;         /* LQ_TASK_OPTS_VERSION */
 	const char *queue;        /* NULL: "default" */
@@ -436,6 +436,13 @@ typedef struct lq_task_opts {
 	                           * A recurring task keeps it for every occurrence. */
 	int64_t timeout_ms;       /* how long a handler may run (0: the worker's
 	                           * default); leasectl's worker stops it past that */
+	/* Version 2: fair share across partitions (tenants). */
+	const char *partition;    /* NULL or "": none.  When several partitions of
+	                           * a queue have due tasks of the top priority,
+	                           * claims take them round-robin, least recently
+	                           * served partition first; the tasks without a
+	                           * partition are one partition of their own
+	                           * there.  A name like a queue's. */
 } lq_task_opts;
 #define LQ_TASK_OPTS_INIT {.version = LQ_TASK_OPTS_VERSION}
 
@@ -564,6 +571,10 @@ LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_
 
 /* One task by id, live or dead.  LQ_OK; LQ_NOTFOUND if neither. */
 LQ_EXTERN(lq_status) lq_task_get(lq_db *db, int64_t id, lq_task *out);
+
+/* The partition of live task id into buf ("" for none; see
+ * lq_task_opts.partition).  LQ_OK; LQ_NOTFOUND: no such live task. */
+LQ_EXTERN(lq_status) lq_task_partition(lq_db *db, int64_t id, char *buf, size_t size);
 
 #define LQ_LIST_DUE 1u  /* only tasks due now */
 #define LQ_LIST_DEAD 2u /* the dead tasks instead of the live ones */

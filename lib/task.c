@@ -119,11 +119,19 @@ static void task_what(char *buf, size_t size, int64_t id)
 
 /* ------------------------------------------------------------------ add */
 
+/* The partition opts give (version 2), or NULL for none. */
+static const char *task_part(const lq_task_opts *opts)
+{
+	return opts && opts->version >= 2 && opts->partition && *opts->partition ? opts->partition : NULL;
+}
+
 #define ADD_NPARAMS 13
 
 struct add_ctx {
 	lq_value p[ADD_NPARAMS];
 	const char *unique_key;
+	const char *queue;
+	const char *part; /* NULL: none */
 	int64_t id;
 	int existed;
 };
@@ -137,8 +145,12 @@ static lq_status add_body(lq_db *db, void *arg)
 	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
-	if (n == 1)
-		return lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
+	if (n == 1) {
+		st = lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
+		if (st == LQ_OK && a->part)
+			st = lq__part_add(db, a->queue, a->part, a->id);
+		return st;
+	}
 	if (!a->unique_key)
 		return lq__fail(db, LQ_ERROR, "task add: the insert changed nothing");
 	lq_value k[1] = {lq__v_text(a->unique_key)};
@@ -160,7 +172,7 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	if (!opts)
 		opts = &defaults;
 	lq_status st;
-	if (opts->version != LQ_TASK_OPTS_VERSION)
+	if (opts->version < 1 || opts->version > LQ_TASK_OPTS_VERSION)
 		return lq__fail(db, LQ_EINVAL, "task add: unknown lq_task_opts version %u", opts->version);
 	if ((st = lq__check_name(db, "task name", name)) != LQ_OK)
 		return st;
@@ -168,6 +180,8 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	if ((st = lq__check_name(db, "queue name", queue)) != LQ_OK)
 		return st;
 	if (opts->unique_key && (st = lq__check_name(db, "unique key", opts->unique_key)) != LQ_OK)
+		return st;
+	if (task_part(opts) && (st = lq__check_name(db, "partition", task_part(opts))) != LQ_OK)
 		return st;
 	if (opts->payload_len > LQ_PAYLOAD_MAX)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": payload is %zu bytes, over the %d-byte limit",
@@ -250,7 +264,9 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	if (st != LQ_OK || (st = lq__ready(db)) != LQ_OK)
 		return st;
 	a.unique_key = opts && opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
-	if (db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) {
+	a.queue = opts && opts->queue ? opts->queue : LQ_DEFAULT_QUEUE;
+	a.part = task_part(opts);
+	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !a.part) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t new_id = 0;
@@ -270,6 +286,8 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		*id = a.id;
 	if (existed)
 		*existed = a.existed;
+	if (a.part)
+		lq__part_known(db, a.queue, 1);
 	if (!a.existed)
 		lq__notify(db, LQ_CHANNEL_TASK);
 	return LQ_OK;
@@ -396,6 +414,12 @@ static lq_status many_body(lq_db *db, void *arg)
 				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");
 		if (st == LQ_OK)
 			st = many_match(db, m, idx, k);
+		for (size_t x = 0; st == LQ_OK && x < k; x++) {
+			const lq_task_opts *o = m->opts ? m->opts[idx[x]] : NULL;
+			if (task_part(o) && !m->existed[idx[x]])
+				st = lq__part_add(db, o->queue ? o->queue : LQ_DEFAULT_QUEUE, task_part(o),
+						  m->ids[idx[x]]);
+		}
 		many_rows_free(m);
 		if (st != LQ_OK)
 			return st;
@@ -796,6 +820,159 @@ static lq_status claim_body(lq_db *db, void *arg)
 	return LQ_OK;
 }
 
+/* ------------------------------------------ claim with fair share */
+
+static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc);
+
+/* A partition served by this claim, and the stamp of its last task. */
+struct fair_served {
+	char name[LQ_NAME_MAX + 1];
+	int64_t stamp;
+};
+
+struct fair_ctx {
+	struct claim_ctx *cc;
+	char (*part)[LQ_NAME_MAX + 1];   /* partition of candidate i of a round */
+	struct fair_served *served;      /* cc->n places */
+	size_t nserved;
+};
+
+static int fair_row(void *arg, const lq_value *c, int n)
+{
+	struct fair_ctx *f = arg;
+	struct claim_ctx *cc = f->cc;
+	if (n < LQ_TASK_COLS + 1) {
+		cc->err = LQ_ERROR;
+		return 1;
+	}
+	if (cc->got + cc->cand >= cc->n)
+		return 1;
+	lq__col_str(&c[LQ_TASK_COLS], f->part[cc->cand], sizeof(f->part[0]));
+	return cand_row(cc, c, n);
+}
+
+static void fair_note(struct fair_ctx *f, const char *part, int64_t stamp)
+{
+	for (size_t i = 0; i < f->nserved; i++) {
+		if (strcmp(f->served[i].name, part) == 0) {
+			f->served[i].stamp = stamp;
+			return;
+		}
+	}
+	snprintf(f->served[f->nserved].name, sizeof(f->served[0].name), "%s", part);
+	f->served[f->nserved++].stamp = stamp;
+}
+
+static int by_served_name(const void *a, const void *b)
+{
+	return strcmp(((const struct fair_served *)a)->name, ((const struct fair_served *)b)->name);
+}
+
+/* Rounds of one head per partition (task_candidates_fair), each claimed
+ * like task_candidates' rows, until the batch is full: a batch spreads
+ * over the partitions.  The partitions served get stamps after the
+ * highest one, in the order served, written at the end in name order (so
+ * that two claimers lock the rows in the same order). */
+static lq_status fair_body(lq_db *db, void *arg)
+{
+	struct fair_ctx *f = arg;
+	struct claim_ctx *cc = f->cc;
+	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
+	cc->got = cc->lost = cc->dropped = 0;
+	f->nserved = 0;
+	int64_t stamp = 0;
+	lq_value q[2] = {lq__v_text(cc->queue), lq_v_null()};
+	lq_status st = lq__exec(db, cc->what, LQ_SQL_partition_stamp, q, 1, lq__row_int, &stamp, NULL);
+	while (st == LQ_OK && cc->got < cc->n) {
+		cc->cand = 0;
+		cc->err = LQ_OK;
+		q[1] = lq_v_int((int64_t)(cc->n - cc->got));
+		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair, q, 2, fair_row, f, NULL);
+		if (st == LQ_OK && cc->err != LQ_OK)
+			st = lq__fail(db, cc->err, "%s: %s", cc->what,
+				      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
+		if (st != LQ_OK) {
+			release_range(cc->tasks, cc->got, cc->got + cc->cand);
+			break;
+		}
+		size_t base = cc->got, cand = cc->cand, dropped_before = cc->dropped, got_before = cc->got;
+		for (size_t i = 0; i < cand; i++) {
+			lq_task *t = &cc->tasks[base + i];
+			int claimed = 0;
+			if (st == LQ_OK)
+				st = claim_one(db, cc, t, &claimed);
+			if (st != LQ_OK || !claimed) {
+				lq_task_clear(t);
+				continue;
+			}
+			fair_note(f, f->part[i], ++stamp);
+			if (&cc->tasks[cc->got] != t) {
+				cc->tasks[cc->got] = *t; /* compact: move ownership down */
+				memset(t, 0, sizeof(*t));
+			}
+			cc->got++;
+		}
+		/* Every head was lost to other claimers and nothing made room:
+		 * stop rather than chase them. */
+		if (cc->got == got_before && cc->dropped == dropped_before)
+			break;
+	}
+	qsort(f->served, f->nserved, sizeof(f->served[0]), by_served_name);
+	for (size_t i = 0; st == LQ_OK && i < f->nserved; i++) {
+		lq_value p[3] = {lq__v_text(cc->queue), lq__v_text(f->served[i].name), lq_v_int(f->served[i].stamp)};
+		st = lq__exec(db, cc->what, LQ_SQL_partition_serve, p, 3, NULL, NULL, NULL);
+	}
+	if (st != LQ_OK) {
+		release_range(cc->tasks, 0, cc->got);
+		cc->got = 0;
+	}
+	return st;
+}
+
+/* The fair claim of a queue with partitions, in one transaction. */
+static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc)
+{
+	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0};
+	lq_status st;
+	if (!f.part || !f.served) {
+		st = lq__fail(db, LQ_ENOMEM, "%s: out of memory", cc->what);
+	} else {
+		st = lq__tx(db, 1, cc->what, fair_body, &f);
+		if (st == LQ_EUNKNOWN && cc->mode == LQ_AT_LEAST_ONCE && cc->got > 0)
+			st = settle_unknown_claims(db, cc);
+		if (st != LQ_OK) {
+			release_range(cc->tasks, 0, cc->n);
+			cc->got = 0;
+		}
+	}
+	free(f.part);
+	free(f.served);
+	return st;
+}
+
+/* The claim of a queue: the fair way (and *fair = 1) if it has
+ * partitions. */
+static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair)
+{
+	lq_status st = lq__part_on(db, cc->queue, fair);
+	if (st != LQ_OK || !*fair)
+		return st;
+	return claim_fair_tx(db, cc);
+}
+
+/* A queue with partitions found nothing due: drop the partitions without
+ * tasks (a queue left with none claims the plain way again).  Best
+ * effort: the claim's answer stands whatever this does. */
+static void fair_forget(lq_db *db, const char *queue)
+{
+	char saved[sizeof(db->errmsg)];
+	memcpy(saved, db->errmsg, sizeof(saved));
+	lq_value p[1] = {lq__v_text(queue)};
+	(void)lq__exec(db, "task claim", LQ_SQL_partition_forget, p, 1, NULL, NULL, NULL);
+	db->part_checked = 0; /* read again at the next claim */
+	memcpy(db->errmsg, saved, sizeof(saved));
+}
+
 /* ------------------------------------------- claim in one statement */
 
 static int batch_row(void *arg, const lq_value *c, int n)
@@ -938,8 +1115,14 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
 	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0};
-	int general = 1;
-	if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
+	int general = 1, fair = 0;
+	/* A queue with partitions: fair share first; what it cannot see (a
+	 * task whose partition row went meanwhile) the plain claim finds. */
+	if ((st = claim_fair(db, &cc, &fair)) != LQ_OK)
+		return st;
+	if (cc.got > 0) {
+		general = 0;
+	} else if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
 			return st;
 		general = cc.left > 0 && cc.got < n;
@@ -975,6 +1158,8 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 		return lq__fail(db, LQ_BUSY, "queue \"%s\": due tasks were claimed by another runner first",
 				queue);
 	/* Nothing to do: a good moment for the history rows kept back. */
+	if (fair)
+		fair_forget(db, queue);
 	return (st = lq__run_flush(db)) != LQ_OK ? st : LQ_EMPTY;
 }
 

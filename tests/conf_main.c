@@ -5,7 +5,7 @@
  *     conformance --backend sqlite --retry-storm   (through tests/fault_backend.c)
  * Exit 0 when every group passed, 77 when the backend's DSN is not set.
  * LQT_GROUP=name runs one group only (lease, task, schedule, runner, errors,
- * task-features, borrow, run, shared).
+ * task-features, borrow, run, shared, partition).
  */
 #include <string.h>
 
@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 		{"schedule", lqt_conf_schedule}, {"runner", lqt_conf_runner},
 		{"errors", lqt_conf_errors},     {"task-features", lqt_conf_task_features},
 		{"borrow", lqt_conf_borrow},     {"run", lqt_conf_run},
-		{"shared", lqt_conf_shared},
+		{"shared", lqt_conf_shared},     {"partition", lqt_conf_partition},
 	};
 	const char *only = getenv("LQT_GROUP");
 	int failed = 0;

@@ -153,6 +153,7 @@ void lqt_conf_reopen(lqt_conf *c);
 int lqt_conf_lease(void);
 int lqt_conf_task(void);
 int lqt_conf_task_features(void);
+int lqt_conf_partition(void);
 int lqt_conf_run(void);
 int lqt_conf_schedule(void);
 int lqt_conf_runner(void);

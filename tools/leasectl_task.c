@@ -63,6 +63,7 @@ void lc_task_schedule(char *buf, size_t size, const lq_task *t)
 struct add_args {
 	const char *name, *queue, *payload, *payload_file, *in, *at, *every, *cron, *tz, *missed, *unique,
 		*max_attempts, *priority, *timeout, *from;
+	const char *partition; /* fair share */
 };
 static const struct lc_opt add_opts[] = {
 	LC_ARG(struct add_args, name, "NAME", LC_OPTIONAL,
@@ -93,11 +94,16 @@ static const struct lc_opt add_opts[] = {
 	LC_VALUE(struct add_args, timeout, "timeout", 0, "DUR", 0,
 		 "stop the handler after DUR (its process group) and count the attempt as\n"
 		 "failed; wins over the worker's --timeout"),
+	LC_VALUE(struct add_args, partition, "partition", 0, "P", 0,
+		 "fair share: when several partitions (tenants) of the queue have due\n"
+		 "tasks, claims take them round-robin, not the biggest first (see\n"
+		 "docs/tasks.md); priority still comes first"),
 	LC_VALUE(struct add_args, from, "from", 0, "FILE|-", 0,
 		 "add every task of a JSON Lines file (\"-\": standard input), all or\n"
 		 "nothing: one object per line with the fields name, queue, payload, in,\n"
-		 "at, every, cron, tz, missed, unique, max_attempts, priority, timeout (the\n"
-		 "flags' values; flags given too are the defaults of every line)"),
+		 "at, every, cron, tz, missed, unique, max_attempts, priority, timeout,\n"
+		 "partition (the flags' values; flags given too are the defaults of every\n"
+		 "line)"),
 	LC_OPT_TABLE_END,
 };
 static const struct lc_usage add_usage = {
@@ -121,6 +127,7 @@ static const struct lc_usage add_usage = {
 		    "leasectl task add resize --in 30s --payload-file photo.jpg\n"
 		    "echo hello | leasectl task add echo --payload-file - --at 2026-11-22T10:00:00Z\n"
 		    "leasectl task add urgent-mail --priority 10 --timeout 30s\n"
+		    "leasectl task add export --partition tenant-42\n"
 		    "leasectl task add --from tasks.jsonl --queue mail",
 	.exits = "0   added (or already there with --unique)\n"
 		 "64  bad usage or invalid input (name, duration, time, cron, zone, payload\n"
@@ -214,7 +221,8 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 
 	if ((rc = lc_check_name(ctx, "task name", a->name)) ||
 	    (a->queue && (rc = lc_check_name(ctx, "queue name", a->queue))) ||
-	    (a->unique && (rc = lc_check_name(ctx, "unique key", a->unique))))
+	    (a->unique && (rc = lc_check_name(ctx, "unique key", a->unique))) ||
+	    (a->partition && (rc = lc_check_name(ctx, "partition", a->partition))))
 		return rc;
 	if (a->payload && a->payload_file)
 		return lc_usage_error(ctx, "--payload and --payload-file cannot be combined");
@@ -260,6 +268,7 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 	o->priority = (int)prio;
 	o->queue = a->queue;
 	o->unique_key = a->unique;
+	o->partition = a->partition;
 	o->cron = a->cron;
 	o->tz = a->tz;
 	o->max_attempts = (int)*max;
@@ -285,6 +294,7 @@ static const struct {
 	{"max-attempts", offsetof(struct add_args, max_attempts)},
 	{"priority", offsetof(struct add_args, priority)},
 	{"timeout", offsetof(struct add_args, timeout)},
+	{"partition", offsetof(struct add_args, partition)},
 };
 #define FROM_FIELDS_MAX 32
 #define FROM_PROGRESS_LINES 10000
@@ -656,7 +666,8 @@ static const struct lc_usage show_usage = {
 	.summary = "show one task, with its payload",
 	.description = "Prints every field of a live or dead task and its payload (as text when it\n"
 		       "is printable UTF-8).  JSON: the task object, with \"payload\" as a string\n"
-		       "when it is valid UTF-8, else \"payload_base64\".",
+		       "when it is valid UTF-8, else \"payload_base64\"; \"partition\" when the task\n"
+		       "has one (task add --partition).",
 	.opts = show_opts,
 	.examples = "leasectl task show 42\nleasectl task show 42 --raw > payload.bin",
 	.exits = TASK_EXITS_ID,
@@ -672,7 +683,7 @@ static int printable_text(const unsigned char *p, size_t n)
 	return 1;
 }
 
-static void print_task(const lq_task *t)
+static void print_task(const lq_task *t, const char *part)
 {
 	char buf[600], when[96], sched[300], d[32];
 
@@ -690,6 +701,8 @@ static void print_task(const lq_task *t)
 	}
 	printf("attempts:     %d of %d\n", t->attempts, t->max_attempts);
 	printf("priority:     %d\n", t->priority);
+	if (part[0])
+		printf("partition:    %s\n", lc_pr(buf, sizeof(buf), part));
 	if (t->timeout_ms) {
 		lc_fmt_duration(d, sizeof(d), t->timeout_ms);
 		printf("timeout:      %s\n", d);
@@ -748,6 +761,12 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 		return rc;
 	memset(&t, 0, sizeof(t));
 	st = lq_task_get(db, id, &t);
+	char part[LQ_NAME_MAX + 1] = "";
+	if (st == LQ_OK && !t.dead && !a.raw) {
+		lq_status pst = lq_task_partition(db, id, part, sizeof(part));
+		if (pst != LQ_OK && pst != LQ_NOTFOUND)
+			st = pst;
+	}
 	if (st == LQ_NOTFOUND) {
 		rc = task_not_found(id);
 	} else if (st != LQ_OK) {
@@ -760,10 +779,12 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 		lc_json_init(&j, stdout);
 		lc_json_obj(&j);
 		lc_json_task(&j, &t, 1);
+		if (part[0])
+			lc_json_kstr(&j, "partition", part);
 		lc_json_end_obj(&j);
 		lc_json_end(&j);
 	} else {
-		print_task(&t);
+		print_task(&t, part);
 	}
 	lq_task_clear(&t);
 	lq_close(db);

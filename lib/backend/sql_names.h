@@ -186,7 +186,20 @@
 							(unpaused, unclaimed or claim expired) or NULL, NOW) */ \
 	/* runner */                                                                                          \
 	X(tick_probe, 2)                            /* (?1 runner lease name, ?2 queue) -> (held 0|1, due 0|1): \
-							the one read every web hit pays */
+							the one read every web hit pays */                    \
+	/* fair share across partitions (partition.sql) */                                                   \
+	X(partition_touch, 0)                       /* (?1 queue, ?2 partition) lq_partition row if absent */ \
+	X(partition_any, 1)                         /* (?1 queue) -> (1 if the queue has partitions, else 0) */ \
+	X(partition_stamp, 1)                       /* (?1 queue) -> (highest served stamp, 0 if none) */     \
+	X(partition_serve, 0)                       /* (?1 queue, ?2 partition, ?3 stamp) served = ?3 if higher; \
+							the row again if it went */                          \
+	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
+	X(task_set_part, 0)                         /* (?1 id, ?2 partition) */                               \
+	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \
+	X(task_candidates_fair, LQ_TASK_COLS + 1)   /* (?1 queue, ?2 limit) -> TASK_COLS, partition: the head \
+							(run_at, id) of each partition's due tasks of the top \
+							due priority, least recently served partition first; \
+							FOR UPDATE SKIP LOCKED where the dialect can */
 
 typedef enum lq_sql_id {
 #define LQ__SQL_ENUM(name, cols) LQ_SQL_##name,

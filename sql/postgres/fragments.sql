@@ -26,3 +26,9 @@ t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)
 
 -- fragment: CLAIM_FREE_D
 d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)
+
+-- PART_DUE_X: alias x (a task in a partition's head probe) is due,
+-- unpaused and unclaimed or its claim expired, by the clk instant: the
+-- fair claim's filter.
+-- fragment: PART_DUE_X
+x.run_at <= (SELECT n FROM clk) AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until <= (SELECT n FROM clk))
