@@ -11,6 +11,7 @@
 /* The indexes the migrations create (the same names in every dialect). */
 static const char *const expected_indexes[] = {
 	"lq_task_due", "lq_task_unique", "lq_task_dead_queue", "lq_task_dead_died_at", "lq_task_claim",
+	"lq_task_part",
 };
 #define N_EXPECTED (sizeof(expected_indexes) / sizeof(expected_indexes[0]))
 

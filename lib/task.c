@@ -835,6 +835,7 @@ struct fair_ctx {
 	char (*part)[LQ_NAME_MAX + 1];   /* partition of candidate i of a round */
 	struct fair_served *served;      /* cc->n places */
 	size_t nserved;
+	size_t seen;                     /* heads read, claimed or lost */
 };
 
 static int fair_row(void *arg, const lq_value *c, int n)
@@ -879,7 +880,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 	struct claim_ctx *cc = f->cc;
 	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
 	cc->got = cc->lost = cc->dropped = 0;
-	f->nserved = 0;
+	f->nserved = f->seen = 0;
 	int64_t stamp = 0;
 	lq_value q[2] = {lq__v_text(cc->queue), lq_v_null()};
 	lq_status st = lq__exec(db, cc->what, LQ_SQL_partition_stamp, q, 1, lq__row_int, &stamp, NULL);
@@ -896,6 +897,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 			break;
 		}
 		size_t base = cc->got, cand = cc->cand, dropped_before = cc->dropped, got_before = cc->got;
+		f->seen += cand;
 		for (size_t i = 0; i < cand; i++) {
 			lq_task *t = &cc->tasks[base + i];
 			int claimed = 0;
@@ -929,10 +931,11 @@ static lq_status fair_body(lq_db *db, void *arg)
 	return st;
 }
 
-/* The fair claim of a queue with partitions, in one transaction. */
-static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc)
+/* The fair claim of a queue with partitions, in one transaction.  *seen:
+ * it read heads (claimed, or lost to other claimers). */
+static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc, int *seen)
 {
-	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0};
+	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0, 0};
 	lq_status st;
 	if (!f.part || !f.served) {
 		st = lq__fail(db, LQ_ENOMEM, "%s: out of memory", cc->what);
@@ -945,19 +948,23 @@ static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc)
 			cc->got = 0;
 		}
 	}
+	*seen = f.seen > 0;
 	free(f.part);
 	free(f.served);
 	return st;
 }
 
-/* The claim of a queue: the fair way (and *fair = 1) if it has
- * partitions. */
-static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair)
+/* The claim of a queue: the fair way if it has partitions (*fair = 1),
+ * and *seen = 1 if that read due heads.  A fair claim that lost every head
+ * to other claimers must not fall back to the plain order, which would
+ * serve the biggest partition. */
+static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *seen)
 {
+	*seen = 0;
 	lq_status st = lq__part_on(db, cc->queue, fair);
 	if (st != LQ_OK || !*fair)
 		return st;
-	return claim_fair_tx(db, cc);
+	return claim_fair_tx(db, cc, seen);
 }
 
 /* A queue with partitions found nothing due: drop the partitions without
@@ -1115,12 +1122,12 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
 	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0};
-	int general = 1, fair = 0;
+	int general = 1, fair = 0, fair_seen = 0;
 	/* A queue with partitions: fair share first; what it cannot see (a
 	 * task whose partition row went meanwhile) the plain claim finds. */
-	if ((st = claim_fair(db, &cc, &fair)) != LQ_OK)
+	if ((st = claim_fair(db, &cc, &fair, &fair_seen)) != LQ_OK)
 		return st;
-	if (cc.got > 0) {
+	if (cc.got > 0 || fair_seen) {
 		general = 0;
 	} else if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
