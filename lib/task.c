@@ -823,6 +823,7 @@ static lq_status claim_body(lq_db *db, void *arg)
 /* ------------------------------------------ claim with fair share */
 
 static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc);
+static int batch_row(void *arg, const lq_value *c, int n);
 
 /* A partition served by this claim, and the stamp of its last task. */
 struct fair_served {
@@ -954,6 +955,39 @@ static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc, int *seen)
 	return st;
 }
 
+/* The fair claim in one statement (where LQ_CAP_CLAIM_RETURNING), rows in
+ * fair order; cc->left counts the candidates it left to the transaction. */
+static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
+{
+	char owner[LQ_OWNER_MAX + 1] = "";
+	lq_value p[4] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
+	int alo = cc->mode == LQ_AT_LEAST_ONCE;
+	if (alo) {
+		lq__make_owner(db, "claim", owner, sizeof(owner));
+		p[2] = lq__v_text(owner);
+	}
+	cc->got = cc->left = 0;
+	cc->err = LQ_OK;
+	lq_status st = lq__exec_once(db, cc->what, alo ? LQ_SQL_task_claim_fair_update : LQ_SQL_task_claim_fair_delete,
+				     p, alo ? 4 : 2, batch_row, cc, NULL);
+	if (st == LQ_OK && cc->err != LQ_OK)
+		st = lq__fail(db, cc->err, "%s: %s", cc->what,
+			      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
+	if (st != LQ_OK) {
+		release_range(cc->tasks, 0, cc->got);
+		cc->got = cc->left = 0;
+		return st;
+	}
+	for (size_t i = 0; i < cc->got; i++) {
+		cc->tasks[i].mode = cc->mode;
+		if (!alo) {
+			cc->tasks[i].claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
+			cc->tasks[i].claim_until = 0;
+		}
+	}
+	return LQ_OK;
+}
+
 /* The claim of a queue: the fair way if it has partitions (*fair = 1),
  * and *seen = 1 if that read due heads.  A fair claim that lost every head
  * to other claimers must not fall back to the plain order, which would
@@ -964,7 +998,49 @@ static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *see
 	lq_status st = lq__part_on(db, cc->queue, fair);
 	if (st != LQ_OK || !*fair)
 		return st;
-	return claim_fair_tx(db, cc, seen);
+	if (!(db->be->caps & LQ_CAP_CLAIM_RETURNING))
+		return claim_fair_tx(db, cc, seen);
+	/* Rounds of one task a partition until the batch is full or a round
+	 * finds nothing. */
+	size_t got = 0, left = 0;
+	do {
+		struct claim_ctx r = *cc;
+		r.tasks = cc->tasks + got;
+		r.n = cc->n - got;
+		if ((st = claim_fair_returning(db, &r)) != LQ_OK) {
+			if (got == 0)
+				return st;
+			lq__ok(db); /* the rounds before have committed */
+			break;
+		}
+		got += r.got;
+		left = r.left;
+		if (r.got == 0)
+			break;
+	} while (got < cc->n && left == 0);
+	cc->got = got;
+	cc->left = left;
+	if (st != LQ_OK || cc->got == cc->n || (cc->got > 0 && cc->left == 0)) {
+		*seen = cc->got > 0;
+		return LQ_OK;
+	}
+	/* Recurring tasks and exhausted claims, or nothing (another claimer
+	 * held every head it chose; or nothing is due): the transaction,
+	 * appending, which skips to the next heads. */
+	struct claim_ctx rest = *cc;
+	rest.tasks = cc->tasks + cc->got;
+	rest.n = cc->n - cc->got;
+	rest.got = rest.lost = 0;
+	if ((st = claim_fair_tx(db, &rest, seen)) != LQ_OK) {
+		if (cc->got == 0)
+			return st;
+		lq__ok(db); /* what the first statement claimed has committed */
+		rest.got = 0;
+	}
+	cc->got += rest.got;
+	cc->lost += rest.lost;
+	*seen = 1;
+	return LQ_OK;
 }
 
 /* A queue with partitions found nothing due: drop the partitions without

@@ -196,6 +196,12 @@
 	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
 	X(task_set_part, 0)                         /* (?1 id, ?2 partition) */                               \
 	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \
+	X(task_claim_fair_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1 in fair \
+						     order: task_candidates_fair's choice (up to ?2 per      \
+						     partition, in turns) claimed at-most-once and stamped,   \
+						     one statement; only where LQ_CAP_CLAIM_RETURNING */      \
+	X(task_claim_fair_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit, ?3 owner, ?4 claim_ttl) the same, \
+						     at-least-once */                                         \
 	X(task_candidates_fair, LQ_TASK_COLS + 1)   /* (?1 queue, ?2 limit) -> TASK_COLS, partition: the head \
 							(run_at, id) of each partition's due tasks of the top \
 							due priority, least recently served partition first; \

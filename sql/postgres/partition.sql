@@ -56,3 +56,72 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
  ORDER BY p.served, p.name
  LIMIT $2::bigint;
+
+-- name: task_claim_fair_delete
+-- The fair claim of up to $2 due one-off tasks at-most-once in one round
+-- trip, one task a partition (a round; the library runs rounds until the
+-- batch is full), as task_claim_batch_delete claims in plain order.
+-- heads: the heads of the least recently served partitions (FAIR_HEADS).
+-- cand locks them (skipping what another claimer holds), gone deletes the
+-- plain one-off ones, and the partitions served get stamps after the
+-- highest one in their turn's order, written in name order (two claimers
+-- lock lq_partition rows in the same order).  Rows come back in turn
+-- order; claimed = 0 as in task_claim_batch_delete.
+WITH {{CLK}},
+{{FAIR_HEADS}},
+cand AS (
+  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
+                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)) AS plain
+    FROM lq_task t
+   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+     FOR UPDATE OF t SKIP LOCKED),
+gone AS (
+  DELETE FROM lq_task t
+   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+  RETURNING t.*),
+{{FAIR_SERVED}}
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
+ ORDER BY h.pos;
+
+-- name: task_claim_fair_update
+-- task_claim_fair_delete at-least-once, for owner $3 with a claim lease of
+-- $4 ms, as task_claim_batch_update.
+WITH {{CLK}},
+{{FAIR_HEADS}},
+cand AS (
+  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
+                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)) AS plain
+    FROM lq_task t
+   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+     FOR UPDATE OF t SKIP LOCKED),
+gone AS (
+  UPDATE lq_task t
+     SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
+         attempts = t.attempts + 1
+   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+  RETURNING t.*),
+{{FAIR_SERVED}}
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
+ ORDER BY h.pos;

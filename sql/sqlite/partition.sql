@@ -2,6 +2,8 @@
 -- a row per partition in lq_partition; the claim serves the least recently
 -- served one (lower "served" stamp) among those whose head has the top due
 -- priority.  '' is the partition of the tasks given none.
+-- absent: task_claim_fair_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair, then task_claim_*
+-- absent: task_claim_fair_update no LQ_CAP_CLAIM_RETURNING, as above
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
