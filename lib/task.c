@@ -899,10 +899,21 @@ static lq_status fair_body(lq_db *db, void *arg)
 		}
 		size_t base = cc->got, cand = cc->cand, dropped_before = cc->dropped, got_before = cc->got;
 		f->seen += cand;
+		/* Where the dialect has it, the plain one-off heads in one
+		 * statement (claim_set), the others one by one. */
+		unsigned char won[LQ_CLAIM_MAX];
+		int set = (db->be->caps & LQ_CAP_CLAIM_SET) && !cc->one_by_one && cand > 1;
+		for (size_t i = 0; i < cand; i++) {
+			won[i] = 0;
+			if (set && plain_one_off(&cc->tasks[base + i]))
+				won[i] = 2;
+		}
+		if (set && st == LQ_OK)
+			st = claim_set(db, cc, cc->tasks + base, won, cand);
 		for (size_t i = 0; i < cand; i++) {
 			lq_task *t = &cc->tasks[base + i];
-			int claimed = 0;
-			if (st == LQ_OK)
+			int claimed = won[i] == 1;
+			if (st == LQ_OK && won[i] == 0)
 				st = claim_one(db, cc, t, &claimed);
 			if (st != LQ_OK || !claimed) {
 				lq_task_clear(t);
