@@ -12,6 +12,7 @@
 static const char *const expected_indexes[] = {
 	"lq_task_due", "lq_task_unique", "lq_task_dead_queue", "lq_task_dead_died_at", "lq_task_claim",
 	"lq_task_alert",
+	"lq_task_part",
 };
 #define N_EXPECTED (sizeof(expected_indexes) / sizeof(expected_indexes[0]))
 

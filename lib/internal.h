@@ -45,6 +45,11 @@ struct lq_db {
 	 * set by a concept file that keeps work back on the handle, such as
 	 * run.c's history rows, so that db.c need not know it. */
 	void (*before_close)(lq_db *db);
+	/* Fair share (partition.c): whether queue part_queue has partitions,
+	 * as last read at part_checked (monotonic ms; 0: never). */
+	char part_queue[LQ_NAME_MAX + 1];
+	int part_on;
+	int64_t part_checked;
 };
 
 /* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */
@@ -181,6 +186,14 @@ lq_status lq__limit_take(lq_db *db, const char *what, const char *key, const cha
 lq_status lq__limit_untake(lq_db *db, const char *what, const struct lq__limit_gate *g);
 /* The concurrency key of lq_task_opts (version 2), or NULL. */
 const char *lq__opts_concurrency_key(const lq_task_opts *opts);
+/* Fair share across partitions (partition.c).  lq__part_add: in the add's
+ * transaction, give task id its partition and the queue the partition's
+ * row (and the row of the tasks without one).  lq__part_on: whether the
+ * claims of queue go the fair way (read at most once a second per handle;
+ * a handle that adds a partitioned task knows at once). */
+lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id);
+lq_status lq__part_on(lq_db *db, const char *queue, int *on);
+void lq__part_known(lq_db *db, const char *queue, int on);
 
 /* Validation with messages into db->errmsg; all return LQ_EINVAL on failure. */
 lq_status lq__check_name(lq_db *db, const char *what, const char *name);

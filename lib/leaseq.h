@@ -466,6 +466,13 @@ typedef struct lq_task_opts {
 	/* Version 2: flow control (read only when version >= 2). */
 	const char *concurrency_key; /* NULL: none.  Tasks sharing a key share its
 	                              * limit (lq_limit_set); not "queue:..." */
+	/* Version 2: fair share across partitions (tenants). */
+	const char *partition;    /* NULL or "": none.  When several partitions of
+	                           * a queue have due tasks of the top priority,
+	                           * claims take them round-robin, least recently
+	                           * served partition first; the tasks without a
+	                           * partition are one partition of their own
+	                           * there.  A name like a queue's. */
 } lq_task_opts;
 #define LQ_TASK_OPTS_INIT {.version = LQ_TASK_OPTS_VERSION}
 
@@ -662,6 +669,10 @@ LQ_EXTERN(lq_status) lq_task_cancel(lq_db *db, int64_t id, const char *reason, i
 
 /* One task by id, live or dead.  LQ_OK; LQ_NOTFOUND if neither. */
 LQ_EXTERN(lq_status) lq_task_get(lq_db *db, int64_t id, lq_task *out);
+
+/* The partition of live task id into buf ("" for none; see
+ * lq_task_opts.partition).  LQ_OK; LQ_NOTFOUND: no such live task. */
+LQ_EXTERN(lq_status) lq_task_partition(lq_db *db, int64_t id, char *buf, size_t size);
 
 #define LQ_LIST_DUE 1u  /* only tasks due now */
 #define LQ_LIST_DEAD 2u /* the dead tasks instead of the live ones */

@@ -120,6 +120,12 @@ static void task_what(char *buf, size_t size, int64_t id)
 
 /* ------------------------------------------------------------------ add */
 
+/* The partition opts give (version 2), or NULL for none. */
+static const char *task_part(const lq_task_opts *opts)
+{
+	return opts && opts->version >= 2 && opts->partition && *opts->partition ? opts->partition : NULL;
+}
+
 #define ADD_NPARAMS 13
 
 struct add_ctx {
@@ -127,6 +133,8 @@ struct add_ctx {
 	const char *unique_key;
 	const lq_task_opts *opts; /* for its steering (version 2) */
 	const char *concurrency_key;
+	const char *queue;
+	const char *part; /* NULL: none */
 	int64_t id;
 	int existed;
 };
@@ -160,6 +168,8 @@ static lq_status add_body(lq_db *db, void *arg)
 			st = lq__steer_store(db, a->id, a->opts);
 		if (st == LQ_OK && a->concurrency_key)
 			st = set_concurrency_key(db, a->id, a->concurrency_key);
+		if (st == LQ_OK && a->part)
+			st = lq__part_add(db, a->queue, a->part, a->id);
 		return st;
 	}
 	if (!a->unique_key)
@@ -191,6 +201,8 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	if ((st = lq__check_name(db, "queue name", queue)) != LQ_OK)
 		return st;
 	if (opts->unique_key && (st = lq__check_name(db, "unique key", opts->unique_key)) != LQ_OK)
+		return st;
+	if (task_part(opts) && (st = lq__check_name(db, "partition", task_part(opts))) != LQ_OK)
 		return st;
 	if (opts->payload_len > LQ_PAYLOAD_MAX)
 		return lq__fail(db, LQ_EINVAL, "task \"%s\": payload is %zu bytes, over the %d-byte limit",
@@ -284,7 +296,9 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	a.unique_key = opts && opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
 	a.opts = opts;
 	a.concurrency_key = lq__opts_concurrency_key(opts);
-	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) && !a.concurrency_key) {
+	a.queue = opts && opts->queue ? opts->queue : LQ_DEFAULT_QUEUE;
+	a.part = task_part(opts);
+	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) && !a.concurrency_key && !a.part) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t new_id = 0;
@@ -304,6 +318,8 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		*id = a.id;
 	if (existed)
 		*existed = a.existed;
+	if (a.part)
+		lq__part_known(db, a.queue, 1);
 	if (!a.existed)
 		lq__notify(db, LQ_CHANNEL_TASK);
 	return LQ_OK;
@@ -437,6 +453,9 @@ static lq_status many_body(lq_db *db, void *arg)
 				st = lq__steer_store(db, m->ids[idx[j]], o);
 			if (st == LQ_OK && ck && !m->existed[idx[j]])
 				st = set_concurrency_key(db, m->ids[idx[j]], ck);
+			if (st == LQ_OK && task_part(o) && !m->existed[idx[j]])
+				st = lq__part_add(db, o->queue ? o->queue : LQ_DEFAULT_QUEUE, task_part(o),
+						  m->ids[idx[j]]);
 		}
 		many_rows_free(m);
 		if (st != LQ_OK)
@@ -873,6 +892,253 @@ static lq_status claim_body(lq_db *db, void *arg)
 	return LQ_OK;
 }
 
+/* ------------------------------------------ claim with fair share */
+
+static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc);
+static int batch_row(void *arg, const lq_value *c, int n);
+
+/* A partition served by this claim, and the stamp of its last task. */
+struct fair_served {
+	char name[LQ_NAME_MAX + 1];
+	int64_t stamp;
+};
+
+struct fair_ctx {
+	struct claim_ctx *cc;
+	char (*part)[LQ_NAME_MAX + 1];   /* partition of candidate i of a round */
+	struct fair_served *served;      /* cc->n places */
+	size_t nserved;
+	size_t seen;                     /* heads read, claimed or lost */
+};
+
+static int fair_row(void *arg, const lq_value *c, int n)
+{
+	struct fair_ctx *f = arg;
+	struct claim_ctx *cc = f->cc;
+	if (n < LQ_TASK_COLS + 1) {
+		cc->err = LQ_ERROR;
+		return 1;
+	}
+	if (cc->got + cc->cand >= cc->n)
+		return 1;
+	lq__col_str(&c[LQ_TASK_COLS], f->part[cc->cand], sizeof(f->part[0]));
+	return cand_row(cc, c, n);
+}
+
+static void fair_note(struct fair_ctx *f, const char *part, int64_t stamp)
+{
+	for (size_t i = 0; i < f->nserved; i++) {
+		if (strcmp(f->served[i].name, part) == 0) {
+			f->served[i].stamp = stamp;
+			return;
+		}
+	}
+	snprintf(f->served[f->nserved].name, sizeof(f->served[0].name), "%s", part);
+	f->served[f->nserved++].stamp = stamp;
+}
+
+static int by_served_name(const void *a, const void *b)
+{
+	return strcmp(((const struct fair_served *)a)->name, ((const struct fair_served *)b)->name);
+}
+
+/* Rounds of one head per partition (task_candidates_fair), each claimed
+ * like task_candidates' rows, until the batch is full: a batch spreads
+ * over the partitions.  The partitions served get stamps after the
+ * highest one, in the order served, written at the end in name order (so
+ * that two claimers lock the rows in the same order). */
+static lq_status fair_body(lq_db *db, void *arg)
+{
+	struct fair_ctx *f = arg;
+	struct claim_ctx *cc = f->cc;
+	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
+	cc->got = cc->lost = cc->dropped = 0;
+	f->nserved = f->seen = 0;
+	int64_t stamp = 0;
+	lq_value q[2] = {lq__v_text(cc->queue), lq_v_null()};
+	lq_status st = lq__exec(db, cc->what, LQ_SQL_partition_stamp, q, 1, lq__row_int, &stamp, NULL);
+	while (st == LQ_OK && cc->got < cc->n) {
+		cc->cand = 0;
+		cc->err = LQ_OK;
+		q[1] = lq_v_int((int64_t)(cc->n - cc->got));
+		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair, q, 2, fair_row, f, NULL);
+		if (st == LQ_OK && cc->err != LQ_OK)
+			st = lq__fail(db, cc->err, "%s: %s", cc->what,
+				      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
+		if (st != LQ_OK) {
+			release_range(cc->tasks, cc->got, cc->got + cc->cand);
+			break;
+		}
+		size_t base = cc->got, cand = cc->cand, dropped_before = cc->dropped, got_before = cc->got;
+		f->seen += cand;
+		/* Where the dialect has it, the plain one-off heads in one
+		 * statement (claim_set), the others one by one. */
+		unsigned char won[LQ_CLAIM_MAX];
+		int set = (db->be->caps & LQ_CAP_CLAIM_SET) && !cc->one_by_one && cand > 1;
+		for (size_t i = 0; i < cand; i++) {
+			won[i] = 0;
+			if (set && plain_one_off(&cc->tasks[base + i]))
+				won[i] = 2;
+		}
+		if (set && st == LQ_OK)
+			st = claim_set(db, cc, cc->tasks + base, won, cand);
+		for (size_t i = 0; i < cand; i++) {
+			lq_task *t = &cc->tasks[base + i];
+			int claimed = won[i] == 1;
+			if (st == LQ_OK && won[i] == 0)
+				st = claim_one(db, cc, t, 0, &claimed);
+			if (st != LQ_OK || !claimed) {
+				lq_task_clear(t);
+				continue;
+			}
+			fair_note(f, f->part[i], ++stamp);
+			if (&cc->tasks[cc->got] != t) {
+				cc->tasks[cc->got] = *t; /* compact: move ownership down */
+				memset(t, 0, sizeof(*t));
+			}
+			cc->got++;
+		}
+		/* Every head was lost to other claimers and nothing made room:
+		 * stop rather than chase them. */
+		if (cc->got == got_before && cc->dropped == dropped_before)
+			break;
+	}
+	qsort(f->served, f->nserved, sizeof(f->served[0]), by_served_name);
+	for (size_t i = 0; st == LQ_OK && i < f->nserved; i++) {
+		lq_value p[3] = {lq__v_text(cc->queue), lq__v_text(f->served[i].name), lq_v_int(f->served[i].stamp)};
+		st = lq__exec(db, cc->what, LQ_SQL_partition_serve, p, 3, NULL, NULL, NULL);
+	}
+	if (st != LQ_OK) {
+		release_range(cc->tasks, 0, cc->got);
+		cc->got = 0;
+	}
+	return st;
+}
+
+/* The fair claim of a queue with partitions, in one transaction.  *seen:
+ * it read heads (claimed, or lost to other claimers). */
+static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc, int *seen)
+{
+	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0, 0};
+	lq_status st;
+	if (!f.part || !f.served) {
+		st = lq__fail(db, LQ_ENOMEM, "%s: out of memory", cc->what);
+	} else {
+		st = lq__tx(db, 1, cc->what, fair_body, &f);
+		if (st == LQ_EUNKNOWN && cc->mode == LQ_AT_LEAST_ONCE && cc->got > 0)
+			st = settle_unknown_claims(db, cc);
+		if (st != LQ_OK) {
+			release_range(cc->tasks, 0, cc->n);
+			cc->got = 0;
+		}
+	}
+	*seen = f.seen > 0;
+	free(f.part);
+	free(f.served);
+	return st;
+}
+
+/* The fair claim in one statement (where LQ_CAP_CLAIM_RETURNING), rows in
+ * fair order; cc->left counts the candidates it left to the transaction. */
+static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
+{
+	char owner[LQ_OWNER_MAX + 1] = "";
+	lq_value p[4] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
+	int alo = cc->mode == LQ_AT_LEAST_ONCE;
+	if (alo) {
+		lq__make_owner(db, "claim", owner, sizeof(owner));
+		p[2] = lq__v_text(owner);
+	}
+	cc->got = cc->left = 0;
+	cc->err = LQ_OK;
+	lq_status st = lq__exec_once(db, cc->what, alo ? LQ_SQL_task_claim_fair_update : LQ_SQL_task_claim_fair_delete,
+				     p, alo ? 4 : 2, batch_row, cc, NULL);
+	if (st == LQ_OK && cc->err != LQ_OK)
+		st = lq__fail(db, cc->err, "%s: %s", cc->what,
+			      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
+	if (st != LQ_OK) {
+		release_range(cc->tasks, 0, cc->got);
+		cc->got = cc->left = 0;
+		return st;
+	}
+	for (size_t i = 0; i < cc->got; i++) {
+		cc->tasks[i].mode = cc->mode;
+		if (!alo) {
+			cc->tasks[i].claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
+			cc->tasks[i].claim_until = 0;
+		}
+	}
+	return LQ_OK;
+}
+
+/* The claim of a queue: the fair way if it has partitions (*fair = 1),
+ * and *seen = 1 if that read due heads.  A fair claim that lost every head
+ * to other claimers must not fall back to the plain order, which would
+ * serve the biggest partition. */
+static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *seen)
+{
+	*seen = 0;
+	lq_status st = lq__part_on(db, cc->queue, fair);
+	if (st != LQ_OK || !*fair)
+		return st;
+	if (!(db->be->caps & LQ_CAP_CLAIM_RETURNING))
+		return claim_fair_tx(db, cc, seen);
+	/* Rounds of one task a partition until the batch is full or a round
+	 * finds nothing. */
+	size_t got = 0, left = 0;
+	do {
+		struct claim_ctx r = *cc;
+		r.tasks = cc->tasks + got;
+		r.n = cc->n - got;
+		if ((st = claim_fair_returning(db, &r)) != LQ_OK) {
+			if (got == 0)
+				return st;
+			lq__ok(db); /* the rounds before have committed */
+			break;
+		}
+		got += r.got;
+		left = r.left;
+		if (r.got == 0)
+			break;
+	} while (got < cc->n && left == 0);
+	cc->got = got;
+	cc->left = left;
+	if (st != LQ_OK || cc->got == cc->n || (cc->got > 0 && cc->left == 0)) {
+		*seen = cc->got > 0;
+		return LQ_OK;
+	}
+	/* Recurring tasks and exhausted claims, or nothing (another claimer
+	 * held every head it chose; or nothing is due): the transaction,
+	 * appending, which skips to the next heads. */
+	struct claim_ctx rest = *cc;
+	rest.tasks = cc->tasks + cc->got;
+	rest.n = cc->n - cc->got;
+	rest.got = rest.lost = 0;
+	if ((st = claim_fair_tx(db, &rest, seen)) != LQ_OK) {
+		if (cc->got == 0)
+			return st;
+		lq__ok(db); /* what the first statement claimed has committed */
+		rest.got = 0;
+	}
+	cc->got += rest.got;
+	cc->lost += rest.lost;
+	*seen = 1;
+	return LQ_OK;
+}
+
+/* A queue with partitions found nothing due: drop the partitions without
+ * tasks (a queue left with none claims the plain way again).  Best
+ * effort: the claim's answer stands whatever this does. */
+static void fair_forget(lq_db *db, const char *queue)
+{
+	char saved[sizeof(db->errmsg)];
+	memcpy(saved, db->errmsg, sizeof(saved));
+	lq_value p[1] = {lq__v_text(queue)};
+	(void)lq__exec(db, "task claim", LQ_SQL_partition_forget, p, 1, NULL, NULL, NULL);
+	db->part_checked = 0; /* read again at the next claim */
+	memcpy(db->errmsg, saved, sizeof(saved));
+}
+
 /* ------------------------------------------- claim in one statement */
 
 static int batch_row(void *arg, const lq_value *c, int n)
@@ -1047,8 +1313,14 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
 	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
-	int general = 1;
-	if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
+	int general = 1, fair = 0, fair_seen = 0;
+	/* A queue with partitions: fair share first; what it cannot see (a
+	 * task whose partition row went meanwhile) the plain claim finds. */
+	if ((st = claim_fair(db, &cc, &fair, &fair_seen)) != LQ_OK)
+		return st;
+	if (cc.got > 0 || fair_seen) {
+		general = 0;
+	} else if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
 			return st;
 		general = (cc.left > 0 || (db->be->caps & LQ_CAP_CLAIM_SHORT)) && cc.got < n;
@@ -1078,7 +1350,15 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	}
 	if (claimed)
 		*claimed = cc.got;
-	return claim_result(db, queue, cc.got, cc.lost);
+	if (cc.got > 0)
+		return LQ_OK;
+	if (cc.lost > 0)
+		return lq__fail(db, LQ_BUSY, "queue \"%s\": due tasks were claimed by another runner first",
+				queue);
+	/* Nothing to do: a good moment for the history rows kept back. */
+	if (fair)
+		fair_forget(db, queue);
+	return (st = lq__run_flush(db)) != LQ_OK ? st : LQ_EMPTY;
 }
 
 /* ------------------------------------------------------ ack, fail, beat */

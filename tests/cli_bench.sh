@@ -20,7 +20,8 @@ cli_args "$@"
 cli_setup bench
 TMO=300 # a whole bench run, not one call
 
-WORKLOADS=(claim claim-batch claim-ack claim-run enqueue enqueue-batch lease lease-hot tick-idle recurring)
+WORKLOADS=(claim claim-batch claim-ack claim-run enqueue enqueue-batch lease lease-hot tick-idle recurring claim-fair claim-fair-batch)
+HEADER='backend,workload,clients,pending,ops_per_s,rows_per_s,raw_rows_per_s,ratio,p50_us,p99_us,rss_kb'
 
 echo "# leasectl bench smoke test: backend $backend"
 
@@ -65,7 +66,7 @@ if bench_csv_head "$T/bench.csv" $((${#WORKLOADS[@]} * 2)); then
             [[ $v =~ $BENCH_CSV_NUM ]] || why+=("row $w/$c: '$v' is not a number")
         done
         awk -v r="$ratio" 'BEGIN { exit !(r > 0) }' || why+=("row $w/$c: ratio $ratio is not > 0")
-        case $w in claim | claim-batch | claim-ack | claim-run) [[ $p == 1000 ]] || why+=("row $w/$c: pending $p") ;; esac
+        case $w in claim | claim-batch | claim-ack | claim-run | claim-fair | claim-fair-batch) [[ $p == 1000 ]] || why+=("row $w/$c: pending $p") ;; esac
         # Every call of enqueue-batch inserted its 100 tasks (lq_task_add_many).
         [[ $w != enqueue-batch ]] || awk -v o="$ops" -v r="$rows_s" 'BEGIN { exit !(o > 0 && r / o > 99.9 && r / o < 100.1) }' ||
             why+=("row $w/$c: $rows_s rows/s over $ops calls/s is not 100 tasks per call")

@@ -154,6 +154,7 @@ int lqt_conf_lease(void);
 int lqt_conf_task(void);
 int lqt_conf_task_features(void);
 int lqt_conf_limits(void);
+int lqt_conf_partition(void);
 int lqt_conf_run(void);
 int lqt_conf_schedule(void);
 int lqt_conf_steer(void);

@@ -20,7 +20,8 @@ static const struct lc_opt bench_opts[] = {
 	LC_LIST(struct bench_args, workloads, "workload", 'w', "W",
 		"run workload W; repeat or give a comma list (default: all).  One of\n"
 		"claim, claim-batch, claim-ack, claim-run, enqueue, enqueue-batch, lease,\n"
-		"lease-hot, tick-idle, recurring; and only when named: e2e-c, e2e-worker"),
+		"lease-hot, tick-idle, recurring, claim-fair, claim-fair-batch; and only when\n"
+		"named: e2e-c, e2e-worker"),
 	LC_VALUE(struct bench_args, clients, "clients", 'c', "N[,N]", 0,
 		 "client processes, each with its own connection (default 1,4; at most 64)"),
 	LC_VALUE(struct bench_args, duration, "duration", 'd', "DUR", 0,
@@ -67,6 +68,11 @@ const struct lc_usage lc_bench_usage = {
 		"  lease-hot    the same with every client on one lease\n"
 		"  tick-idle    a web hit's tick, nothing due / one SELECT: is a task due?\n"
 		"  recurring    claim a due recurring task / UPDATE its run_at one interval on\n"
+		"  claim-fair   claim 1 task of a queue whose tasks go round 10 partitions\n"
+		"               (task add --partition: fair share) / claim's DELETE on that\n"
+		"               queue: claim-fair's ratio against claim's is what fair share\n"
+		"               costs\n"
+		"  claim-fair-batch  the same for 100 tasks, against claim-batch\n"
 		"\n"
 		"End to end (only when named with --workload; --clients counts workers):\n"
 		"  e2e-c        worker processes running lq_runner_work at-least-once with an\n"
@@ -191,7 +197,7 @@ static int parse_workloads(const struct lc_ctx *ctx, const struct lc_list *l, un
 				return lc_usage_error(ctx,
 						      "--workload: \"%s\" is not a workload (claim, claim-batch, claim-ack, "
 						      "claim-run, enqueue, enqueue-batch, lease, lease-hot, tick-idle, recurring, "
-						      "e2e-c, e2e-worker)",
+						      "claim-fair, claim-fair-batch, e2e-c, e2e-worker)",
 						      lc_pr(pr, sizeof(pr), l->v[i]));
 			}
 			*out |= 1u << w;

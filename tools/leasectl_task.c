@@ -64,6 +64,7 @@ void lc_task_schedule(char *buf, size_t size, const lq_task *t)
 struct add_args {
 	const char *name, *queue, *payload, *payload_file, *in, *at, *every, *cron, *tz, *missed, *unique,
 		*max_attempts, *priority, *timeout, *from, *overlap, *catch_up, *alert_after, *concurrency_key;
+	const char *partition; /* fair share */
 };
 static const struct lc_opt add_opts[] = {
 	LC_ARG(struct add_args, name, "NAME", LC_OPTIONAL,
@@ -108,12 +109,16 @@ static const struct lc_opt add_opts[] = {
 	LC_VALUE(struct add_args, concurrency_key, "concurrency-key", 0, "K", 0,
 		 "the task counts against the limit of K ('leasectl limit set K ...'):\n"
 		 "no more of K's tasks run at once, or start per period, than it allows"),
+	LC_VALUE(struct add_args, partition, "partition", 0, "P", 0,
+		 "fair share: when several partitions (tenants) of the queue have due\n"
+		 "tasks, claims take them round-robin, not the biggest first (see\n"
+		 "docs/tasks.md); priority still comes first"),
 	LC_VALUE(struct add_args, from, "from", 0, "FILE|-", 0,
 		 "add every task of a JSON Lines file (\"-\": standard input), all or\n"
 		 "nothing: one object per line with the fields name, queue, payload, in,\n"
 		 "at, every, cron, tz, missed, unique, max_attempts, priority, timeout,\n"
-		 "overlap, catch_up, alert_after, concurrency_key (the flags' values; flags\n"
-		 "given too are the defaults of every line)"),
+		 "overlap, catch_up, alert_after, concurrency_key, partition (the flags'\n"
+		 "values; flags given too are the defaults of every line)"),
 	LC_OPT_TABLE_END,
 };
 static const struct lc_usage add_usage = {
@@ -139,6 +144,7 @@ static const struct lc_usage add_usage = {
 		    "echo hello | leasectl task add echo --payload-file - --at 2026-11-22T10:00:00Z\n"
 		    "leasectl task add urgent-mail --priority 10 --timeout 30s\n"
 		    "leasectl task add sync --concurrency-key tenant-42\n"
+		    "leasectl task add export --partition tenant-42\n"
 		    "leasectl task add --from tasks.jsonl --queue mail",
 	.exits = "0   added (or already there with --unique)\n"
 		 "64  bad usage or invalid input (name, duration, time, cron, zone, payload\n"
@@ -233,7 +239,8 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 	if ((rc = lc_check_name(ctx, "task name", a->name)) ||
 	    (a->queue && (rc = lc_check_name(ctx, "queue name", a->queue))) ||
 	    (a->unique && (rc = lc_check_name(ctx, "unique key", a->unique))) ||
-	    (a->concurrency_key && (rc = lc_check_name(ctx, "concurrency key", a->concurrency_key))))
+	    (a->concurrency_key && (rc = lc_check_name(ctx, "concurrency key", a->concurrency_key))) ||
+	    (a->partition && (rc = lc_check_name(ctx, "partition", a->partition))))
 		return rc;
 	if (a->concurrency_key && !strncmp(a->concurrency_key, "queue:", 6))
 		return lc_usage_error(ctx, "--concurrency-key: \"%s\" is reserved (\"queue:\" names a queue's limit)",
@@ -285,6 +292,7 @@ static int validate_add(const struct lc_ctx *ctx, const struct add_args *a, lq_t
 	o->queue = a->queue;
 	o->unique_key = a->unique;
 	o->concurrency_key = a->concurrency_key;
+	o->partition = a->partition;
 	o->cron = a->cron;
 	o->tz = a->tz;
 	o->max_attempts = (int)*max;
@@ -314,6 +322,7 @@ static const struct {
 	{"catch_up", offsetof(struct add_args, catch_up)},
 	{"alert_after", offsetof(struct add_args, alert_after)},
 	{"concurrency_key", offsetof(struct add_args, concurrency_key)},
+	{"partition", offsetof(struct add_args, partition)},
 };
 #define FROM_FIELDS_MAX 32
 #define FROM_PROGRESS_LINES 10000
@@ -688,7 +697,8 @@ static const struct lc_usage show_usage = {
 		       "that holds it now (percent and message; see 'worker').  JSON: the task\n"
 		       "object, with \"payload\" as a string when it is valid UTF-8, else\n"
 		       "\"payload_base64\"; \"progress\", \"progress_msg\" and \"progress_at\" for a\n"
-		       "live task (null when none).",
+		       "live task (null when none); \"partition\" when the task has one (task add\n"
+		       "--partition).",
 	.opts = show_opts,
 	.examples = "leasectl task show 42\nleasectl task show 42 --raw > payload.bin",
 	.exits = TASK_EXITS_ID,
@@ -704,7 +714,7 @@ static int printable_text(const unsigned char *p, size_t n)
 	return 1;
 }
 
-static void print_task(const lq_task *t, const lq_schedule *s)
+static void print_task(const lq_task *t, const lq_schedule *s, const char *part)
 {
 	char buf[600], when[96], sched[300], d[32];
 
@@ -722,6 +732,8 @@ static void print_task(const lq_task *t, const lq_schedule *s)
 	}
 	printf("attempts:     %d of %d\n", t->attempts, t->max_attempts);
 	printf("priority:     %d\n", t->priority);
+	if (part[0])
+		printf("partition:    %s\n", lc_pr(buf, sizeof(buf), part));
 	if (t->timeout_ms) {
 		lc_fmt_duration(d, sizeof(d), t->timeout_ms);
 		printf("timeout:      %s\n", d);
@@ -783,6 +795,12 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 		return rc;
 	memset(&t, 0, sizeof(t));
 	st = lq_task_get(db, id, &t);
+	char part[LQ_NAME_MAX + 1] = "";
+	if (st == LQ_OK && !t.dead && !a.raw) {
+		lq_status pst = lq_task_partition(db, id, part, sizeof(part));
+		if (pst != LQ_OK && pst != LQ_NOTFOUND)
+			st = pst;
+	}
 	if (st == LQ_NOTFOUND) {
 		rc = task_not_found(id);
 	} else if (st != LQ_OK) {
@@ -801,12 +819,14 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 			lc_json_task(&j, &t, 1);
 			if (has_s)
 				lc_json_schedule(&j, &s);
+			if (part[0])
+				lc_json_kstr(&j, "partition", part);
 			if (!t.dead)
 				lc_json_progress(&j, db, id);
 			lc_json_end_obj(&j);
 			lc_json_end(&j);
 		} else {
-			print_task(&t, has_s ? &s : NULL);
+			print_task(&t, has_s ? &s : NULL, part);
 			if (!t.dead)
 				lc_print_progress(db, id);
 		}

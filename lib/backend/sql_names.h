@@ -253,7 +253,26 @@
 							least(run_at, NOW+delay) if run_at = ?2 */            \
 	X(run_set_result, 0)                        /* (?1 task_id, ?2 attempt, ?3 started_at, ?4 worker,     \
 							?5 result) the run run_settled would find */          \
-	X(run_result, 1)                            /* (?1 task_id) -> (result) the newest stored one */
+	X(run_result, 1)                            /* (?1 task_id) -> (result) the newest stored one */ \
+	/* fair share across partitions (partition.sql) */                                                   \
+	X(partition_touch, 0)                       /* (?1 queue, ?2 partition) lq_partition row if absent */ \
+	X(partition_any, 1)                         /* (?1 queue) -> (1 if the queue has partitions, else 0) */ \
+	X(partition_stamp, 1)                       /* (?1 queue) -> (highest served stamp, 0 if none) */     \
+	X(partition_serve, 0)                       /* (?1 queue, ?2 partition, ?3 stamp) served = ?3 if higher; \
+							the row again if it went */                          \
+	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
+	X(task_set_part, 0)                         /* (?1 id, ?2 partition) */                               \
+	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \
+	X(task_claim_fair_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1 in fair \
+						     order: task_candidates_fair's choice (up to ?2 per      \
+						     partition, in turns) claimed at-most-once and stamped,   \
+						     one statement; only where LQ_CAP_CLAIM_RETURNING */      \
+	X(task_claim_fair_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit, ?3 owner, ?4 claim_ttl) the same, \
+						     at-least-once */                                         \
+	X(task_candidates_fair, LQ_TASK_COLS + 1)   /* (?1 queue, ?2 limit) -> TASK_COLS, partition: the head \
+							(run_at, id) of each partition's due tasks of the top \
+							due priority, least recently served partition first; \
+							FOR UPDATE SKIP LOCKED where the dialect can */
 
 typedef enum lq_sql_id {
 #define LQ__SQL_ENUM(name, cols) LQ_SQL_##name,

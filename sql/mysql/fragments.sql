@@ -70,3 +70,15 @@ l.name, l.concurrency, l.rate_n, l.rate_period_ms, l.tat,
             ELSE (SELECT count(*) FROM lq_task c WHERE c.concurrency_key = l.name
                     AND c.claim_until > {{NOW}} AND c.claim_owner IS NOT NULL) END,
        {{NOW}}
+
+-- PART_DUE_X: alias x (a task in a partition's head probe) is due,
+-- unpaused and unclaimed or its claim expired: the fair claim's filter.
+-- A task under a limit (its key, or its queue's) is left to the plain
+-- claim, which passes the limits' gate.
+-- fragment: PART_DUE_X
+x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until <= {{NOW}})
+  AND x.concurrency_key IS NULL AND NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = CONCAT('queue:', x.queue))
+
+-- PART_DUE_D: the same test of alias d (the top due priority's probe).
+-- fragment: PART_DUE_D
+d.run_at <= {{NOW}} AND d.paused = 0 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})

@@ -88,3 +88,69 @@ l.name, l.concurrency, l.rate_n, l.rate_period_ms, l.tat,
             ELSE (SELECT count(*) FROM lq_task c WHERE c.concurrency_key = l.name
                     AND c.claim_until > (SELECT n FROM clk) AND c.claim_owner IS NOT NULL) END,
        (SELECT n FROM clk)
+
+-- PART_DUE_X: alias x (a task in a partition's head probe) is due,
+-- unpaused and unclaimed or its claim expired, by the clk instant: the
+-- fair claim's filter.
+-- A task under a limit (its key, or its queue's) is left to the plain
+-- claim, which passes the limits' gate.
+-- fragment: PART_DUE_X
+x.run_at <= (SELECT n FROM clk) AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until <= (SELECT n FROM clk))
+  AND x.concurrency_key IS NULL AND NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || x.queue)
+
+-- FAIR_HEADS: the CTEs top and heads of the one-statement fair claims
+-- ($1 queue, $2 limit): the top due priority (read once), then the due
+-- tasks of that priority to claim, locked (skipping what another claimer
+-- holds), in turns (pos).  One task ($2 = 1): the head (run_at, id) of the
+-- least recently served partition (lq_partition_served), and the nested
+-- loop stops at the first partition that has one.  A batch: every
+-- partition's first $2 / partitions (rounded up), then every one's first,
+-- second... by least recently served, at most $2.
+-- fragment: FAIR_HEADS
+top AS MATERIALIZED (SELECT x.priority FROM lq_task x
+                      WHERE x.queue = $1::text AND {{PART_DUE_X}}
+                      ORDER BY x.priority DESC LIMIT 1),
+heads AS (
+  (SELECT h.id, p.name, 1::bigint AS pos
+     FROM lq_partition p
+    CROSS JOIN LATERAL (SELECT x.id FROM lq_task x
+                         WHERE x.queue = $1::text AND x.part = p.name
+                           AND x.priority = (SELECT priority FROM top)
+                           AND {{PART_DUE_X}}
+                         ORDER BY x.run_at, x.id LIMIT 1
+                           FOR UPDATE SKIP LOCKED) h
+    WHERE p.queue = $1::text AND $2::bigint = 1
+      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+    ORDER BY p.served, p.name
+    LIMIT 1)
+  UNION ALL
+  (SELECT b.id, b.name, row_number() OVER (ORDER BY b.rn, b.served, b.name) AS pos
+     FROM (SELECT h.id, p.name, p.served,
+                  row_number() OVER (PARTITION BY p.name ORDER BY h.run_at, h.id) AS rn
+             FROM lq_partition p
+            CROSS JOIN LATERAL (SELECT x.id, x.run_at FROM lq_task x
+                                 WHERE x.queue = $1::text AND x.part = p.name
+                                   AND x.priority = (SELECT priority FROM top)
+                                   AND {{PART_DUE_X}}
+                                 ORDER BY x.run_at, x.id
+                                 LIMIT (SELECT ($2::bigint + count(*) - 1) / GREATEST(count(*), 1)
+                                          FROM lq_partition c WHERE c.queue = $1::text)
+                                   FOR UPDATE SKIP LOCKED) h
+            WHERE p.queue = $1::text AND $2::bigint > 1
+              AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text
+                                                       AND lq_queue.paused = 1)) b
+    ORDER BY b.rn, b.served, b.name
+    LIMIT $2::bigint))
+
+-- FAIR_SERVED: the CTE that stamps the partitions a fair claim served (its
+-- CTEs heads and gone): after the highest stamp, by the turn of each one's
+-- last task, written in name order.
+-- fragment: FAIR_SERVED
+served AS (
+  INSERT INTO lq_partition (queue, name, served)
+  SELECT $1::text, h.name,
+         (SELECT COALESCE(max(s.served), 0) FROM lq_partition s WHERE s.queue = $1::text) + max(h.pos)
+    FROM heads h JOIN gone g ON g.id = h.id
+   GROUP BY h.name
+   ORDER BY h.name
+  ON CONFLICT (queue, name) DO UPDATE SET served = GREATEST(lq_partition.served, excluded.served))

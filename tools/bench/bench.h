@@ -32,6 +32,8 @@ enum bench_workload {
 	BW_RECURRING,
 	BW_E2E_C,      /* real workers end to end (e2e.c): only when named */
 	BW_E2E_WORKER,
+	BW_CLAIM_FAIR,
+	BW_CLAIM_FAIR_BATCH,
 	BW__COUNT
 };
 /* The workloads a bench without --workload runs: all but the end-to-end
@@ -43,12 +45,15 @@ struct bench_workload_info {
 	const char *name;   /* as on the command line and in the CSV */
 	const char *leaseq; /* what the leaseq side does, in a few words */
 	const char *raw;    /* what the raw side does */
-	int claims;         /* consumes the claim queue's due tasks */
+	int claims;         /* consumes the claim queue's due tasks (BENCH_FAIR_QUEUE: the
+	                     * fair queue's, whose tasks have partitions) */
 };
 extern const struct bench_workload_info bench_workloads[BW__COUNT];
 /* The workload's index, or -1. */
 int bench_workload_find(const char *name);
 
+#define BENCH_FAIR_QUEUE 2
+#define BENCH_PARTITIONS 10      /* the fair queue's tasks go round these */
 #define BENCH_BATCH 100          /* tasks per call in claim-batch and enqueue-batch */
 #define BENCH_CLIENTS_MAX 64
 #define BENCH_CLIENT_COUNTS_MAX 8
@@ -62,6 +67,7 @@ int bench_workload_find(const char *name);
 struct bench_names {
 	char base[32];
 	char claim_queue[48];   /* claim, claim-batch, claim-ack */
+	char fair_queue[48];    /* claim-fair, claim-fair-batch */
 	char enqueue_queue[48];
 	char idle_queue[48];    /* tick-idle: never anything due */
 	char recurring_queue[48];
@@ -82,6 +88,8 @@ struct bench_job {
 	char owner[64];   /* unique to this client process */
 	char lease[48];   /* the lease this client takes (lease-hot: the hot one) */
 };
+/* The queue a claiming workload takes its tasks from. */
+const char *bench_claim_queue(const struct bench_job *job);
 
 /* ------------------------------------------------------------ histogram */
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "leaseq.h"
 
 enum side { SIDE_LQ = 0, SIDE_RAW = 1 };
 
@@ -42,10 +43,11 @@ struct run {
 	const struct bench_raw_ops *raw;
 	struct bench_names names;
 	int64_t due_left;              /* due tasks left in the claim queue */
-	int filled_pending, filled_recurring, filled_idle, filled_e2e;
+	int filled_pending, filled_recurring, filled_idle, filled_e2e, filled_fair;
 	int64_t e2e_due_left[2];       /* due tasks left in the e2e queues (workers, raw) */
 	struct bench_names e2e_names;  /* names with claim_queue = e2e_queue */
 	const struct bench_names *job_names; /* what the clients use */
+	int64_t fair_due_left;         /* and in the fair queue */
 	double est_rate[BW__COUNT];    /* rows/s seen: how much to top up */
 	int64_t *live;                 /* rows so far, per client (shared memory) */
 	char *err;
@@ -394,11 +396,62 @@ static int admin_fill(struct run *run, const char *queue, int64_t n, enum bench_
 	return rc;
 }
 
+/* n tasks into the fair queue through the library (only it gives them
+ * partitions), BENCH_PARTITIONS in turn; every second one due in a year
+ * when interleaved (as BF_INTERLEAVED).  1000 to a transaction. */
+static int fair_fill(struct run *run, int64_t n, int interleaved)
+{
+	static lq_task_opts opts[1000];
+	static const lq_task_opts *po[1000];
+	static const char *names[1000];
+	static char parts[BENCH_PARTITIONS][8];
+	lq_db *db = NULL;
+	lq_status st = lq_open(run->o->dsn, &db);
+	for (int p = 0; p < BENCH_PARTITIONS; p++)
+		snprintf(parts[p], sizeof(parts[p]), "p%d", p);
+	for (int64_t done = 0; st == LQ_OK && done < n && !stopped(run);) {
+		size_t k = 0;
+		for (; k < 1000 && done < n; k++, done++) {
+			lq_task_opts o = LQ_TASK_OPTS_INIT;
+			o.queue = run->names.fair_queue;
+			o.payload = BENCH_PAYLOAD;
+			o.payload_len = BENCH_PAYLOAD_LEN;
+			o.partition = parts[done % BENCH_PARTITIONS];
+			o.delay_ms = interleaved && done % 2 ? 365LL * 24 * 3600 * 1000 : 0;
+			opts[k] = o;
+			po[k] = &opts[k];
+			names[k] = "bench";
+		}
+		st = lq_task_add_many(db, k, names, po, NULL, NULL, NULL);
+	}
+	if (st != LQ_OK)
+		snprintf(run->err, run->errsize, "filling %s: %s", run->names.fair_queue,
+			 db && *lq_errmsg(db) ? lq_errmsg(db) : lq_status_str(st));
+	lq_close(db);
+	if (stopped(run))
+		return 1;
+	return st == LQ_OK ? 0 : -1;
+}
+
 /* Enough due tasks in the claim queue for one run of w, and the fixed
  * queues of the other workloads. */
 static int prepare(struct run *run, enum bench_workload w, int clients, int64_t ms)
 {
 	int rc = 0;
+	if (bench_workloads[w].claims == BENCH_FAIR_QUEUE) {
+		if (!run->filled_fair) {
+			run->filled_fair = 1;
+			rc = fair_fill(run, run->o->pending, 1);
+			run->fair_due_left += run->o->pending / 2;
+		}
+		double need = run->est_rate[w] * (double)ms / 1000.0 * 1.5 + BENCH_BATCH * clients + 100;
+		if (rc == 0 && (double)run->fair_due_left < need) {
+			int64_t add = (int64_t)(2 * need) - run->fair_due_left;
+			rc = fair_fill(run, add, 0);
+			run->fair_due_left += add;
+		}
+		return rc;
+	}
 	if (bench_workloads[w].claims && !run->filled_pending) {
 		run->filled_pending = 1;
 		rc = admin_fill(run, run->names.claim_queue, run->o->pending, BF_INTERLEAVED);
@@ -604,14 +657,16 @@ static int run_cell(struct run *run, enum bench_workload w, int clients, struct 
 			if ((rc = run_side(run, order[k], w, clients, half, label, &a)) != 0)
 				return rc;
 			double rate = a.elapsed_us > 0 ? (double)a.rows * 1e6 / (double)a.elapsed_us : 0;
+			int64_t *due_left = bench_workloads[w].claims == BENCH_FAIR_QUEUE ? &run->fair_due_left
+											  : &run->due_left;
 			if (bench_workloads[w].claims)
-				run->due_left -= a.rows;
+				*due_left -= a.rows;
 			if (rate > run->est_rate[w])
 				run->est_rate[w] = rate;
 			if (a.empty && bench_workloads[w].claims && attempt < 3) {
 				/* Ran dry: top up more and run this side again. */
 				run->est_rate[w] *= 2;
-				run->due_left = 0;
+				*due_left = 0;
 				continue;
 			}
 			if (a.empty)
@@ -651,6 +706,22 @@ static int cleanup(struct run *run)
 			snprintf(err, sizeof(err), "%s", run->raw->errmsg(r));
 		run->raw->close(r);
 	}
+	if (rc == 0 && run->filled_fair) {
+		/* A claim of the emptied fair queue forgets its partitions. */
+		lq_db *db = NULL;
+		lq_task t;
+		size_t n = 0;
+		lq_status st = lq_open(run->o->dsn, &db);
+		if (st == LQ_OK)
+			st = lq_task_claim(db, run->names.fair_queue, LQ_AT_MOST_ONCE, 0, &t, 1, &n);
+		if (st != LQ_EMPTY) {
+			snprintf(err, sizeof(err), "%s", db && *lq_errmsg(db) ? lq_errmsg(db) : lq_status_str(st));
+			rc = -1;
+		}
+		if (st == LQ_OK)
+			lq_task_clear(&t);
+		lq_close(db);
+	}
 	if (rc != 0)
 		snprintf(run->err, run->errsize, "removing the queues and leases %s-*: %s", run->names.base, err);
 	return rc;
@@ -675,6 +746,8 @@ int bench_run(const struct bench_opts *o, bench_result_fn fn, void *ctx, char *e
 	run.est_rate[BW_CLAIM_BATCH] = 80000;
 	run.est_rate[BW_E2E_C] = 3000;
 	run.est_rate[BW_E2E_WORKER] = 100;
+	run.est_rate[BW_CLAIM_FAIR] = 20000;
+	run.est_rate[BW_CLAIM_FAIR_BATCH] = 80000;
 	bench_names_init(&run.names, random_tag());
 	run.e2e_names = run.names;
 	memcpy(run.e2e_names.claim_queue, run.names.e2e_raw_queue, sizeof(run.e2e_names.claim_queue));

@@ -335,9 +335,11 @@ static int op_once(struct bench_raw *r, const struct bench_job *job, struct benc
 	switch (job->w) {
 	case BW_CLAIM:
 	case BW_CLAIM_RUN:
-		return claim(r, M_CLAIM_PICK, n->claim_queue, 1, op);
+	case BW_CLAIM_FAIR:
+		return claim(r, M_CLAIM_PICK, bench_claim_queue(job), 1, op);
 	case BW_CLAIM_BATCH:
-		return claim(r, M_CLAIM_PICK, n->claim_queue, BENCH_BATCH, op);
+	case BW_CLAIM_FAIR_BATCH:
+		return claim(r, M_CLAIM_PICK, bench_claim_queue(job), BENCH_BATCH, op);
 	case BW_CLAIM_ACK:
 		return claim(r, M_ACK_PICK, n->claim_queue, 1, op);
 	case BW_RECURRING:

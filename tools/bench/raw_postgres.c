@@ -163,8 +163,9 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 	op->empty = 0;
 	switch (job->w) {
 	case BW_CLAIM:
-	case BW_CLAIM_RUN: {
-		const char *v[1] = {n->claim_queue};
+	case BW_CLAIM_RUN:
+	case BW_CLAIM_FAIR: {
+		const char *v[1] = {bench_claim_queue(job)};
 		if (run(r, R_CLAIM, 1, v, NULL, NULL, &rows, NULL) != 0)
 			return -1;
 		break;
@@ -175,9 +176,10 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 			return -1;
 		break;
 	}
-	case BW_CLAIM_BATCH: {
+	case BW_CLAIM_BATCH:
+	case BW_CLAIM_FAIR_BATCH: {
 		snprintf(num[0], sizeof(num[0]), "%d", BENCH_BATCH);
-		const char *v[2] = {n->claim_queue, num[0]};
+		const char *v[2] = {bench_claim_queue(job), num[0]};
 		if (run(r, R_CLAIM_BATCH, 2, v, NULL, NULL, &rows, NULL) != 0)
 			return -1;
 		break;

@@ -131,17 +131,19 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 	switch (job->w) {
 	case BW_CLAIM:
 	case BW_CLAIM_RUN:
+	case BW_CLAIM_FAIR:
 	case BW_RECURRING: {
 		int rec = job->w == BW_RECURRING;
 		s = r->s[rec ? R_RECURRING : R_CLAIM];
-		bind_text(s, 1, rec ? n->recurring_queue : n->claim_queue);
+		bind_text(s, 1, rec ? n->recurring_queue : bench_claim_queue(job));
 		if (run(r, rec ? R_RECURRING : R_CLAIM, &rows, NULL) != 0)
 			return -1;
 		break;
 	}
 	case BW_CLAIM_BATCH:
+	case BW_CLAIM_FAIR_BATCH:
 		s = r->s[R_CLAIM_BATCH];
-		bind_text(s, 1, n->claim_queue);
+		bind_text(s, 1, bench_claim_queue(job));
 		sqlite3_bind_int(s, 2, BENCH_BATCH);
 		if (run(r, R_CLAIM_BATCH, &rows, NULL) != 0)
 			return -1;

@@ -31,7 +31,17 @@ const struct bench_workload_info bench_workloads[BW__COUNT] = {
 		      "claim-ack's UPDATE ... RETURNING, then DELETE (the ceiling)", 0},
 	[BW_E2E_WORKER] = {"e2e-worker", "leasectl worker --at-least-once, shell handler",
 			   "claim-ack's UPDATE ... RETURNING, then DELETE (the ceiling)", 0},
+	[BW_CLAIM_FAIR] = {"claim-fair", "lq_task_claim, at-most-once, 1 task, of a queue whose tasks go round "
+			   "10 partitions (fair share)", "claim's DELETE on that queue (no fair share: against "
+			   "claim's ratio, fair share's cost)", BENCH_FAIR_QUEUE},
+	[BW_CLAIM_FAIR_BATCH] = {"claim-fair-batch", "the same, 100 tasks", "claim-batch's DELETE on that queue",
+				 BENCH_FAIR_QUEUE},
 };
+
+const char *bench_claim_queue(const struct bench_job *job)
+{
+	return bench_workloads[job->w].claims == BENCH_FAIR_QUEUE ? job->names->fair_queue : job->names->claim_queue;
+}
 
 int bench_workload_find(const char *name)
 {
@@ -47,6 +57,7 @@ void bench_names_init(struct bench_names *n, uint32_t tag)
 	snprintf(n->base, sizeof(n->base), "leaseq-bench-%08x", (unsigned)tag);
 	snprintf(n->claim_queue, sizeof(n->claim_queue), "%s-claim", n->base);
 	snprintf(n->enqueue_queue, sizeof(n->enqueue_queue), "%s-enqueue", n->base);
+	snprintf(n->fair_queue, sizeof(n->fair_queue), "%s-fair", n->base);
 	snprintf(n->idle_queue, sizeof(n->idle_queue), "%s-idle", n->base);
 	snprintf(n->recurring_queue, sizeof(n->recurring_queue), "%s-recurring", n->base);
 	snprintf(n->e2e_queue, sizeof(n->e2e_queue), "%s-e2e", n->base);
@@ -205,6 +216,10 @@ int bench_lq_op(struct bench_lq *c, struct bench_op *op, char *err, size_t errsi
 		return claim_ack(c, n->claim_queue, op, err, errsize);
 	case BW_RECURRING:
 		return claim(c, n->recurring_queue, LQ_AT_MOST_ONCE, 1, 0, op, err, errsize);
+	case BW_CLAIM_FAIR:
+		return claim(c, n->fair_queue, LQ_AT_MOST_ONCE, 1, 0, op, err, errsize);
+	case BW_CLAIM_FAIR_BATCH:
+		return claim(c, n->fair_queue, LQ_AT_MOST_ONCE, BENCH_BATCH, 0, op, err, errsize);
 	case BW_ENQUEUE:
 		if ((st = lq_task_add(c->db, "bench", &c->add, NULL, NULL)) != LQ_OK)
 			return fail(err, errsize, "lq_task_add", c->db, st);

@@ -1,0 +1,98 @@
+/*
+ * partition.c - fair share across the partitions (tenants) of a queue.
+ *
+ * A queue whose tasks carry partitions has a row per partition in
+ * lq_partition with the stamp of its last claim; its claims (task.c,
+ * claim_fair) take the heads of the least recently served partitions and
+ * stamp them.  A queue without partitions has no row there and claims as
+ * it always did: the only cost it pays is partition_any, once a second
+ * per handle.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* How long a handle trusts what it read of a queue's partitions: a queue
+ * that starts using them (from another handle) is served in plain order
+ * for at most this long. */
+#define PART_RECHECK_MS 1000
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void lq__part_known(lq_db *db, const char *queue, int on)
+{
+	snprintf(db->part_queue, sizeof(db->part_queue), "%s", queue);
+	db->part_on = on;
+	db->part_checked = mono_ms();
+}
+
+lq_status lq__part_on(lq_db *db, const char *queue, int *on)
+{
+	int64_t now = mono_ms();
+	if (db->part_checked && now - db->part_checked < PART_RECHECK_MS && strcmp(db->part_queue, queue) == 0) {
+		*on = db->part_on;
+		return LQ_OK;
+	}
+	int64_t any = 0;
+	lq_value p[1] = {lq__v_text(queue)};
+	lq_status st = lq__exec(db, "task claim", LQ_SQL_partition_any, p, 1, lq__row_int, &any, NULL);
+	if (st != LQ_OK)
+		return st;
+	lq__part_known(db, queue, any != 0);
+	*on = any != 0;
+	return LQ_OK;
+}
+
+lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id)
+{
+	lq_value s[2] = {lq_v_int(id), lq__v_text(part)};
+	lq_status st = lq__exec(db, "task add", LQ_SQL_task_set_part, s, 2, NULL, NULL, NULL);
+	if (st != LQ_OK)
+		return st;
+	lq_value p[2] = {lq__v_text(queue), lq__v_text(part)};
+	if ((st = lq__exec(db, "task add", LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL)) != LQ_OK)
+		return st;
+	/* The tasks without a partition are a partition of their own. */
+	p[1] = lq__v_text("");
+	return lq__exec(db, "task add", LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL);
+}
+
+static int part_row(void *arg, const lq_value *c, int n)
+{
+	char *buf = arg;
+	if (n >= 1) {
+		lq__col_str(&c[0], buf, LQ_NAME_MAX + 1);
+		buf[LQ_NAME_MAX + 1] = 1; /* found */
+	}
+	return 1;
+}
+
+LQ_EXTERN(lq_status) lq_task_partition(lq_db *db, int64_t id, char *buf, size_t size)
+{
+	lq__ok(db);
+	if (buf && size)
+		buf[0] = '\0';
+	if (!buf || size == 0)
+		return lq__fail(db, LQ_EINVAL, "task partition: no buffer");
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	char got[LQ_NAME_MAX + 2] = "";
+	got[LQ_NAME_MAX + 1] = 0;
+	char what[64];
+	snprintf(what, sizeof(what), "task %lld", (long long)id);
+	lq_value p[1] = {lq_v_int(id)};
+	if ((st = lq__exec(db, what, LQ_SQL_task_part_get, p, 1, part_row, got, NULL)) != LQ_OK)
+		return st;
+	if (!got[LQ_NAME_MAX + 1])
+		return lq__fail(db, LQ_NOTFOUND, "task %lld: no such live task", (long long)id);
+	snprintf(buf, size, "%s", got);
+	return LQ_OK;
+}

@@ -1,0 +1,60 @@
+-- Fair share across partitions (MySQL/MariaDB).  A queue that uses
+-- partitions has a row per partition in lq_partition; the claim serves the
+-- least recently served one (lower "served" stamp) among those whose head
+-- has the top due priority.  '' is the partition of the tasks given none.
+-- absent: task_claim_fair_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair, then task_claim_*
+-- absent: task_claim_fair_update no LQ_CAP_CLAIM_RETURNING, as above
+
+-- name: partition_touch
+-- A new partition is served 0: before those served already.
+INSERT IGNORE INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0);
+
+-- name: partition_any
+SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = ?1);
+
+-- name: partition_stamp
+SELECT COALESCE(MAX(served), 0) FROM lq_partition WHERE queue = ?1;
+
+-- name: partition_serve
+-- An upsert: a partition forgotten while one of its tasks was added comes
+-- back with its first claim.
+INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, ?3)
+ON DUPLICATE KEY UPDATE served = GREATEST(served, VALUES(served));
+
+-- name: partition_forget
+DELETE FROM lq_partition
+ WHERE queue = ?1
+   AND NOT EXISTS (SELECT 1 FROM lq_task t FORCE INDEX (lq_task_part)
+                    WHERE t.queue = ?1 AND t.part = lq_partition.name);
+
+-- name: task_set_part
+UPDATE lq_task SET part = ?2 WHERE id = ?1;
+
+-- name: task_part_get
+SELECT part FROM lq_task WHERE id = ?1;
+
+-- name: task_candidates_fair
+-- The top priority among the due tasks (lq_task_claim from the left, as
+-- task_candidates walks it; uncorrelated, so read once).  Then per
+-- partition, least recently served first, the head of its due tasks of
+-- that priority: one range of lq_task_part each, so a claim costs
+-- O(log n) per partition it looks at.  No lock: MariaDB takes none in a
+-- subquery, and FOR UPDATE here would lock the lq_partition rows too; the
+-- conditional claim by id that follows is the atomic step.
+SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
+       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, 0, h.name
+  FROM (SELECT p.name, p.served,
+               (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
+                 WHERE x.queue = ?1 AND x.part = p.name
+                   AND x.priority = (SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
+                                      WHERE d.queue = ?1 AND {{PART_DUE_D}}
+                                      ORDER BY d.priority DESC LIMIT 1)
+                   AND {{PART_DUE_X}}
+                 ORDER BY x.run_at, x.id LIMIT 1) AS head
+          FROM lq_partition p
+         WHERE p.queue = ?1) h
+  JOIN lq_task t ON t.id = h.head
+ WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+ ORDER BY h.served, h.name
+ LIMIT ?2;

@@ -1,0 +1,127 @@
+-- Fair share across partitions (PostgreSQL).  A queue that uses partitions
+-- has a row per partition in lq_partition; the claim serves the least
+-- recently served one (lower "served" stamp) among those whose head has the
+-- top due priority.  '' is the partition of the tasks given none.
+
+-- name: partition_touch
+-- A new partition is served 0: before those served already.
+INSERT INTO lq_partition (queue, name, served) VALUES ($1::text, $2::text, 0)
+ON CONFLICT (queue, name) DO NOTHING;
+
+-- name: partition_any
+SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = $1::text)::int;
+
+-- name: partition_stamp
+SELECT COALESCE(MAX(served), 0) FROM lq_partition WHERE queue = $1::text;
+
+-- name: partition_serve
+-- An upsert: a partition forgotten while one of its tasks was added comes
+-- back with its first claim.
+INSERT INTO lq_partition (queue, name, served) VALUES ($1::text, $2::text, $3::bigint)
+ON CONFLICT (queue, name) DO UPDATE SET served = GREATEST(lq_partition.served, excluded.served);
+
+-- name: partition_forget
+DELETE FROM lq_partition p
+ WHERE p.queue = $1::text
+   AND NOT EXISTS (SELECT 1 FROM lq_task t WHERE t.queue = $1::text AND t.part = p.name);
+
+-- name: task_set_part
+UPDATE lq_task SET part = $2::text WHERE id = $1::bigint;
+
+-- name: task_part_get
+SELECT part FROM lq_task WHERE id = $1::bigint;
+
+-- name: task_candidates_fair
+-- top: the top priority among the due tasks (lq_task_claim from the left,
+-- as task_candidates walks it).  Then per partition, least recently served
+-- first (lq_partition_served), the head of its due tasks of that priority:
+-- one range of lq_task_part each, locked and skipped if another claimer
+-- holds it, so a claim costs O(log n) per partition it looks at, and the
+-- nested loop stops after $2 heads.
+WITH {{CLK}},
+top AS (SELECT x.priority FROM lq_task x
+         WHERE x.queue = $1::text AND {{PART_DUE_X}}
+         ORDER BY x.priority DESC LIMIT 1)
+SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
+       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
+       t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key, 0::bigint, p.name
+  FROM lq_partition p
+ CROSS JOIN top
+ CROSS JOIN LATERAL (SELECT * FROM lq_task x
+                      WHERE x.queue = $1::text AND x.part = p.name AND x.priority = top.priority
+                        AND {{PART_DUE_X}}
+                      ORDER BY x.run_at, x.id LIMIT 1
+                        FOR UPDATE SKIP LOCKED) t
+ WHERE p.queue = $1::text
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+ ORDER BY p.served, p.name
+ LIMIT $2::bigint;
+
+-- name: task_claim_fair_delete
+-- The fair claim of up to $2 due one-off tasks at-most-once in one round
+-- trip, one task a partition (a round; the library runs rounds until the
+-- batch is full), as task_claim_batch_delete claims in plain order.
+-- heads: the heads of the least recently served partitions (FAIR_HEADS).
+-- cand locks them (skipping what another claimer holds), gone deletes the
+-- plain one-off ones, and the partitions served get stamps after the
+-- highest one in their turn's order, written in name order (two claimers
+-- lock lq_partition rows in the same order).  Rows come back in turn
+-- order; claimed = 0 as in task_claim_batch_delete.
+WITH {{CLK}},
+{{FAIR_HEADS}},
+cand AS (
+  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
+                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)) AS plain
+    FROM lq_task t
+   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+     FOR UPDATE OF t SKIP LOCKED),
+gone AS (
+  DELETE FROM lq_task t
+   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+  RETURNING t.*),
+{{FAIR_SERVED}}
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms, g.concurrency_key, 0::bigint,
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
+ ORDER BY h.pos;
+
+-- name: task_claim_fair_update
+-- task_claim_fair_delete at-least-once, for owner $3 with a claim lease of
+-- $4 ms, as task_claim_batch_update.
+WITH {{CLK}},
+{{FAIR_HEADS}},
+cand AS (
+  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
+                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)) AS plain
+    FROM lq_task t
+   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+     FOR UPDATE OF t SKIP LOCKED),
+gone AS (
+  UPDATE lq_task t
+     SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
+         attempts = t.attempts + 1
+   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+  RETURNING t.*),
+{{FAIR_SERVED}}
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms, g.concurrency_key, 0::bigint,
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
+ ORDER BY h.pos;

@@ -1,0 +1,290 @@
+/*
+ * conf_partition.c - conformance: fair share across the partitions
+ * (tenants) of a queue.  Each task's payload is its partition's name ("-"
+ * for none), so a claim shows whose turn it was.
+ */
+#include <string.h>
+
+#include "testutil.h"
+
+#define CONF(state) ((lqt_conf *)*(state))
+#define DB(state) (CONF(state)->db)
+
+static int64_t add_part(lq_db *db, const char *queue, const char *part, int priority, int64_t run_at)
+{
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t id = 0;
+
+	o.queue = queue;
+	o.partition = part;
+	o.priority = priority;
+	o.run_at = run_at;
+	o.payload = part ? part : "-";
+	o.payload_len = strlen(o.payload);
+	assert_lq_ok(db, lq_task_add(db, "t", &o, &id, NULL));
+	assert_true(id > 0);
+	return id;
+}
+
+static void add_n(lq_db *db, const char *queue, const char *part, int n)
+{
+	int64_t now = lqt_db_now(db);
+	for (int i = 0; i < n; i++)
+		add_part(db, queue, part, 0, now - 1000 + i);
+}
+
+/* The partitions of n one-by-one claims, as one letter each ('-': none). */
+static void claim_order(lq_db *db, const char *queue, lq_mode mode, int n, char *out)
+{
+	for (int i = 0; i < n; i++) {
+		lq_task t;
+		size_t got = 0;
+		assert_lq_ok(db, lq_task_claim(db, queue, mode, 30000, &t, 1, &got));
+		assert_int_equal(got, 1);
+		out[i] = (char)t.payload[0];
+		if (mode == LQ_AT_LEAST_ONCE)
+			assert_lq_ok(db, lq_task_ack(db, &t));
+		lq_task_clear(&t);
+	}
+	out[n] = '\0';
+}
+
+/* One big partition and small ones: each claim goes to the least recently
+ * served partition with a due task (new ones by name), in both modes;
+ * within a partition, the oldest first. */
+static void round_robin(void **state)
+{
+	lq_db *db = DB(state);
+	char got[32];
+
+	for (int m = 0; m < 2; m++) {
+		const char *q = m ? "rr-alo" : "rr-amo";
+		add_n(db, q, "A", 8);
+		add_n(db, q, "B", 3);
+		add_n(db, q, "C", 2);
+		claim_order(db, q, m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE, 13, got);
+		assert_string_equal(got, "ABCABCABAAAAA");
+		lq_task t;
+		size_t n;
+		assert_lq(db, LQ_EMPTY, lq_task_claim(db, q, LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+	}
+	/* Within a partition: (run_at, id) order. */
+	int64_t now = lqt_db_now(db);
+	int64_t late = add_part(db, "rr-in", "A", 0, now - 100);
+	int64_t early = add_part(db, "rr-in", "A", 0, now - 900);
+	lq_task t[2];
+	size_t n = 0;
+	assert_lq_ok(db, lq_task_claim(db, "rr-in", LQ_AT_MOST_ONCE, 0, t, 2, &n));
+	assert_int_equal(n, 2);
+	assert_int_equal(t[0].id, early);
+	assert_int_equal(t[1].id, late);
+	lq_task_clear(&t[0]);
+	lq_task_clear(&t[1]);
+}
+
+/* A partition that is served goes to the back: with a small partition
+ * that keeps getting tasks, the big one still gets every other turn. */
+static void served_goes_back(void **state)
+{
+	lq_db *db = DB(state);
+	char got[32];
+
+	add_n(db, "back", "big", 6);
+	add_n(db, "back", "x", 1);
+	claim_order(db, "back", LQ_AT_MOST_ONCE, 2, got);
+	assert_string_equal(got, "bx");
+	add_n(db, "back", "x", 1);
+	claim_order(db, "back", LQ_AT_MOST_ONCE, 3, got);
+	assert_string_equal(got, "bxb");
+}
+
+/* Priority beats fairness: the top due priority is served first wherever
+ * it is; fairness orders the partitions among the tasks of that priority. */
+static void priority_first(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db);
+	char got[32];
+
+	add_n(db, "prio", "A", 3);
+	add_n(db, "prio", "B", 3);
+	add_part(db, "prio", "B", 5, now - 10);
+	add_part(db, "prio", "B", 5, now - 5);
+	add_part(db, "prio", NULL, 9, now - 1);
+	add_part(db, "prio", "C", 9, now + 3600 * 1000); /* not due: never claimed */
+	claim_order(db, "prio", LQ_AT_MOST_ONCE, 9, got);
+	/* 9 (no partition), the two 5s of B, then A and B in turn. */
+	assert_string_equal(got, "-BBABABAB");
+	lq_task t;
+	size_t n;
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, "prio", LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+}
+
+/* A batch spreads over the partitions: round after round of one task of
+ * each, not the biggest partition's first. */
+static void batch_spreads(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[100];
+	size_t n = 0;
+
+	for (int m = 0; m < 2; m++) {
+		const char *q = m ? "batch-alo" : "batch-amo";
+		lq_mode mode = m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+		add_n(db, q, "A", 60);
+		add_n(db, q, "B", 5);
+		add_n(db, q, "C", 5);
+		add_n(db, q, "D", 2);
+		assert_lq_ok(db, lq_task_claim(db, q, mode, 30000, t, 12, &n));
+		assert_int_equal(n, 12);
+		int per[4] = {0};
+		for (size_t i = 0; i < n; i++) {
+			per[t[i].payload[0] - 'A']++;
+			if (mode == LQ_AT_LEAST_ONCE)
+				assert_lq_ok(db, lq_task_ack(db, &t[i]));
+			lq_task_clear(&t[i]);
+		}
+		/* D runs out after 2: its turns go to the others. */
+		assert_int_equal(per[3], 2);
+		assert_true(per[0] >= 3 && per[0] <= 4);
+		assert_true(per[1] >= 3 && per[1] <= 4);
+		assert_true(per[2] >= 3 && per[2] <= 4);
+		/* The rest in one batch of 100: everything left, once. */
+		assert_lq_ok(db, lq_task_claim(db, q, mode, 30000, t, 100, &n));
+		assert_int_equal(n, 72 - 12);
+		for (size_t i = 0; i < n; i++) {
+			if (mode == LQ_AT_LEAST_ONCE)
+				assert_lq_ok(db, lq_task_ack(db, &t[i]));
+			lq_task_clear(&t[i]);
+		}
+		assert_lq(db, LQ_EMPTY, lq_task_claim(db, q, mode, 30000, t, 1, &n));
+	}
+}
+
+/* The tasks without a partition are one partition of their own among the
+ * others; a queue without partitions claims in today's order. */
+static void none_is_a_partition(void **state)
+{
+	lq_db *db = DB(state);
+	char got[32];
+
+	add_n(db, "mixed", NULL, 4);
+	add_n(db, "mixed", "A", 2);
+	claim_order(db, "mixed", LQ_AT_MOST_ONCE, 6, got);
+	assert_string_equal(got, "-A-A--");
+
+	/* No partition anywhere: priority, run_at, id, as always. */
+	int64_t now = lqt_db_now(db);
+	int64_t a = add_part(db, "plain", NULL, 0, now - 500);
+	int64_t b = add_part(db, "plain", NULL, 0, now - 900);
+	int64_t c = add_part(db, "plain", NULL, 1, now - 100);
+	lq_task t[3];
+	size_t n = 0;
+	assert_lq_ok(db, lq_task_claim(db, "plain", LQ_AT_MOST_ONCE, 0, t, 3, &n));
+	assert_int_equal(n, 3);
+	assert_int_equal(t[0].id, c);
+	assert_int_equal(t[1].id, b);
+	assert_int_equal(t[2].id, a);
+	for (int i = 0; i < 3; i++)
+		lq_task_clear(&t[i]);
+}
+
+/* A drained queue forgets its partitions and claims the plain way again;
+ * new partitioned tasks make it fair again. */
+static void drained_forgets(void **state)
+{
+	lq_db *db = DB(state);
+	char got[32];
+	lq_task t;
+	size_t n;
+
+	add_n(db, "drain", "A", 2);
+	claim_order(db, "drain", LQ_AT_MOST_ONCE, 2, got);
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, "drain", LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+	/* Forgotten: A starts again at 0 with B, and goes first by name
+	 * (remembered, A would follow B). */
+	add_n(db, "drain", "A", 3);
+	add_n(db, "drain", "B", 1);
+	claim_order(db, "drain", LQ_AT_MOST_ONCE, 4, got);
+	assert_string_equal(got, "ABAA");
+}
+
+/* The partition is stored and read back (lq_task_partition), also from
+ * lq_task_add_many; a unique task added again keeps its partition; bad
+ * names are refused with nothing added. */
+static void stored_and_checked(void **state)
+{
+	lq_db *db = DB(state);
+	char part[LQ_NAME_MAX + 1];
+	int64_t id = add_part(db, "st", "tenant-7", 0, 0), id2 = 0;
+	int existed = 0;
+
+	assert_lq_ok(db, lq_task_partition(db, id, part, sizeof(part)));
+	assert_string_equal(part, "tenant-7");
+	id2 = add_part(db, "st", NULL, 0, 0);
+	assert_lq_ok(db, lq_task_partition(db, id2, part, sizeof(part)));
+	assert_string_equal(part, "");
+	assert_lq(db, LQ_NOTFOUND, lq_task_partition(db, 999999999, part, sizeof(part)));
+
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	o.queue = "st";
+	o.partition = "t1";
+	o.unique_key = "u1";
+	assert_lq_ok(db, lq_task_add(db, "u", &o, &id, &existed));
+	o.partition = "t2";
+	assert_lq_ok(db, lq_task_add(db, "u", &o, &id2, &existed));
+	assert_int_equal(existed, 1);
+	assert_int_equal(id2, id);
+	assert_lq_ok(db, lq_task_partition(db, id, part, sizeof(part)));
+	assert_string_equal(part, "t1");
+
+	static const char *names[3] = {"m0", "m1", "m2"};
+	lq_task_opts mo[3] = {LQ_TASK_OPTS_INIT, LQ_TASK_OPTS_INIT, LQ_TASK_OPTS_INIT};
+	const lq_task_opts *po[3] = {&mo[0], &mo[1], &mo[2]};
+	int64_t ids[3];
+	mo[0].partition = "x";
+	mo[2].partition = "y";
+	assert_lq_ok(db, lq_task_add_many(db, 3, names, po, ids, NULL, NULL));
+	assert_lq_ok(db, lq_task_partition(db, ids[0], part, sizeof(part)));
+	assert_string_equal(part, "x");
+	assert_lq_ok(db, lq_task_partition(db, ids[1], part, sizeof(part)));
+	assert_string_equal(part, "");
+	assert_lq_ok(db, lq_task_partition(db, ids[2], part, sizeof(part)));
+	assert_string_equal(part, "y");
+
+	int64_t before = lqt_count_tasks(db, NULL, 0);
+	char longname[LQ_NAME_MAX + 2];
+	memset(longname, 'p', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	o.unique_key = NULL;
+	o.partition = longname;
+	assert_lq(db, LQ_EINVAL, lq_task_add(db, "bad", &o, &id, NULL));
+	assert_non_null(strstr(lq_errmsg(db), "partition"));
+	/* A version 1 caller has no partition field: never read. */
+	lq_task_opts v1 = LQ_TASK_OPTS_INIT;
+	v1.version = 1;
+	v1.queue = "st";
+	v1.partition = "ignored";
+	assert_lq_ok(db, lq_task_add(db, "v1", &v1, &id, NULL));
+	assert_int_equal(lqt_count_tasks(db, NULL, 0), before + 1);
+	assert_lq_ok(db, lq_task_partition(db, id, part, sizeof(part)));
+	assert_string_equal(part, "");
+}
+
+int lqt_conf_partition(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(round_robin, lqt_conf_test_setup),
+		cmocka_unit_test_setup(served_goes_back, lqt_conf_test_setup),
+		cmocka_unit_test_setup(priority_first, lqt_conf_test_setup),
+		cmocka_unit_test_setup(batch_spreads, lqt_conf_test_setup),
+		cmocka_unit_test_setup(none_is_a_partition, lqt_conf_test_setup),
+		cmocka_unit_test_setup(drained_forgets, lqt_conf_test_setup),
+		cmocka_unit_test_setup(stored_and_checked, lqt_conf_test_setup),
+	};
+	char name[64];
+
+	snprintf(name, sizeof(name), "partition/%s", lqt_conf_backend);
+	return _cmocka_run_group_tests(name, tests, sizeof(tests) / sizeof(tests[0]),
+				       lqt_conf_group_setup, lqt_conf_group_teardown);
+}
