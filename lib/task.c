@@ -1081,7 +1081,8 @@ static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *see
 	lq_status st = lq__part_on(db, cc->queue, fair);
 	if (st != LQ_OK || !*fair)
 		return st;
-	if (!(db->be->caps & LQ_CAP_CLAIM_RETURNING))
+	/* SQLite claims in one statement too, but has no fair one. */
+	if (!(db->be->caps & LQ_CAP_CLAIM_RETURNING) || !db->be->sql[LQ_SQL_task_claim_fair_delete])
 		return claim_fair_tx(db, cc, seen);
 	/* Rounds of one task a partition until the batch is full or a round
 	 * finds nothing. */
@@ -1122,7 +1123,10 @@ static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *see
 	}
 	cc->got += rest.got;
 	cc->lost += rest.lost;
-	*seen = 1;
+	/* Nothing due among the heads it may take (what is due is under a
+	 * limit, say): the plain claim and its gate take over. */
+	if (cc->got > 0)
+		*seen = 1;
 	return LQ_OK;
 }
 

@@ -360,6 +360,59 @@ static void key_kept(void **state)
 	}
 }
 
+/* Every claim path passes the gate: the ack-and-claim call (one statement
+ * on PostgreSQL) and the fair claim of a queue with partitions. */
+static void cap_holds_every_path(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[10], plain[1], keyed[1];
+	lq_status done_st = LQ_OK;
+	lq_limit got;
+	size_t n = 0;
+
+	set_limit(db, "k", 1, 0, 0);
+	add_keyed(db, "c", NULL);
+	assert_int_equal(claim(db, "c", LQ_AT_LEAST_ONCE, 30000, plain, 1), 1);
+	for (int i = 0; i < 3; i++)
+		add_keyed(db, "c", "k");
+	/* The ack of the plain task claims one of k's tasks, the only slot. */
+	assert_lq_ok(db, lq_task_ack_claim(db, &plain[0], &done_st, "c", LQ_AT_LEAST_ONCE, 30000, keyed, 1, &n));
+	assert_int_equal(done_st, LQ_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(keyed[0].concurrency_key, "k");
+	lq_task_clear(&plain[0]);
+	/* k is full: another plain task comes, and its ack claims nothing. */
+	add_keyed(db, "c", NULL);
+	assert_int_equal(claim(db, "c", LQ_AT_LEAST_ONCE, 30000, plain, 1), 1);
+	assert_string_equal(plain[0].concurrency_key, "");
+	lq_status st = lq_task_ack_claim(db, &plain[0], &done_st, "c", LQ_AT_LEAST_ONCE, 30000, t, 1, &n);
+	assert_int_equal(done_st, LQ_OK);
+	assert_int_equal(st == LQ_EMPTY || st == LQ_BUSY, 1);
+	assert_int_equal(n, 0);
+	lq_task_clear(&plain[0]);
+	assert_lq_ok(db, lq_limit_get(db, "k", &got));
+	assert_int_equal(got.running, 1);
+	lq_task_clear(&keyed[0]);
+
+	/* A queue whose tasks have partitions (tenants) and a key. */
+	set_limit(db, "k2", 1, 0, 0);
+	for (int i = 0; i < 3; i++) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		char part[8];
+		snprintf(part, sizeof(part), "p%d", i);
+		o.queue = "f";
+		o.concurrency_key = "k2";
+		o.partition = part;
+		assert_lq_ok(db, lq_task_add(db, "k", &o, NULL, NULL));
+	}
+	n = claim(db, "f", LQ_AT_LEAST_ONCE, 30000, t, 10);
+	assert_int_equal(n, 1);
+	clear_all(t, n);
+	assert_int_equal(claim(db, "f", LQ_AT_MOST_ONCE, 30000, t, 10), 0);
+	assert_lq_ok(db, lq_limit_get(db, "k2", &got));
+	assert_int_equal(got.running, 1);
+}
+
 int lqt_conf_limits(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +424,7 @@ int lqt_conf_limits(void)
 		cmocka_unit_test_setup(rate_limits, lqt_conf_test_setup),
 		cmocka_unit_test_setup(refused_start_returns, lqt_conf_test_setup),
 		cmocka_unit_test_setup(key_kept, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cap_holds_every_path, lqt_conf_test_setup),
 	};
 	char name[64];
 
