@@ -30,10 +30,10 @@ enum bench_workload {
 	BW_LEASE_HOT,
 	BW_TICK_IDLE,
 	BW_RECURRING,
-	BW_E2E_C,      /* real workers end to end (e2e.c): only when named */
-	BW_E2E_WORKER,
 	BW_CLAIM_FAIR,
 	BW_CLAIM_FAIR_BATCH,
+	BW_E2E_C,      /* real workers end to end (e2e.c): only when named, */
+	BW_E2E_WORKER, /* so they stay last */
 	BW__COUNT
 };
 /* The workloads a bench without --workload runs: all but the end-to-end
