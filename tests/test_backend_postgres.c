@@ -856,7 +856,9 @@ static void test_every_statement(void **state)
 
 	/* Run through the library by the conformance groups "shared" (the
 	 * semaphore and read/write lease statements), "run" (the run history
-	 * and counters) "cancel", "steer" (steering schedules) and "limits" (flow control) on this server, not one by one here yet. */
+	 * and counters), "cancel", "steer" (steering schedules), "limits"
+	 * (flow control) and "partition" on this server, not one by one here
+	 * yet. */
 	static const lq_sql_id via_conformance[] = {
 		LQ_SQL_lease_create, LQ_SQL_lease_lock, LQ_SQL_lease_slot_get, LQ_SQL_lease_slot_scan,
 		LQ_SQL_lease_slot_insert, LQ_SQL_lease_slot_take, LQ_SQL_lease_slot_renew, LQ_SQL_lease_slot_release,
@@ -864,6 +866,9 @@ static void test_every_statement(void **state)
 		LQ_SQL_lease_read_extend, LQ_SQL_lease_read_shrink, LQ_SQL_lease_promote, LQ_SQL_lease_demote,
 		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_many,
 		LQ_SQL_task_ack_run, LQ_SQL_task_ack_run_many, LQ_SQL_task_ack_claim_one_update,
+		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_stamp, LQ_SQL_partition_serve,
+		LQ_SQL_partition_forget, LQ_SQL_task_set_part, LQ_SQL_task_part_get, LQ_SQL_task_claim_fair_delete,
+		LQ_SQL_task_claim_fair_update, LQ_SQL_task_candidates_fair,
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
