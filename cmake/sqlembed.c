@@ -295,6 +295,8 @@ static void read_blocks(const char *file)
 	}
 	if (cur)
 		cur->len = strlen(cur->body);
+	else
+		free(text); /* no block points into it (only absent statements) */
 }
 
 static struct block *find_fragment(const char *name, size_t n)
