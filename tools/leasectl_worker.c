@@ -472,6 +472,7 @@ static int handler_fn(lq_job *job, void *arg)
 		lq_job_set_error(job, err);
 		if (h.out.fd >= 0)
 			close(h.out.fd);
+		close_channels(&h);
 		lc_env_free(env);
 		free(v_name);
 		free(v_queue);
