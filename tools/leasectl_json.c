@@ -242,6 +242,21 @@ void lc_json_lease(struct lc_json *j, const lq_lease *l)
 	}
 }
 
+/* KEY as a JSON string when p[0..n) is UTF-8 (or empty), else KEY_base64
+ * (a payload, a result). */
+void lc_json_kbytes(struct lc_json *j, const char *key, const unsigned char *p, size_t n)
+{
+	if (!n || lc_utf8_valid(p, n)) {
+		lc_json_key(j, key);
+		lc_json_strn(j, n ? (const char *)p : "", n);
+	} else {
+		char k[64], *b64 = lc_base64(p, n);
+		snprintf(k, sizeof(k), "%s_base64", key);
+		lc_json_kstr(j, k, b64 ? b64 : "");
+		free(b64);
+	}
+}
+
 void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload)
 {
 	lc_json_kint(j, "id", t->id);

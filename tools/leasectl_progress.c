@@ -74,19 +74,6 @@ const struct lc_usage lc_task_result_usage = {
 		 "64  bad usage or invalid id\n69  database unreachable",
 };
 
-void lc_json_kbytes(struct lc_json *j, const char *key, const unsigned char *p, size_t n)
-{
-	if (!n || lc_utf8_valid(p, n)) {
-		lc_json_key(j, key);
-		lc_json_strn(j, n ? (const char *)p : "", n);
-	} else {
-		char k[64], *b64 = lc_base64(p, n);
-		snprintf(k, sizeof(k), "%s_base64", key);
-		lc_json_kstr(j, k, b64 ? b64 : "");
-		free(b64);
-	}
-}
-
 int cmd_task_result(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct result_args a = {0};
