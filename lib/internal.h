@@ -173,7 +173,7 @@ lq_status lq__steer_check(lq_db *db, const char *name, const lq_task_opts *opts)
 lq_status lq__steer_resume(lq_db *db, int64_t id, int *done);
 /* cancel-previous: revoke the claim of t if its successor is due.
  * *revoked: it did (t's ack will be refused). */
-lq_status lq__steer_preempt(lq_db *db, const lq_task *t, int *revoked);
+lq_status lq__steer_preempt(lq_db *db, const lq_task *t, int64_t claim_ttl_ms, int *revoked);
 /* Flow control (limit.c): the limits a claim of one task took. */
 struct lq__limit_gate {
 	char name[2][LQ_NAME_MAX + 8]; /* its key's limit, its queue's ("queue:Q") */

@@ -419,13 +419,15 @@ LQ_EXTERN(lq_status) lq_lease_decode_abi(const char *text, lq_lease *out, char *
 typedef enum lq_missed { LQ_MISSED_ONCE = 0, LQ_MISSED_SKIP = 1 } lq_missed;
 
 /* What an occurrence of a recurring task does when it is due while the
- * previous one still runs.  At-least-once, the previous one's claim is in
- * the row: DEFAULT and SKIP wait for it and drop the occurrences that came
- * due meanwhile; QUEUE runs the first of them right after it (then the
- * catch-up bound applies); CANCEL_PREVIOUS revokes the running one's claim
- * at its next heartbeat (its ack is refused, LQ_LOST) and runs the new one.
- * At-most-once, a claim moves the row on and nothing in it says that a run
- * is still going: occurrences may overlap whatever the policy. */
+ * previous one still runs.  The previous one's claim is in the row: DEFAULT
+ * and SKIP wait for it and drop the occurrences that came due meanwhile;
+ * QUEUE runs the first of them right after it (then the catch-up bound
+ * applies); CANCEL_PREVIOUS revokes the running one's claim at its next
+ * heartbeat (LQ_REVOKED, its ack is refused, the run is recorded
+ * "cancelled") and runs the new one.  A named policy (not DEFAULT) has its
+ * occurrences claimed with a claim in every mode (lq_task.mode says
+ * LQ_AT_LEAST_ONCE); under DEFAULT an at-most-once claim moves the row on
+ * and nothing in it says that a run is still going: occurrences may overlap. */
 typedef enum lq_overlap {
 	LQ_OVERLAP_DEFAULT = 0,
 	LQ_OVERLAP_SKIP = 1,
@@ -636,7 +638,8 @@ LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error
 LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t);
 /* Extend an at-least-once claim to now + claim_ttl_ms on the database clock
  * (t->claim_until is not updated).  LQ_OK; LQ_LOST when it expired or was
- * taken; LQ_REVOKED when the task was cancelled (lq_task_cancel): stop;
+ * taken; LQ_REVOKED when the task was cancelled (lq_task_cancel, or a
+ * schedule's overlap cancel-previous when the next occurrence came due): stop;
  * LQ_EINVAL: t is not an at-least-once claim or a bad TTL. */
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms);
 

@@ -134,17 +134,46 @@ lq_status lq__ack_next(lq_db *db, const lq_task *t, int64_t now, int64_t *next)
 	return slot_after(t, t->run_at, now, next); /* came due while it ran: dropped */
 }
 
-lq_status lq__steer_preempt(lq_db *db, const lq_task *t, int *revoked)
+struct preempt_ctx {
+	const lq_task *t;
+	int64_t claim_ttl_ms;
+	const char *what, *reason;
+	int revoked;
+};
+
+/* One transaction: the claim revoked, remembered as a cancel's (its ack
+ * and fail then answer LQ_REVOKED), and the occurrence's run recorded
+ * "cancelled" -- all of it or none. */
+static lq_status preempt_body(lq_db *db, void *arg)
+{
+	struct preempt_ctx *pc = arg;
+	const lq_task *t = pc->t;
+	lq_value p[4] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq__v_text(pc->reason)};
+	int64_t n = 0;
+	pc->revoked = 0;
+	lq_status st = lq__exec(db, pc->what, LQ_SQL_task_preempt, p, 3, NULL, NULL, &n);
+	if (st != LQ_OK || n != 1)
+		return st;
+	p[2] = lq_v_int(pc->claim_ttl_ms);
+	p[3] = lq__v_text(pc->reason);
+	if ((st = lq__exec(db, pc->what, LQ_SQL_task_preempt_mark, p, 4, NULL, NULL, NULL)) != LQ_OK)
+		return st;
+	if ((st = lq__run_record(db, pc->what, t, LQ_RUN_CANCELLED, pc->reason)) != LQ_OK)
+		return st;
+	pc->revoked = 1;
+	return LQ_OK;
+}
+
+lq_status lq__steer_preempt(lq_db *db, const lq_task *t, int64_t claim_ttl_ms, int *revoked)
 {
 	char what[64], err[160];
 	what_of(what, sizeof(what), t->id);
 	*revoked = 0;
 	snprintf(err, sizeof(err), "occurrence %lld cancelled: the next one is due (overlap cancel-previous)",
 		 (long long)t->run_at);
-	lq_value p[3] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq__v_text(err)};
-	int64_t n = 0;
-	lq_status st = lq__exec(db, what, LQ_SQL_task_preempt, p, 3, NULL, NULL, &n);
-	*revoked = st == LQ_OK && n == 1;
+	struct preempt_ctx pc = {t, claim_ttl_ms, what, err, 0};
+	lq_status st = lq__tx(db, 1, what, preempt_body, &pc);
+	*revoked = st == LQ_OK && pc.revoked;
 	return st;
 }
 

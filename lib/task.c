@@ -681,7 +681,11 @@ static lq_status claim_task(lq_db *db, struct claim_ctx *cc, lq_mode mode, lq_ta
 		}
 		if (sr.next_at)
 			next = sr.next_at; /* a run-now's: the regular one it set aside */
-		if (mode == LQ_AT_LEAST_ONCE && !(stale && sr.catch_up == 0)) {
+		/* A named overlap policy needs the row to show that an occurrence
+		 * runs: such an occurrence is claimed with a claim in every mode
+		 * (as a capped task is), and the worker keeps it alive. */
+		if ((mode == LQ_AT_LEAST_ONCE || sr.overlap != LQ_OVERLAP_DEFAULT) && !(stale && sr.catch_up == 0)) {
+			t->mode = LQ_AT_LEAST_ONCE;
 			st = claim_occurrence_alo(db, cc, t, next, claimed);
 			if (st == LQ_OK && *claimed && sr.overlap == LQ_OVERLAP_CANCEL_PREVIOUS)
 				st = set_preempt(db, t, sr.next_at);
@@ -1896,10 +1900,10 @@ static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, enum set
 	lq_status st;
 	if (t->recurring) {
 		int revoked = 0;
-		if ((st = lq__steer_preempt(db, t, &revoked)) != LQ_OK)
+		if ((st = lq__steer_preempt(db, t, *(const int64_t *)arg, &revoked)) != LQ_OK)
 			return st;
 		if (revoked)
-			return lq__fail(db, LQ_LOST,
+			return lq__fail(db, LQ_REVOKED,
 					"task %lld: occurrence cancelled: the next one is due (overlap cancel-previous)",
 					(long long)t->id);
 	}

@@ -168,23 +168,35 @@ want_err_line
 end "exec --overlap skip exits 75 on a held lease; queue waits and runs after the holder; cancel-previous is 64"
 
 # ------------------------------------------------------------ cancel-previous
-# A 1 s schedule whose handler would take 30 s, under an at-least-once
-# worker: each occurrence is revoked when the next is due (at the holder's
-# heartbeat) and its handler stopped; none finishes, the next ones start.
-begin
-C="cancel_${RUN_ID}"
-run --json task add slow --queue "$C" --every 1s --overlap cancel-previous
-CP=$(json_get "$T/out" id)
-: >"$T/slow"
-timeout -s TERM 5 "$LEASECTL" --db "$DSN" worker --queue "$C" --at-least-once --claim-ttl 900ms \
-    --handler "slow=echo start >>'$T/slow'; sleep 30; echo end >>'$T/slow'" >/dev/null 2>"$T/slow.err" || true
-starts=$(grep -c start "$T/slow" || true)
-[[ $starts -ge 2 ]] || why+=("cancel-previous: $starts occurrences started, expected 2 or more: $(excerpt "$T/slow.err")")
-grep -q end "$T/slow" && why+=("cancel-previous: a revoked occurrence ran to its end")
-run --json task show "$CP"
-grep -q 'cancel-previous' <<<"$(json_get "$T/out" last_error)" || why+=("last_error does not say why: $(json_get "$T/out" last_error)")
-run task rm "$CP"
-end "--overlap cancel-previous: a worker's occurrence is revoked and stopped when the next one is due"
+# A 1 s schedule whose handler would take 30 s: each occurrence is revoked
+# when the next is due (at the holder's heartbeat) and its handler stopped;
+# none finishes, the next ones start.  A named policy holds under the
+# default at-most-once worker too (the occurrence is claimed with a claim).
+cancel_previous() { # LABEL WORKER-ARGS...
+    local label=$1
+    shift
+    begin
+    local C="cancel_${RUN_ID}_$label" CP starts
+    run --json task add slow --queue "$C" --every 1s --overlap cancel-previous
+    CP=$(json_get "$T/out" id)
+    : >"$T/slow"
+    timeout -s TERM 5 "$LEASECTL" --db "$DSN" worker --queue "$C" "$@" --claim-ttl 900ms \
+        --handler "slow=echo start >>'$T/slow'; sleep 30; echo end >>'$T/slow'" >/dev/null 2>"$T/slow.err" || true
+    starts=$(grep -c start "$T/slow" || true)
+    [[ $starts -ge 2 ]] || why+=("cancel-previous: $starts occurrences started, expected 2 or more: $(excerpt "$T/slow.err")")
+    grep -q end "$T/slow" && why+=("cancel-previous: a revoked occurrence ran to its end")
+    # Each revoked occurrence is a cancelled run saying why (the last one may
+    # instead be the shutdown's failed run: the worker was stopped under it).
+    run --json task history "$CP"
+    json_has "$T/out" outcome cancelled || why+=("no cancelled run in the history: $(excerpt "$T/out")")
+    grep -q 'cancel-previous' <<<"$(json_all "$T/out" error)" || why+=("the cancelled run does not say why: $(excerpt "$T/out")")
+    json_has "$T/out" outcome done && why+=("a revoked occurrence was recorded done: $(excerpt "$T/out")")
+    grep -q 'claim lost' "$T/slow.err" && why+=("the worker took the revoke for a lost claim: $(excerpt "$T/slow.err")")
+    run task rm "$CP"
+    end "--overlap cancel-previous ($label worker): an occurrence is revoked and stopped when the next one is due, recorded cancelled"
+}
+cancel_previous at-least-once --at-least-once
+cancel_previous at-most-once
 
 # ------------------------------------------------------------ the edit race
 # Three workers claim a 50 ms schedule while edits switch it between two

@@ -342,8 +342,13 @@ for cmdname in worker tick; do
     end "$cmdname --handler without '=': exit 64, one line"
 done
 
-begin; run worker --queue "${P}bad" --drain --claim-ttl 2s --handler 'x=true'; want_rc 64
-end "worker --claim-ttl without --at-least-once: exit 64"
+# An at-most-once worker still holds claims on capped tasks and on
+# occurrences of schedules with an overlap policy: the TTL is theirs.
+begin; run worker --queue "${P}bad" --drain --claim-ttl 2s --handler 'x=true'; want_rc 0
+end "worker --claim-ttl without --at-least-once: accepted (the claims it still holds)"
+begin; run worker --queue "${P}bad" --drain --claim-ttl 0s --handler 'x=true'; want_rc 64
+want_err_line
+end "worker --claim-ttl 0s: exit 64, one line"
 
 begin; run worker --queue "${P}bad" -j 0 --drain --handler 'x=true'; want_rc 64
 end "worker -j 0: exit 64"

@@ -40,7 +40,7 @@ static int claim_all(lq_db *db, lq_mode mode)
 			return runs;
 		assert_lq_ok(db, st);
 		assert_int_equal(n, 1);
-		if (mode == LQ_AT_LEAST_ONCE)
+		if (t.mode == LQ_AT_LEAST_ONCE)
 			assert_lq_ok(db, lq_task_ack(db, &t));
 		lq_task_clear(&t);
 		runs++;
@@ -324,22 +324,84 @@ static void steer_overlap(void **state)
 	lq_task_clear(&t);
 	assert_lq_ok(db, lq_task_rm(db, s));
 
-	/* cancel-previous: the holder's heartbeat finds its claim revoked,
-	 * its ack is refused, and the new occurrence is claimed. */
+	/* cancel-previous: the holder's heartbeat finds its claim revoked
+	 * (a cancel, as `task cancel` is), its ack and fail are refused, the
+	 * run is recorded "cancelled" once, and the new occurrence is claimed. */
 	now = lqt_db_now(db);
 	int64_t c = add_steered(db, "cancelling", 1000, now - 10, LQ_OVERLAP_CANCEL_PREVIOUS, 0, 0);
 	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
 	assert_int_equal(t.id, c);
 	lqt_sleep_ms(1200);
-	assert_lq(db, LQ_LOST, lq_task_heartbeat(db, &t, 30000));
+	assert_lq(db, LQ_REVOKED, lq_task_heartbeat(db, &t, 30000));
 	assert_non_null(strstr(lq_errmsg(db), "cancel-previous"));
-	assert_lq(db, LQ_LOST, lq_task_ack(db, &t));
+	assert_lq(db, LQ_REVOKED, lq_task_ack(db, &t));
+	assert_lq(db, LQ_REVOKED, lq_task_fail(db, &t, "stopped"));
+	struct lqt_runs rs;
+	lqt_runs_of(db, c, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+	assert_int_equal(rs.r[0].run_at, t.run_at);
+	assert_non_null(strstr(rs.err[0], "cancel-previous"));
 	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &u, 1, &n));
 	assert_int_equal(u.id, c);
 	assert_true(u.run_at > t.run_at);
 	assert_lq_ok(db, lq_task_ack(db, &u));
+	lqt_runs_of(db, c, &rs);
+	assert_int_equal(rs.n, 2);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
 	lq_task_clear(&t);
 	lq_task_clear(&u);
+}
+
+/* A named overlap policy holds for at-most-once workers too: the occurrence
+ * is claimed with a claim (as at-least-once), so the row shows that it runs. */
+/* One at-most-once claim, which must get task id. */
+static void claim_at_most_once(lq_db *db, lq_task *t, int64_t id)
+{
+	size_t n = 0;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE, 30000, t, 1, &n));
+	assert_int_equal(n, 1);
+	assert_int_equal(t->id, id);
+}
+
+static void steer_overlap_at_most_once(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t, u;
+	size_t n = 0;
+
+	int64_t now = lqt_db_now(db);
+	int64_t s = add_steered(db, "skipped", 1000, now - 10, LQ_OVERLAP_SKIP, 0, 0);
+	claim_at_most_once(db, &t, s);
+	assert_int_equal(t.mode, LQ_AT_LEAST_ONCE);
+	assert_true(t.claim_owner[0] != '\0');
+	lqt_sleep_ms(1500);
+	/* The next slot is due, but the previous occurrence still runs. */
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE, 30000, &u, 1, &n));
+	assert_lq_ok(db, lq_task_ack(db, &t));
+	assert_lq_ok(db, lq_task_get(db, s, &u));
+	assert_true(u.run_at > u.now); /* skip: the slots due meanwhile were dropped */
+	lq_task_clear(&u);
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_rm(db, s));
+
+	int64_t c = add_steered(db, "cancelling", 1000, now - 10, LQ_OVERLAP_CANCEL_PREVIOUS, 0, 0);
+	claim_at_most_once(db, &t, c);
+	lqt_sleep_ms(1200);
+	assert_lq(db, LQ_REVOKED, lq_task_heartbeat(db, &t, 30000));
+	claim_at_most_once(db, &u, c);
+	assert_true(u.run_at > t.run_at);
+	assert_lq_ok(db, lq_task_ack(db, &u));
+	lq_task_clear(&t);
+	lq_task_clear(&u);
+	assert_lq_ok(db, lq_task_rm(db, c));
+
+	/* Without a named policy an at-most-once claim stays as it was. */
+	int64_t d = add_steered(db, "plain", 1000, now - 10, LQ_OVERLAP_DEFAULT, 0, 0);
+	claim_at_most_once(db, &t, d);
+	assert_int_equal(t.mode, LQ_AT_MOST_ONCE);
+	lq_task_clear(&t);
 }
 
 static int count_overdue(const lq_schedule *s, void *arg)
@@ -400,6 +462,7 @@ int lqt_conf_steer(void)
 		cmocka_unit_test_setup(steer_run_now, lqt_conf_test_setup),
 		cmocka_unit_test_setup(steer_edit, lqt_conf_test_setup),
 		cmocka_unit_test_setup(steer_overlap, lqt_conf_test_setup),
+		cmocka_unit_test_setup(steer_overlap_at_most_once, lqt_conf_test_setup),
 		cmocka_unit_test_setup(steer_dead_man, lqt_conf_test_setup),
 	};
 	char name[64];

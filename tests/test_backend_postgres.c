@@ -873,7 +873,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
 		LQ_SQL_task_steer_set, LQ_SQL_task_steer_get, LQ_SQL_task_edit_schedule, LQ_SQL_task_run_extra,
-		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_mark_success,
+		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_preempt_mark, LQ_SQL_task_mark_success,
 		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,
 		LQ_SQL_limit_set, LQ_SQL_limit_get, LQ_SQL_limit_list, LQ_SQL_limit_delete, LQ_SQL_limit_lock,
 		LQ_SQL_limit_take_key, LQ_SQL_limit_take_queue, LQ_SQL_limit_refund, LQ_SQL_task_set_concurrency_key,

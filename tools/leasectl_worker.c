@@ -779,8 +779,9 @@ static const struct lc_opt worker_opts[] = {
 		"max_attempts, then the task is dead (a recurring task's occurrence is\n"
 		"given up instead, and the schedule goes on) (default: at-most-once)"),
 	LC_VALUE(struct worker_args, claim_ttl, "claim-ttl", 0, "DUR", 0,
-		 "with --at-least-once: the claim's lease, renewed every DUR/3 while the\n"
-		 "handler runs (default 30s)"),
+		 "the claim's lease, renewed every DUR/3 while the handler runs: with\n"
+		 "--at-least-once, and for the tasks claimed with a claim in any mode\n"
+		 "(under a concurrency cap, or of a schedule with --overlap) (default 30s)"),
 	LC_FLAG(struct worker_args, drain, "drain", 0, "exit once nothing is due (default: run until stopped)"),
 	LC_VALUE(struct worker_args, timeout, "timeout", 0, "DUR", 0,
 		 "stop a handler that runs longer than DUR (SIGTERM to its process\n"
@@ -894,8 +895,6 @@ int cmd_worker(struct lc_ctx *ctx, int argc, char **argv)
 		rc = lc_check_name(ctx, "queue name", a.queues.v[i]);
 	if (!rc && a.jobs)
 		rc = lc_integer(ctx, "-j", a.jobs, 1, MAX_JOBS, &jobs);
-	if (!rc && a.claim_ttl && !a.at_least_once)
-		rc = lc_usage_error(ctx, "--claim-ttl only applies to --at-least-once");
 	if (!rc && a.claim_ttl)
 		rc = lc_duration(ctx, "--claim-ttl", a.claim_ttl, 0, &c.claim_ttl);
 	if (!rc && a.timeout)

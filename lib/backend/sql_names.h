@@ -160,6 +160,8 @@
 	X(task_set_preempt, 0)                      /* (?1 id, ?2 owner, ?3 preempt_at) */                    \
 	X(task_preempt, 0)                          /* (?1 id, ?2 owner, ?3 error) if preempt_at <= NOW:      \
 							revoke the claim, run_at = next_at or preempt_at */   \
+	X(task_preempt_mark, 0)                     /* (?1 id, ?2 owner, ?3 ttl_ms, ?4 reason) remember the   \
+							revoked claim in lq_task_cancel until NOW + ?3 */     \
 	X(task_mark_success, 0)                     /* (?1 id) last_success_at = NOW */                       \
 	X(schedule_list, 16)                        /* (?1 id|NULL) -> (id, queue, name, every_ms, cron, tz,  \
 							paused, overlap, catch_up, missed, alert_after_ms,    \

@@ -44,6 +44,15 @@ UPDATE lq_task
        attempts = 0, next_at = NULL, preempt_at = NULL, last_error = $3::text
  WHERE id = $1::bigint AND claim_owner = $2::text AND preempt_at <= {{NOW}};
 
+-- name: task_preempt_mark
+-- The revoked claim is remembered as a cancel's is, for as long as the
+-- holder's claim could have run on (its TTL from now), so that its ack and
+-- fail say "cancelled" (LQ_REVOKED) rather than "lost".
+INSERT INTO lq_task_cancel (task_id, claim_owner, claim_until, cancelled_at, reason)
+VALUES ($1::bigint, $2::text, {{NOW}} + $3::bigint, {{NOW}}, $4::text)
+ON CONFLICT (task_id, claim_owner) DO UPDATE
+   SET claim_until = EXCLUDED.claim_until, cancelled_at = EXCLUDED.cancelled_at, reason = EXCLUDED.reason;
+
 -- name: task_mark_success
 UPDATE lq_task SET last_success_at = {{NOW}} WHERE id = $1::bigint;
 

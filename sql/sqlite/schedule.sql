@@ -44,6 +44,15 @@ UPDATE lq_task
        attempts = 0, next_at = NULL, preempt_at = NULL, last_error = ?3
  WHERE id = ?1 AND claim_owner = ?2 AND preempt_at <= {{NOW}};
 
+-- name: task_preempt_mark
+-- The revoked claim is remembered as a cancel's is, for as long as the
+-- holder's claim could have run on (its TTL from now), so that its ack and
+-- fail say "cancelled" (LQ_REVOKED) rather than "lost".
+INSERT INTO lq_task_cancel (task_id, claim_owner, claim_until, cancelled_at, reason)
+VALUES (?1, ?2, {{NOW}} + ?3, {{NOW}}, ?4)
+ON CONFLICT (task_id, claim_owner) DO UPDATE
+   SET claim_until = excluded.claim_until, cancelled_at = excluded.cancelled_at, reason = excluded.reason;
+
 -- name: task_mark_success
 UPDATE lq_task SET last_success_at = {{NOW}} WHERE id = ?1;
 
