@@ -162,10 +162,32 @@ run exec --overlap queue "$X" -- sh -c "echo ran >>'$T/order'"
 want_rc 0
 wait "$rel" || true
 [[ "$(tr '\n' ' ' <"$T/order")" == "released ran " ]] || why+=("queue did not run after the holder: $(tr '\n' ' ' <"$T/order")")
-run exec --overlap cancel-previous "$X" -- true
+end "exec --overlap skip exits 75 on a held lease; queue waits and runs after the holder"
+
+# cancel-previous: the new run breaks the lease; the previous exec loses it
+# at its next renewal and stops its command's whole group (a grandchild
+# included), exits 3; the new one runs with a newer fencing token.
+begin
+X="exec_cp_${RUN_ID}"
+: >"$T/cp"
+"$LEASECTL" --db "$DSN" exec --ttl 1500ms "$X" -- sh -c "echo \$LEASEQ_FENCING_TOKEN >>'$T/cp.tok'; (sleep 30; echo grandchild >>'$T/cp') & sleep 30; echo end >>'$T/cp'" \
+    >/dev/null 2>"$T/cp.err" &
+first=$!
+for _ in $(seq 1 50); do [[ -s "$T/cp.tok" ]] && break; sleep 0.1; done
+run exec --overlap cancel-previous "$X" -- sh -c "echo \$LEASEQ_FENCING_TOKEN >>'$T/cp.tok'"
+want_rc 0
+grep -q "$X" "$T/err" || why+=("cancel-previous did not say whose run it cancelled: $(excerpt "$T/err")")
+first_rc=0
+wait "$first" || first_rc=$?
+[[ $first_rc == 3 ]] || why+=("the previous exec exited $first_rc, expected 3 (lease lost): $(excerpt "$T/cp.err")")
+sleep 0.5
+[[ -s "$T/cp" ]] && why+=("the previous run went on: $(tr '\n' ' ' <"$T/cp")")
+mapfile -t toks <"$T/cp.tok"
+[[ ${#toks[@]} == 2 && ${toks[1]} -gt ${toks[0]} ]] || why+=("fencing tokens not increasing: ${toks[*]}")
+run exec --overlap cancel-previous --slots 2 "$X" -- true
 want_rc 64
 want_err_line
-end "exec --overlap skip exits 75 on a held lease; queue waits and runs after the holder; cancel-previous is 64"
+end "exec --overlap cancel-previous breaks the previous run's lease: it is stopped (exit 3), the new one runs fenced"
 
 # ------------------------------------------------------------ cancel-previous
 # A 1 s schedule whose handler would take 30 s: each occurrence is revoked

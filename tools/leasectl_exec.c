@@ -40,10 +40,12 @@ static const struct lc_opt exec_opts[] = {
 	LC_VALUE(struct exec_args, conflict_exit, "conflict-exit", 0, "N", 0,
 		 "exit status when the lease is held elsewhere (default 75; 0 makes\n"
 		 "\"another host runs it\" a success for cron)"),
-	LC_VALUE(struct exec_args, overlap, "overlap", 0, "skip|queue", 0,
+	LC_VALUE(struct exec_args, overlap, "overlap", 0, "skip|queue|cancel-previous", 0,
 		 "when the previous run (another holder) is still going: skip this\n"
-		 "one, exit 75 at once (the default), or queue it: wait until the lease\n"
-		 "is free, however long (--wait DUR bounds the wait)"),
+		 "one, exit 75 at once (the default), queue it: wait until the lease\n"
+		 "is free, however long (--wait DUR bounds the wait), or cancel-previous:\n"
+		 "break the holder's lease (it stops its COMMAND at its next renewal,\n"
+		 "within its TTL/3, and exits 3) and run this one"),
 	LC_VALUE(struct exec_args, slots, "slots", 0, "N", 0,
 		 "NAME is a semaphore of N slots (1-1000): at most N runs of NAME at\n"
 		 "once across the fleet, each holding its own slot"),
@@ -82,8 +84,12 @@ const struct lc_usage lc_exec_usage = {
 		"The overlap words of recurring tasks, for cron lines: --overlap skip (the\n"
 		"default) drops a run whose predecessor still holds the lease; --overlap\n"
 		"queue waits for it and runs after it (each waiting cron line holds one\n"
-		"process; a slot missed while the host was down is cron's business, so\n"
-		"there is no --catch-up here).\n"
+		"process); --overlap cancel-previous breaks the predecessor's lease and\n"
+		"runs at once: the predecessor notices at its next renewal and stops its\n"
+		"COMMAND's group, so both may run for up to its TTL/3 (keep --ttl short;\n"
+		"the new run's LEASEQ_FENCING_TOKEN is higher, so a target that checks\n"
+		"tokens refuses the old run's late writes).  A slot missed while the host\n"
+		"was down is cron's business, so there is no --catch-up here.\n"
 		"\n"
 		"With --slots N, NAME is a semaphore: COMMAND runs if one of its N slots\n"
 		"is free (at most N runs at once, fleet-wide), and LEASEQ_FENCING_TOKEN is\n"
@@ -299,6 +305,28 @@ static void hand_back(struct run *r, int64_t min_hold, int64_t acquired_mono)
 			  msg && *msg ? msg : lq_status_str(st));
 }
 
+/* --overlap cancel-previous: free the lease whoever holds it (bumping the
+ * token), and say whose run that stops.  Once only: a second new run that
+ * takes the lease first wins, as under skip. */
+static lq_status break_previous(lq_db *db, const char *name)
+{
+	lq_lease prev;
+	char n[600], o[600], msg[1400];
+	lq_status st = lq_lease_break(db, name, &prev);
+
+	if (st != LQ_OK)
+		return st;
+	snprintf(msg, sizeof(msg),
+		 "lease \"%s\" was held by %s (token %lld): broken (overlap cancel-previous); that run stops at "
+		 "its next renewal", lc_pr(n, sizeof(n), name), lc_pr(o, sizeof(o), prev.owner), (long long)prev.token);
+	if (lc_log_is_json())
+		lc_log_event("info", "lease_broken",
+			     &(struct lc_log_fields){.lease = name, .token = prev.token, .message = msg});
+	else
+		fprintf(stderr, "leasectl: exec: %s\n", msg);
+	return LQ_OK;
+}
+
 int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct exec_args a = {0};
@@ -322,9 +350,14 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 	    (a.conflict_exit && (rc = lc_integer(ctx, "--conflict-exit", a.conflict_exit, 0, 255, &conflict))) ||
 	    (a.slots && (rc = lc_integer(ctx, "--slots", a.slots, 1, LQ_SLOTS_MAX, &slots))))
 		return rc;
-	if (a.overlap && strcmp(a.overlap, "skip") && strcmp(a.overlap, "queue"))
-		return lc_usage_error(ctx, "--overlap: expected skip or queue, not \"%s\" (cancel-previous is for "
-				      "recurring tasks)", a.overlap);
+	if (a.overlap && strcmp(a.overlap, "skip") && strcmp(a.overlap, "queue") &&
+	    strcmp(a.overlap, "cancel-previous"))
+		return lc_usage_error(ctx, "--overlap: expected skip, queue or cancel-previous, not \"%s\"",
+				      a.overlap);
+	int cancel_previous = a.overlap && !strcmp(a.overlap, "cancel-previous");
+	if (cancel_previous && slots)
+		return lc_usage_error(ctx, "--overlap cancel-previous: a semaphore (--slots) has no one previous "
+				      "run to cancel");
 	if (a.overlap && !strcmp(a.overlap, "queue") && !a.wait)
 		wait = LQ_TTL_MAX_MS; /* as long as it takes (a year is the bound) */
 	if (!a.cmd.argv[0][0])
@@ -359,10 +392,16 @@ int cmd_exec(struct lc_ctx *ctx, int argc, char **argv)
 		lq_lease_opts lo = LQ_LEASE_OPTS_INIT;
 		lo.kind = slots ? LQ_LEASE_SLOT : LQ_LEASE_EXCLUSIVE;
 		lo.slots = (int)slots;
-		lo.wait_ms = wait;
 		before = lc_mono_ms(); /* before the acquisition: a conservative expiry */
 		g_wait_db = r.db;
+		lo.wait_ms = cancel_previous ? 0 : wait;
 		st = lq_lease_take(r.db, a.name, ttl, &lo, &r.lease);
+		if (cancel_previous && st == LQ_BUSY && !stop_requested()) {
+			st = break_previous(r.db, a.name);
+			lo.wait_ms = wait;
+			if (st == LQ_OK || st == LQ_NOTFOUND) /* (released meanwhile) */
+				st = lq_lease_take(r.db, a.name, ttl, &lo, &r.lease);
+		}
 		g_wait_db = NULL;
 		lq_cancel_clear(r.db);
 		if ((stop_sig = stop_requested()) != 0) {
