@@ -224,6 +224,27 @@ static int ride_out(lq_db *db, lq_status st, int attempt, int64_t deadline, int 
 	return 1;
 }
 
+/* A waiter marks the lease so that its holder's release wakes it (only a
+ * marked release sends a NOTIFY, see lease_release_notify).  The mark lasts
+ * a bounded while and is renewed as the wait goes on, so a waiter that dies
+ * stops costing releases soon.  A failed mark only costs the wake-up: the
+ * wait polls anyway. */
+#define WAIT_MARK_MS 30000
+
+static void wait_mark(lq_db *db, const char *what, const char *name, int64_t left, int64_t *mark_until)
+{
+	int64_t now = lq__mono_ms();
+	if (!(db->be->caps & LQ_CAP_NOTIFY) || now < *mark_until - 1000)
+		return;
+	int64_t span = left < WAIT_MARK_MS ? left : WAIT_MARK_MS;
+	char saved[sizeof(db->errmsg)];
+	memcpy(saved, db->errmsg, sizeof(saved));
+	lq_value p[2] = {lq__v_text(name), lq_v_int(span + 1000)};
+	if (lq__exec(db, what, LQ_SQL_lease_wait_mark, p, 2, NULL, NULL, NULL) == LQ_OK)
+		*mark_until = now + span;
+	memcpy(db->errmsg, saved, sizeof(saved));
+}
+
 /* lq_cancel ended a wait between two attempts: nothing is held. */
 static lq_status wait_cancelled(lq_db *db, const char *what)
 {
@@ -240,7 +261,7 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 	if (st != LQ_OK)
 		return st;
 
-	int64_t deadline = lq__mono_ms() + wait_ms;
+	int64_t deadline = lq__mono_ms() + wait_ms, mark_until = 0;
 	int intent = 0, unsure = 0;
 	for (int attempt = 1;; attempt++) {
 		int got = 0, sent = 0;
@@ -304,6 +325,7 @@ LQ_EXTERN(lq_status) lq_lease_acquire(lq_db *db, const char *name, int64_t ttl_m
 			pause = until_expiry;
 		if (pause > left)
 			pause = left;
+		wait_mark(db, what, name, left, &mark_until);
 		lq__wait(db, LQ_CHANNEL_LEASE, pause);
 	}
 }
@@ -856,7 +878,7 @@ static lq_status shared_ours_already(lq_db *db, struct shared_ctx *c)
 static lq_status shared_acquire(lq_db *db, struct shared_ctx *c, int64_t wait_ms,
 				lq_status (*once)(lq_db *, struct shared_ctx *))
 {
-	int64_t deadline = lq__mono_ms() + wait_ms;
+	int64_t deadline = lq__mono_ms() + wait_ms, mark_until = 0;
 	int unsure = 0; /* an earlier try may have been applied */
 	for (int attempt = 1;; attempt++) {
 		lq_status st;
@@ -889,6 +911,7 @@ static lq_status shared_acquire(lq_db *db, struct shared_ctx *c, int64_t wait_ms
 			pause = until_expiry;
 		if (pause > left)
 			pause = left;
+		wait_mark(db, c->what, c->name, left, &mark_until);
 		lq__wait(db, LQ_CHANNEL_LEASE, pause);
 	}
 }

@@ -580,6 +580,7 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_fair_update:
 		return LQ_CAP_CLAIM_RETURNING;
 	case LQ_SQL_lease_release_notify:
+	case LQ_SQL_lease_wait_mark:
 		return LQ_CAP_NOTIFY;
 	case LQ_SQL_task_insert_notify:
 		return LQ_CAP_ONE_STATEMENT_ADD;

@@ -873,7 +873,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
 		LQ_SQL_task_steer_set, LQ_SQL_task_steer_get, LQ_SQL_task_edit_schedule, LQ_SQL_task_run_extra,
-		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_preempt_mark, LQ_SQL_task_mark_success,
+		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_preempt_mark, LQ_SQL_lease_wait_mark, LQ_SQL_task_mark_success,
 		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,
 		LQ_SQL_limit_set, LQ_SQL_limit_get, LQ_SQL_limit_list, LQ_SQL_limit_delete, LQ_SQL_limit_lock,
 		LQ_SQL_limit_take_key, LQ_SQL_limit_take_queue, LQ_SQL_limit_refund, LQ_SQL_task_set_concurrency_key,
@@ -1079,19 +1079,26 @@ static void test_notify(void **state)
 	assert_int_equal(be->wait_notify(a, chan, 300, &err), LQ_ETIMEDOUT);
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
 
-	/* A lease released wakes the lease's waiters in the same statement;
-	 * a release that released nothing, or with notify=off, wakes nobody. */
+	/* A lease released wakes the lease's waiters in the same statement,
+	 * when a waiter has marked the lease (lease_wait_mark, until its wait
+	 * ends); a release nobody waits for, a release that released nothing,
+	 * or one with notify=off wakes nobody (each NOTIFY serialises every
+	 * committer on the commit lock). */
 	char lname[64];
 	snprintf(lname, sizeof(lname), "lqt_wake_%ld", (long)getpid());
 	const lq_value ln = lq__v_text(lname);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 0, &err), LQ_ETIMEDOUT);
 	assert_int_equal(lease_row(b, ln, lq__v_text("o"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("x"), lq_v_int(1)), 0);
-	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
 	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o"), lq_v_int(1)), 1);
+	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
+	assert_int_equal(RUN(b, lease_take, NULL, ln, lq__v_text("o"), lq_v_int(60000)), 1);
+	assert_int_equal(RUN(a, lease_wait_mark, NULL, ln, lq_v_int(60000)), 1);
+	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("x"), lq_v_int(2)), 0);
+	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
+	assert_int_equal(RUN(b, lease_release_notify, NULL, ln, lq__v_text("o"), lq_v_int(2)), 1);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 5000, &err), LQ_OK);
 	assert_int_equal(RUN(q, lease_take, NULL, ln, lq__v_text("o2"), lq_v_int(60000)), 1);
-	assert_int_equal(RUN(q, lease_release_notify, NULL, ln, lq__v_text("o2"), lq_v_int(2)), 1);
+	assert_int_equal(RUN(q, lease_release_notify, NULL, ln, lq__v_text("o2"), lq_v_int(3)), 1);
 	assert_int_equal(be->wait_notify(a, "leaseq_lease", 300, &err), LQ_ETIMEDOUT);
 	script_ok(b, "DELETE FROM lq_lease WHERE name LIKE 'lqt\\_wake\\_%'");
 	rows_reset(&r);

@@ -1076,6 +1076,8 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		id = LQ_SQL_task_insert; /* it returns the id too (sql/postgres/task.sql) */
 	if (id == LQ_SQL_lease_release_notify && c->quiet)
 		id = LQ_SQL_lease_release; /* affected rows as the row count */
+	if (id == LQ_SQL_lease_wait_mark && c->quiet)
+		return LQ_OK; /* nobody will be woken: no mark to leave */
 	if ((int)id < 0 || id >= LQ_SQL__COUNT || !lq__sql_postgres[id]) {
 		lq__err_set(err, "statement %d is not defined for postgres", (int)id);
 		return LQ_ERROR;

@@ -56,6 +56,8 @@
 	X(lease_renew, 2)                           /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW \
 							-> (expires_at, NOW) where the dialect has RETURNING */ \
 	X(lease_release, 0)                         /* (?1 name, ?2 owner, ?3 token) owner NULL, expires_at NOW */ \
+	X(lease_wait_mark, 0)                       /* (?1 name, ?2 wait_ms) a waiter marks the lease until \
+							NOW + ?2: its release then wakes the waiters */       \
 	X(lease_release_notify, 1)                  /* (as lease_release) -> a row if released, and wakes lease \
 							waiters: one statement; only where LQ_CAP_NOTIFY */   \
 	X(lease_break, 0)                           /* (?1 name) token+1, owner NULL, expires_at NOW */       \

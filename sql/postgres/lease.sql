@@ -54,16 +54,24 @@ UPDATE lq_lease
        expires_at = {{NOW}}
  WHERE name = $1::text AND owner = $2::text AND token = $3::bigint;
 
+-- name: lease_wait_mark
+-- A waiting acquirer marks the lease until its wait ends (the latest mark
+-- wins), so that the holder's release wakes it.
+UPDATE lq_lease
+   SET wait_until = GREATEST(COALESCE(wait_until, 0), {{NOW}} + $2::bigint)
+ WHERE name = $1::text;
+
 -- name: lease_release_notify
 -- lease_release and the waiters' wake-up (channel LQ_CHANNEL_LEASE) in one
--- round trip; the notification goes out only when the lease was released.
+-- round trip; the notification goes out only when the lease was released
+-- and a waiter's mark has not run out.
 WITH u AS (
   UPDATE lq_lease
      SET owner = NULL,
          expires_at = {{NOW}}
    WHERE name = $1::text AND owner = $2::text AND token = $3::bigint
-  RETURNING 1)
-SELECT 1 FROM u, LATERAL (SELECT pg_notify('leaseq_lease', '')) AS wake;
+  RETURNING wait_until)
+SELECT CASE WHEN u.wait_until > {{NOW}} THEN pg_notify('leaseq_lease', '') END AS wake FROM u;
 
 -- name: lease_break
 -- The token moves on so that the old holder's renew and release fail.

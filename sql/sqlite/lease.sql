@@ -1,6 +1,7 @@
 -- Leases (SQLite).  Every write is conditional and checked by affected rows.
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: lease_release_notify no NOTIFY (LQ_CAP_NOTIFY): waiters poll
+-- absent: lease_wait_mark no NOTIFY (LQ_CAP_NOTIFY): nothing to wake
 
 -- name: lease_acquire
 -- Take the lease in one statement: insert it if absent, or take it over if
