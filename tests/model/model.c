@@ -832,6 +832,33 @@ int m_retry(model *m, const mctx *c, int64_t id, lq_status st, char *why, size_t
 	return 0;
 }
 
+/* A schedule resumed after slots passed runs one late occurrence, in its
+ * phase: run_at moves to the latest slot at or before the resume's clock
+ * (unless a live claim holds the row).  Every pair of bounds is tried, and
+ * run_at keeps its old value as a possibility where the move is not sure. */
+static void resume_moves_on(mtask *t, const mctx *c)
+{
+	const int64_t xs[2] = {t->run_at.lo, t->run_at.hi}, ns[2] = {c->now.lo, c->now.hi};
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int kept = t->owner[0] && t->has_claim && t->claim_until.hi > c->now.lo;
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 2; k++) {
+			int64_t v = xs[i];
+			if (xs[i] + t->every_ms <= ns[k])
+				v = xs[i] + (ns[k] - xs[i]) / t->every_ms * t->every_ms;
+			else
+				kept = 1;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	if (kept) {
+		lo = t->run_at.lo < lo ? t->run_at.lo : lo;
+		hi = t->run_at.hi > hi ? t->run_at.hi : hi;
+	}
+	t->run_at.lo = lo;
+	t->run_at.hi = hi;
+}
+
 int m_task_pause(model *m, const mctx *c, int64_t id, int paused, lq_status st, char *why, size_t wsize)
 {
 	mtask *t = m_task_by_id(m, id);
@@ -841,6 +868,8 @@ int m_task_pause(model *m, const mctx *c, int64_t id, int paused, lq_status st, 
 	}
 	if (!c->unknown)
 		EXPECT(st, LQ_OK);
+	if (!paused && t->paused && t->every_ms > 0)
+		resume_moves_on(t, c);
 	t->paused = paused;
 	return 0;
 }
