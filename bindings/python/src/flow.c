@@ -5,8 +5,6 @@
  */
 #include "leaseq_py.h"
 
-#include <errno.h>
-
 static const char *const overlap_names[] = {"default", "skip", "queue", "cancel-previous"};
 
 const char *overlap_name(lq_overlap o)
@@ -73,7 +71,6 @@ PyObject *Db_cancel_task(DbObject *self, PyObject *args, PyObject *kw)
 /* "N/DUR" (as leasectl limit set --rate) or a tuple (n, duration). */
 static int rate_arg(PyObject *o, int *n, int64_t *period)
 {
-	long v;
 	if (PyTuple_Check(o)) {
 		if (PyTuple_GET_SIZE(o) != 2) {
 			PyErr_SetString(PyExc_ValueError, "rate: a tuple is (n, duration)");
@@ -83,25 +80,12 @@ static int rate_arg(PyObject *o, int *n, int64_t *period)
 		    duration_ms(PyTuple_GET_ITEM(o, 1), "rate period", period) < 0)
 			return -1;
 	} else if (PyUnicode_Check(o)) {
-		const char *s = PyUnicode_AsUTF8(o), *slash;
-		char *end;
-		char msg[256];
+		Py_ssize_t len;
+		const char *s = PyUnicode_AsUTF8AndSize(o, &len);
+		char msg[256] = "a NUL character";
 		if (!s)
 			return -1;
-		slash = strchr(s, '/');
-		if (!slash || slash == s || !slash[1] || *s < '0' || *s > '9') {
-			PyErr_Format(PyExc_ValueError, "rate: expected N/DUR (e.g. \"10/1s\"), not %R", o);
-			return -1;
-		}
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (end != slash || errno || v < 1 || v > LQ_LIMIT_RATE_MAX) {
-			PyErr_Format(PyExc_ValueError, "rate: N must be an integer from 1 to %d, in %R", LQ_LIMIT_RATE_MAX,
-				     o);
-			return -1;
-		}
-		*n = (int)v;
-		if (lq_parse_duration(slash + 1, period, msg, sizeof(msg)) != LQ_OK) {
+		if (strlen(s) != (size_t)len || lq_parse_rate(s, n, period, msg, sizeof(msg)) != LQ_OK) {
 			PyErr_Format(PyExc_ValueError, "rate: %s", msg);
 			return -1;
 		}
