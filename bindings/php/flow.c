@@ -86,6 +86,22 @@ ZEND_METHOD(Leaseq_Db, cancelTask)
 	RETURN_BOOL(was_running);
 }
 
+ZEND_METHOD(Leaseq_Db, partition)
+{
+	zend_long id;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_LONG(id)
+	ZEND_PARSE_PARAMETERS_END();
+	DB_THIS();
+	if (id_ok(id, 1) < 0)
+		RETURN_THROWS();
+	char buf[LQ_NAME_MAX + 1];
+	lq_status st;
+	LQ_PHP_CALL(dbo, st = lq_task_partition(dbo->db, (int64_t)id, buf, sizeof(buf)));
+	if (got_one(dbo, st, "partition", return_value))
+		RETURN_STRING(buf);
+}
+
 /* ------------------------------------------------------------- limits */
 
 /* "N/DUR" (as leasectl limit set --rate) or [N, duration]. */

@@ -184,6 +184,12 @@ namespace Leaseq {
         public function cancelTask(int $id, ?string $reason = null): ?bool {}
 
         /**
+         * The partition of live task $id (add()'s 'partition'): "" when it
+         * has none, null when no live task has that id.
+         */
+        public function partition(int $id): ?string {}
+
+        /**
          * Create or replace the limit of $key (a task's 'concurrencyKey', or
          * "queue:Q" for every task of queue Q): at most $concurrency running
          * at once; at most N starts per DUR with $rate "N/DUR" (e.g.

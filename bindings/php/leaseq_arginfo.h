@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 2662fc8440d80137ebed10926421bc21cd89f484 */
+ * Stub hash: cac47f986b81673a0fb2c8d8b2428f802c837473 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")
@@ -104,6 +104,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_cancelTask, 0, 1
 	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, reason, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_Leaseq_Db_partition arginfo_class_Leaseq_Db_result
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_setLimit, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -237,6 +239,7 @@ ZEND_METHOD(Leaseq_Db, queues);
 ZEND_METHOD(Leaseq_Db, cancel);
 ZEND_METHOD(Leaseq_Db, remove);
 ZEND_METHOD(Leaseq_Db, cancelTask);
+ZEND_METHOD(Leaseq_Db, partition);
 ZEND_METHOD(Leaseq_Db, setLimit);
 ZEND_METHOD(Leaseq_Db, limit);
 ZEND_METHOD(Leaseq_Db, limits);
@@ -294,6 +297,7 @@ static const zend_function_entry class_Leaseq_Db_methods[] = {
 	ZEND_ME(Leaseq_Db, cancel, arginfo_class_Leaseq_Db_cancel, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, remove, arginfo_class_Leaseq_Db_remove, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, cancelTask, arginfo_class_Leaseq_Db_cancelTask, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, partition, arginfo_class_Leaseq_Db_partition, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, setLimit, arginfo_class_Leaseq_Db_setLimit, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, limit, arginfo_class_Leaseq_Db_limit, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, limits, arginfo_class_Leaseq_Db_limits, ZEND_ACC_PUBLIC)

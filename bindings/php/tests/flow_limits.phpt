@@ -34,7 +34,11 @@ var_dump($db->removeLimit($key), $db->removeLimit($key), $db->removeLimit("queue
 
 // Partitions take turns.
 $db->addMany([['name' => 'p1', 'queue' => $q, 'partition' => 'one'], ['name' => 'p1', 'queue' => $q, 'partition' => 'one']]);
-$db->add('p2', null, ['queue' => $q, 'partition' => 'two']);
+$p2 = $db->add('p2', null, ['queue' => $q, 'partition' => 'two']);
+$none = $db->add('p3', null, ['queue' => $q, 'delay' => '1h']);
+var_dump($db->partition($p2), $db->partition($none));
+$db->remove($none);
+var_dump($db->partition($none));
 $names = [$db->claim($q, 1, false)[0]->name, $db->claim($q, 1, false)[0]->name];
 sort($names);
 var_dump($names);
@@ -119,6 +123,9 @@ bool(true)
 bool(true)
 bool(false)
 bool(true)
+string(3) "two"
+string(0) ""
+NULL
 array(2) {
   [0]=>
   string(2) "p1"

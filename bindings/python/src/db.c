@@ -340,6 +340,9 @@ static PyMethodDef Db_methods[] = {
 	 "that worker's next heartbeat raises Revoked and its ack is refused.  False when it was not\n"
 	 "running.  None when no live task has that id (finished, dead, unknown, or running at-most-once).\n"
 	 "A recurring task's schedule ends (pause_task() skips occurrences instead)."},
+	{"partition", (PyCFunction)Db_partition, METH_O,
+	 "partition($self, id)\n--\n\nThe partition of live task id (add(partition=...)): '' when it has none, None when\n"
+	 "no live task has that id."},
 	{"set_limit", (PyCFunction)(void (*)(void))Db_set_limit, METH_VARARGS | METH_KEYWORDS,
 	 "set_limit($self, key, *, concurrency=None, rate=None)\n--\n\nCreate or replace the limit of key (a task's\n"
 	 "concurrency_key, or \"queue:Q\" for every task of queue Q): at most concurrency running at once,\n"

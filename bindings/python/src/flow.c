@@ -66,6 +66,21 @@ PyObject *Db_cancel_task(DbObject *self, PyObject *args, PyObject *kw)
 	return PyBool_FromLong(was_running);
 }
 
+PyObject *Db_partition(DbObject *self, PyObject *arg)
+{
+	int64_t id;
+	char buf[LQ_NAME_MAX + 1];
+	lq_status st;
+	if (id_arg(arg, &id) < 0)
+		return NULL;
+	DB_RUN(self, st, lq_task_partition(self->db, id, buf, sizeof(buf)));
+	if (st == LQ_NOTFOUND)
+		Py_RETURN_NONE;
+	if (st != LQ_OK)
+		return db_raise(self, st);
+	return PyUnicode_DecodeUTF8(buf, (Py_ssize_t)strlen(buf), "replace");
+}
+
 /* ------------------------------------------------------------- limits */
 
 /* "N/DUR" (as leasectl limit set --rate) or a tuple (n, duration). */

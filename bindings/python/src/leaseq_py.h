@@ -132,6 +132,7 @@ PyObject *mod_check_task(PyObject *m, PyObject *items);
 
 /* flow.c */
 PyObject *Db_cancel_task(DbObject *self, PyObject *args, PyObject *kw);
+PyObject *Db_partition(DbObject *self, PyObject *arg);
 PyObject *Db_set_limit(DbObject *self, PyObject *args, PyObject *kw);
 PyObject *Db_limit(DbObject *self, PyObject *arg);
 PyObject *Db_limits(DbObject *self, PyObject *unused);

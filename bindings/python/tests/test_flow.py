@@ -127,7 +127,13 @@ def test_limit_bad_arguments(db, uniq):
 
 def test_partitions_take_turns(db, uniq):
     db.add_many([("a", None, {"queue": uniq, "partition": "p1"}), ("a", None, {"queue": uniq, "partition": "p1"})])
-    db.add("b", queue=uniq, partition="p2")
+    b = db.add("b", queue=uniq, partition="p2")
+    none = db.add("c", queue=uniq, delay="1h")
+    assert (db.partition(b), db.partition(none)) == ("p2", "")
+    db.remove(none)
+    assert db.partition(none) is None
+    with pytest.raises(ValueError):
+        db.partition(0)
     names = [db.claim(uniq, at_least_once=False)[0].name for _ in range(2)]
     assert sorted(names) == ["a", "b"]
 
