@@ -964,6 +964,11 @@ LQ_EXTERN(lq_status) lq_limit_get(lq_db *db, const char *key, lq_limit *out);
 LQ_EXTERN(lq_status) lq_limit_list(lq_db *db, lq_limit_fn fn, void *ctx);
 /* LQ_OK; LQ_NOTFOUND: no limit on key. */
 LQ_EXTERN(lq_status) lq_limit_remove(lq_db *db, const char *key);
+/* A rate as "N/DUR" ("10/1s", "100/1m": at most N starts per DUR) into
+ * *n and *period_ms, as lq_limit_set takes them (N 1 to LQ_LIMIT_RATE_MAX,
+ * DUR a duration of lq_parse_duration from 1 ms to a year).  LQ_OK;
+ * LQ_EINVAL (msg says why; *n and *period_ms unchanged). */
+LQ_EXTERN(lq_status) lq_parse_rate(const char *text, int *n, int64_t *period_ms, char *msg, size_t msgsize);
 
 /* ---------------------------------------------------------------- runner */
 

@@ -3,6 +3,7 @@
  * lq_limit, and the gate a claim of a limited task passes (lq__limit_take)
  * inside the claim's transaction.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,4 +205,35 @@ lq_status lq__limit_take(lq_db *db, const char *what, const char *key, const cha
 lq_status lq__limit_untake(lq_db *db, const char *what, const struct lq__limit_gate *g)
 {
 	return refund(db, what, g, g->n);
+}
+
+static lq_status bad_rate(const char *text, char *msg, size_t msgsize, const char *why)
+{
+	if (msg && msgsize)
+		snprintf(msg, msgsize, "\"%.64s\" is not a rate: %s", text ? text : "", why);
+	return LQ_EINVAL;
+}
+
+LQ_EXTERN(lq_status) lq_parse_rate(const char *text, int *n, int64_t *period_ms, char *msg, size_t msgsize)
+{
+	const char *slash = text ? strchr(text, '/') : NULL;
+	char why[160];
+	int64_t ms = 0;
+	if (msg && msgsize)
+		msg[0] = '\0';
+	if (!slash || slash == text || !slash[1] || strspn(text, "0123456789") != (size_t)(slash - text))
+		return bad_rate(text, msg, msgsize, "expected N/DUR (e.g. 10/1s)");
+	errno = 0;
+	long long v = strtoll(text, NULL, 10);
+	if (errno || v < 1 || v > LQ_LIMIT_RATE_MAX) {
+		snprintf(why, sizeof(why), "N must be from 1 to %d", LQ_LIMIT_RATE_MAX);
+		return bad_rate(text, msg, msgsize, why);
+	}
+	if (lq_parse_duration(slash + 1, &ms, why, sizeof(why)) != LQ_OK)
+		return bad_rate(text, msg, msgsize, why);
+	if (ms <= 0 || ms > LQ_LIMIT_PERIOD_MAX_MS)
+		return bad_rate(text, msg, msgsize, "the period must be from 1 ms to a year");
+	*n = (int)v;
+	*period_ms = ms;
+	return LQ_OK;
 }

@@ -1,7 +1,7 @@
 /*
  * test_util.c - unit tests of the helpers that need no database:
- * lq_parse_duration, lq_check_name, lq_lease_encode/decode, lq_status_str,
- * lq_lease_held.
+ * lq_parse_duration, lq_parse_rate, lq_check_name, lq_lease_encode/decode,
+ * lq_status_str, lq_lease_held.
  */
 #include <string.h>
 
@@ -42,6 +42,36 @@ static void duration_invalid(void **state)
 		if (lq_parse_duration(bad[i], &ms, NULL, 0) != LQ_EINVAL)
 			fail_msg("lq_parse_duration(\"%s\") accepted (%lld ms)", bad[i], (long long)ms);
 	}
+}
+
+static void rate_parse(void **state)
+{
+	static const struct {
+		const char *text;
+		int n;
+		int64_t ms;
+	} good[] = {{"10/1s", 10, 1000}, {"1/250ms", 1, 250}, {"100/1m", 100, 60000}, {"1000000/1d", 1000000, 86400000},
+		    {"5/2", 5, 2000}, {"007/1h", 7, 3600000}};
+	static const char *const bad[] = {"", "10", "/1s", "10/", "x/1s", "+5/1s", "-5/1s", " 5/1s", "0/1s",
+					  "1000001/1s", "99999999999999999999/1s", "5/0s", "5/0ms", "5/367d", "5/soon",
+					  "5/1s/2", "5 /1s"};
+	char msg[256];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int n = 0;
+		int64_t ms = 0;
+		if (lq_parse_rate(good[i].text, &n, &ms, msg, sizeof(msg)) != LQ_OK || n != good[i].n || ms != good[i].ms)
+			fail_msg("lq_parse_rate(\"%s\") = %d/%lld ms (%s)", good[i].text, n, (long long)ms, msg);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int n = -1;
+		int64_t ms = -1;
+		if (lq_parse_rate(bad[i], &n, &ms, msg, sizeof(msg)) != LQ_EINVAL || n != -1 || ms != -1)
+			fail_msg("lq_parse_rate(\"%s\") accepted (%d/%lld ms)", bad[i], n, (long long)ms);
+		if (!strstr(msg, "is not a rate"))
+			fail_msg("lq_parse_rate(\"%s\"): message \"%s\"", bad[i], msg);
+	}
+	assert_int_equal(lq_parse_rate(NULL, NULL, NULL, NULL, 0), LQ_EINVAL);
 }
 
 static void name_valid(void **state)
@@ -280,6 +310,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(duration_valid),
 		cmocka_unit_test(duration_invalid),
+		cmocka_unit_test(rate_parse),
 		cmocka_unit_test(name_valid),
 		cmocka_unit_test(name_invalid),
 		cmocka_unit_test(handle_round_trip),

@@ -42,17 +42,10 @@ static const struct lc_usage set_usage = {
 /* "N/DUR" into its parts; prints the error and returns LC_EXIT_USAGE. */
 static int parse_rate(const struct lc_ctx *ctx, const char *key, const char *text, int *n, int64_t *period)
 {
-	const char *slash = strchr(text, '/');
-	char num[32];
-	int64_t v = 0;
+	char msg[256];
 
-	if (!slash || slash == text || (size_t)(slash - text) >= sizeof(num) || !slash[1])
-		return lc_usage_error(ctx, "limit \"%s\": --rate: expected N/DUR (e.g. 10/1s), not \"%s\"", key, text);
-	memcpy(num, text, (size_t)(slash - text));
-	num[slash - text] = '\0';
-	if (lc_integer(ctx, "--rate", num, 1, LQ_LIMIT_RATE_MAX, &v) || lc_duration(ctx, "--rate", slash + 1, 0, period))
-		return LC_EXIT_USAGE;
-	*n = (int)v;
+	if (lq_parse_rate(text, n, period, msg, sizeof(msg)) != LQ_OK)
+		return lc_usage_error(ctx, "limit \"%s\": --rate: %s", key, msg);
 	return 0;
 }
 

@@ -32,6 +32,6 @@ if test "$PHP_LEASEQ" != "no"; then
   PHP_ADD_LIBRARY(pthread, 1, LEASEQ_SHARED_LIBADD)
   PHP_SUBST(LEASEQ_SHARED_LIBADD)
   AC_DEFINE(HAVE_LEASEQ, 1, [ext-leaseq])
-  PHP_NEW_EXTENSION(leaseq, leaseq.c args.c exception.c db.c lease.c task.c worker.c signals.c, $ext_shared,,
+  PHP_NEW_EXTENSION(leaseq, leaseq.c args.c exception.c db.c lease.c task.c worker.c signals.c flow.c, $ext_shared,,
     [-Wall -Wextra -Wno-unused-parameter -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
 fi

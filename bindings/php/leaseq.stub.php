@@ -81,7 +81,13 @@ namespace Leaseq {
          * 'delay' (duration), 'runAt' (DateTimeInterface|int|float epoch
          * seconds), 'unique' (string), 'priority' (int), 'timeout'
          * (duration), 'maxAttempts' (int), 'every' (duration), 'cron'
-         * (string), 'tz' (string, for cron).
+         * (string), 'tz' (string, for cron); flow control:
+         * 'concurrencyKey' (string: tasks sharing it share its limit,
+         * setLimit()), 'partition' (string: claims serve a queue's
+         * partitions round-robin); for a recurring task 'overlap' ("skip",
+         * "queue" or "cancel-previous"), 'catchUp' (int, 1 to 100 missed
+         * occurrences run after downtime) and 'alertAfter' (duration: the
+         * schedule is overdue past it without a success).
          */
         public function add(string $name, ?string $payload = null, array $options = []): int {}
 
@@ -162,6 +168,92 @@ namespace Leaseq {
          * answers null for it.  An id below 1 is a ValueError.
          */
         public function remove(int $id): bool {}
+
+        /**
+         * Cancel task $id (lq_task_cancel): it never runs again and its
+         * history gets a "cancelled" run whose error is $reason (one line).
+         * true when it was running under an at-least-once claim: that
+         * worker's next heartbeat, ack() or fail() throws RevokedException
+         * (a Worker throws it inside the handler) and changes nothing.
+         * false when it was not running.  null when no live task has that id
+         * (finished, dead, unknown, or running at-most-once, which cannot be
+         * stopped), as remove() answers false rather than throwing.  A
+         * recurring task's schedule ends (pauseTask() skips occurrences
+         * instead).  Not cancel(), which ends a wait.
+         */
+        public function cancelTask(int $id, ?string $reason = null): ?bool {}
+
+        /**
+         * The partition of live task $id (add()'s 'partition'): "" when it
+         * has none, null when no live task has that id.
+         */
+        public function partition(int $id): ?string {}
+
+        /**
+         * Create or replace the limit of $key (a task's 'concurrencyKey', or
+         * "queue:Q" for every task of queue Q): at most $concurrency running
+         * at once; at most N starts per DUR with $rate "N/DUR" (e.g.
+         * "10/1s", as leasectl limit set --rate) or [N, duration].  At least
+         * one of them.
+         */
+        public function setLimit(string $key, ?int $concurrency = null, string|array|null $rate = null): void {}
+
+        /**
+         * The limit of $key, or null: ['key', 'concurrency' (0: none),
+         * 'rateN' (0: no rate), 'ratePeriodMs', 'running' (live claims of
+         * the key), 'tokens' (starts the rate allows now), 'now'].
+         */
+        public function limit(string $key): ?array {}
+
+        /**
+         * Every limit, by key, as limit() describes them.
+         * @return list<array>
+         */
+        public function limits(): array {}
+
+        /** Remove the limit of $key.  false when there was none. */
+        public function removeLimit(string $key): bool {}
+
+        /**
+         * Pause ($paused true) or resume one live task or schedule: a paused
+         * task is not claimed.  false when there is no live task $id.
+         */
+        public function pauseTask(int $id, bool $paused = true): bool {}
+
+        /**
+         * One extra occurrence of recurring task $id, due now (its schedule
+         * is not shifted); a one-off task becomes due now.  false when there
+         * is no live task $id.
+         * @throws BusyException when an occurrence is due or running, a
+         *         run-now is pending, or the task is paused
+         */
+        public function runNow(int $id): bool {}
+
+        /**
+         * Replace the schedule of recurring task $id: $every (duration) or
+         * $cron (in $tz, default UTC).  Returns the new schedule's first
+         * occurrence (epoch ms), or null when there is no live task $id.
+         * A task that is not recurring is a ValueError.
+         */
+        public function editSchedule(int $id, int|float|string|null $every = null, ?string $cron = null, ?string $tz = null): ?int {}
+
+        /**
+         * The schedule of recurring task $id, or null: ['id', 'queue',
+         * 'name', 'everyMs' (0: cron), 'cron' (?string), 'tz' (?string),
+         * 'paused', 'overlap' ("default", "skip", "queue",
+         * "cancel-previous"), 'catchUp', 'alertAfterMs' (0: none),
+         * 'lastSuccessAt' (0: never), 'sinceSuccessMs', 'overdue' (bool),
+         * 'runAt', 'nextAt' (0: none), 'createdAt', 'now'] (times in epoch
+         * ms).
+         */
+        public function schedule(int $id): ?array {}
+
+        /**
+         * Every recurring task's schedule, by id, as schedule() describes
+         * them; $alerted: only those with an 'alertAfter'.
+         * @return list<array>
+         */
+        public function schedules(bool $alerted = false): array {}
 
         /**
          * Close the connection; a persistent one goes back to the process's
@@ -266,6 +358,8 @@ namespace Leaseq {
         public readonly ?string $cron;
         /** The cron expression's time zone; null: UTC (or no cron). */
         public readonly ?string $tz;
+        /** The concurrency key (its limit: Db::limit()); null when none. */
+        public readonly ?string $concurrencyKey;
 
         private function __construct() {}
     }
@@ -398,6 +492,10 @@ namespace Leaseq {
     /** LQ_ENOTDB: not a database file. */
     final class NotDatabaseException extends Exception {}
 
-    /** LQ_REVOKED: the claimed task was cancelled (leasectl task cancel): stop working on it. */
+    /**
+     * LQ_REVOKED: the claimed task was cancelled (Db::cancelTask(), leasectl
+     * task cancel): stop working on it.  A Worker throws it inside the
+     * running handler at its next heartbeat.
+     */
     final class RevokedException extends Exception {}
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: d26b8522d421083f4ebec17bbfeaacf35c5fb288 */
+ * Stub hash: cac47f986b81673a0fb2c8d8b2428f802c837473 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")
@@ -100,6 +100,49 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_remove, 0, 1, _I
 	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_cancelTask, 0, 1, _IS_BOOL, 1)
+	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, reason, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Leaseq_Db_partition arginfo_class_Leaseq_Db_result
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_setLimit, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, concurrency, IS_LONG, 1, "null")
+	ZEND_ARG_TYPE_MASK(0, rate, MAY_BE_STRING|MAY_BE_ARRAY|MAY_BE_NULL, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_limit, 0, 1, IS_ARRAY, 1)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Leaseq_Db_limits arginfo_class_Leaseq_Db_migrate
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_removeLimit, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_pauseTask, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, paused, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Leaseq_Db_runNow arginfo_class_Leaseq_Db_remove
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_editSchedule, 0, 1, IS_LONG, 1)
+	ZEND_ARG_TYPE_INFO(0, id, IS_LONG, 0)
+	ZEND_ARG_TYPE_MASK(0, every, MAY_BE_LONG|MAY_BE_DOUBLE|MAY_BE_STRING|MAY_BE_NULL, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, cron, IS_STRING, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, tz, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Leaseq_Db_schedule arginfo_class_Leaseq_Db_progress
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Leaseq_Db_schedules, 0, 0, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, alerted, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_Leaseq_Db_close arginfo_class_Leaseq_Db_cancel
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Lease___construct, 0, 0, 0)
@@ -195,6 +238,17 @@ ZEND_METHOD(Leaseq_Db, history);
 ZEND_METHOD(Leaseq_Db, queues);
 ZEND_METHOD(Leaseq_Db, cancel);
 ZEND_METHOD(Leaseq_Db, remove);
+ZEND_METHOD(Leaseq_Db, cancelTask);
+ZEND_METHOD(Leaseq_Db, partition);
+ZEND_METHOD(Leaseq_Db, setLimit);
+ZEND_METHOD(Leaseq_Db, limit);
+ZEND_METHOD(Leaseq_Db, limits);
+ZEND_METHOD(Leaseq_Db, removeLimit);
+ZEND_METHOD(Leaseq_Db, pauseTask);
+ZEND_METHOD(Leaseq_Db, runNow);
+ZEND_METHOD(Leaseq_Db, editSchedule);
+ZEND_METHOD(Leaseq_Db, schedule);
+ZEND_METHOD(Leaseq_Db, schedules);
 ZEND_METHOD(Leaseq_Db, close);
 ZEND_METHOD(Leaseq_Lease, __construct);
 ZEND_METHOD(Leaseq_Lease, renew);
@@ -242,6 +296,17 @@ static const zend_function_entry class_Leaseq_Db_methods[] = {
 	ZEND_ME(Leaseq_Db, queues, arginfo_class_Leaseq_Db_queues, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, cancel, arginfo_class_Leaseq_Db_cancel, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, remove, arginfo_class_Leaseq_Db_remove, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, cancelTask, arginfo_class_Leaseq_Db_cancelTask, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, partition, arginfo_class_Leaseq_Db_partition, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, setLimit, arginfo_class_Leaseq_Db_setLimit, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, limit, arginfo_class_Leaseq_Db_limit, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, limits, arginfo_class_Leaseq_Db_limits, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, removeLimit, arginfo_class_Leaseq_Db_removeLimit, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, pauseTask, arginfo_class_Leaseq_Db_pauseTask, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, runNow, arginfo_class_Leaseq_Db_runNow, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, editSchedule, arginfo_class_Leaseq_Db_editSchedule, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, schedule, arginfo_class_Leaseq_Db_schedule, ZEND_ACC_PUBLIC)
+	ZEND_ME(Leaseq_Db, schedules, arginfo_class_Leaseq_Db_schedules, ZEND_ACC_PUBLIC)
 	ZEND_ME(Leaseq_Db, close, arginfo_class_Leaseq_Db_close, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
@@ -540,6 +605,12 @@ static zend_class_entry *register_class_Leaseq_Task(void)
 	zend_string *property_tz_name = zend_string_init("tz", sizeof("tz") - 1, 1);
 	zend_declare_typed_property(class_entry, property_tz_name, &property_tz_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING|MAY_BE_NULL));
 	zend_string_release(property_tz_name);
+
+	zval property_concurrencyKey_default_value;
+	ZVAL_UNDEF(&property_concurrencyKey_default_value);
+	zend_string *property_concurrencyKey_name = zend_string_init("concurrencyKey", sizeof("concurrencyKey") - 1, 1);
+	zend_declare_typed_property(class_entry, property_concurrencyKey_name, &property_concurrencyKey_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING|MAY_BE_NULL));
+	zend_string_release(property_concurrencyKey_name);
 
 	return class_entry;
 }

@@ -141,6 +141,11 @@ int lq_php_task_opts(HashTable *opts, uint32_t arg, bool allow_name, lq_task_opt
 		     zend_string **payload_keep);
 void lq_php_task_new(zval *out, const lq_task *t);
 lq_php_task *lq_php_task_get(zend_object *obj);
+/* A listing failed: drop what it gathered in return_value and throw. */
+void lq_php_list_failed(lq_php_db *dbo, lq_status st, const char *what, zval *return_value);
+
+/* flow.c: "skip", "queue" or "cancel-previous" (option 'overlap'). */
+int lq_php_overlap(zval *v, uint32_t arg, lq_overlap *out);
 
 /* Set a declared (readonly) property from inside the extension. */
 void lq_php_prop(zend_object *obj, const char *name, zval *v);

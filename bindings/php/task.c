@@ -59,6 +59,7 @@ void lq_php_task_new(zval *out, const lq_task *t)
 	lq_php_prop_long(o, "everyMs", (zend_long)t->every_ms);
 	lq_php_prop_str(o, "cron", t->cron[0] ? t->cron : NULL);
 	lq_php_prop_str(o, "tz", t->cron[0] && t->tz[0] ? t->tz : NULL);
+	lq_php_prop_str(o, "concurrencyKey", t->concurrency_key[0] ? t->concurrency_key : NULL);
 }
 
 lq_php_task *lq_php_task_get(zend_object *obj)
@@ -146,11 +147,52 @@ int lq_php_task_opts(HashTable *opts, uint32_t arg, bool allow_name, lq_task_opt
 		} else if (zend_string_equals_literal(k, "tz")) {
 			if (lq_php_cstring(v, arg, "tz", &o->tz) < 0)
 				return -1;
+		} else if (zend_string_equals_literal(k, "concurrencyKey")) {
+			if (Z_TYPE_P(v) != IS_NULL && lq_php_cstring(v, arg, "concurrencyKey", &o->concurrency_key) < 0)
+				return -1;
+		} else if (zend_string_equals_literal(k, "partition")) {
+			if (Z_TYPE_P(v) != IS_NULL && lq_php_cstring(v, arg, "partition", &o->partition) < 0)
+				return -1;
+		} else if (zend_string_equals_literal(k, "overlap")) {
+			if (lq_php_overlap(v, arg, &o->overlap) < 0)
+				return -1;
+		} else if (zend_string_equals_literal(k, "catchUp")) {
+			if (lq_php_long(v, arg, "catchUp", &n) < 0)
+				return -1;
+			if (n < 1 || n > LQ_CATCH_UP_MAX) {
+				zend_argument_value_error(arg, "option \"catchUp\" must be between 1 and %d", LQ_CATCH_UP_MAX);
+				return -1;
+			}
+			o->catch_up = (int)n;
+		} else if (zend_string_equals_literal(k, "alertAfter")) {
+			if (lq_php_duration(v, arg, "alertAfter", &o->alert_after_ms) < 0)
+				return -1;
+			if (o->alert_after_ms <= 0) {
+				zend_argument_value_error(arg, "option \"alertAfter\" must be positive");
+				return -1;
+			}
 		} else {
 			lq_php_unknown_option(arg, k);
 			return -1;
 		}
 	} ZEND_HASH_FOREACH_END();
+	if ((o->overlap || o->catch_up || o->alert_after_ms) && !o->every_ms && !o->cron) {
+		zend_argument_value_error(arg, "options \"overlap\", \"catchUp\" and \"alertAfter\" need \"every\" or \"cron\"");
+		return -1;
+	}
+	const char *flow[2] = {o->concurrency_key, o->partition};
+	static const char *const flow_opt[2] = {"concurrencyKey", "partition"};
+	for (int i = 0; i < 2; i++) {
+		char msg[256];
+		if (flow[i] && lq_check_name(flow_opt[i], flow[i], msg, sizeof(msg)) != LQ_OK) {
+			zend_argument_value_error(arg, "option \"%s\" is not valid: %s", flow_opt[i], msg);
+			return -1;
+		}
+	}
+	if (o->concurrency_key && !strncmp(o->concurrency_key, "queue:", 6)) {
+		zend_argument_value_error(arg, "option \"concurrencyKey\" must not start with \"queue:\"");
+		return -1;
+	}
 	if (o->queue) {
 		char msg[256];
 		if (lq_check_name("queue", o->queue, msg, sizeof(msg)) != LQ_OK) {
@@ -404,7 +446,7 @@ ZEND_METHOD(Leaseq_Db, task)
 }
 
 /* A listing failed: drop what it gathered and throw. */
-static void list_failed(lq_php_db *dbo, lq_status st, const char *what, zval *return_value)
+void lq_php_list_failed(lq_php_db *dbo, lq_status st, const char *what, zval *return_value)
 {
 	zval_ptr_dtor(return_value);
 	ZVAL_UNDEF(return_value);
@@ -438,7 +480,7 @@ ZEND_METHOD(Leaseq_Db, tasks)
 					   (dead ? LQ_LIST_DEAD : 0u) | (due ? LQ_LIST_DUE : 0u), task_list_fn,
 					   return_value));
 	if (st != LQ_OK)
-		list_failed(dbo, st, "tasks", return_value);
+		lq_php_list_failed(dbo, st, "tasks", return_value);
 }
 
 static int run_list_fn(const lq_run *r, void *ctx)
@@ -513,7 +555,7 @@ ZEND_METHOD(Leaseq_Db, history)
 	lq_status st;
 	LQ_PHP_CALL(dbo, st = lq_run_list(dbo->db, &f, run_list_fn, return_value));
 	if (st != LQ_OK)
-		list_failed(dbo, st, "history", return_value);
+		lq_php_list_failed(dbo, st, "history", return_value);
 }
 
 static int queue_list_fn(const lq_queue_info *q, void *ctx)
@@ -538,7 +580,7 @@ ZEND_METHOD(Leaseq_Db, queues)
 	lq_status st;
 	LQ_PHP_CALL(dbo, st = lq_queue_list(dbo->db, queue_list_fn, return_value));
 	if (st != LQ_OK)
-		list_failed(dbo, st, "queues", return_value);
+		lq_php_list_failed(dbo, st, "queues", return_value);
 }
 
 ZEND_METHOD(Leaseq_Db, progress)

@@ -70,6 +70,7 @@ static struct {
 	int64_t limit_ms;
 	bool timed_out, lost;
 	bool lost_untold; /* lost, and the LostException not thrown yet */
+	lq_status lost_st; /* LQ_LOST, or LQ_REVOKED: the task was cancelled */
 } cur;
 
 static zend_atomic_bool tick_pending;
@@ -184,9 +185,11 @@ static void job_interrupt(zend_execute_data *ex)
 	int64_t now = mono_ms();
 	if (cur.hb_every_ms > 0 && now >= cur.next_hb && !cur.lost) {
 		cur.next_hb = now + cur.hb_every_ms;
-		if (lq_job_heartbeat(cur.job) == LQ_LOST) {
+		lq_status st = lq_job_heartbeat(cur.job);
+		if (st == LQ_LOST || st == LQ_REVOKED) {
 			cur.lost = true;
 			cur.lost_untold = true;
+			cur.lost_st = st;
 		}
 	}
 	if (cur.deadline && now >= cur.deadline)
@@ -197,9 +200,14 @@ static void job_interrupt(zend_execute_data *ex)
 		return; /* at the next tick */
 	if (cur.lost_untold) {
 		cur.lost_untold = false;
-		zend_throw_exception_ex(lq_php_ce_status[LQ_LOST], LQ_LOST,
-					"task %lld (%s): its claim was lost; another worker may run it",
-					(long long)t->id, t->name);
+		if (cur.lost_st == LQ_REVOKED)
+			zend_throw_exception_ex(lq_php_ce_status[LQ_REVOKED], LQ_REVOKED,
+						"task %lld (%s) was cancelled: stop working on it", (long long)t->id,
+						t->name);
+		else
+			zend_throw_exception_ex(lq_php_ce_status[LQ_LOST], LQ_LOST,
+						"task %lld (%s): its claim was lost; another worker may run it",
+						(long long)t->id, t->name);
 	} else {
 		zend_throw_exception_ex(lq_php_ce_status[LQ_ETIMEDOUT], LQ_ETIMEDOUT,
 					"task %lld (%s) ran past its time limit of %lld ms", (long long)t->id, t->name,

@@ -35,7 +35,7 @@ setup(
     ext_modules=[
         Extension(
             "leaseq._leaseq",
-            sources=[f"src/{name}.c" for name in ("module", "errors", "args", "db", "lease", "task", "worker")],
+            sources=[f"src/{name}.c" for name in ("module", "errors", "args", "db", "lease", "task", "worker", "flow")],
             depends=["src/leaseq_py.h"],
             include_dirs=include_dirs,
             library_dirs=library_dirs,

@@ -63,7 +63,7 @@ See docs/python.md for the whole manual.
 import builtins as _builtins
 
 from . import _leaseq
-from ._leaseq import Db, Lease, QueueInfo, Report, Run, Task, parse_duration, redact_dsn
+from ._leaseq import Db, Lease, Limit, QueueInfo, Report, Run, Schedule, Task, parse_duration, redact_dsn
 
 __version__ = _leaseq.library_version
 
@@ -181,7 +181,8 @@ class Canceled(Error):
 
 
 class Revoked(Error):
-    """The claimed task was cancelled (``leasectl task cancel``, LQ_REVOKED): stop working on it."""
+    """The claimed task was cancelled (``Db.cancel_task()``, ``leasectl task cancel``, LQ_REVOKED): stop
+    working on it.  A Worker raises it inside the handler when its heartbeat hears of the cancel."""
 
     status = 18
 
@@ -206,8 +207,8 @@ from ._worker import Worker, tick, progress, snooze, set_result  # noqa: E402
 from ._enqueue import enqueue, enqueue_many  # noqa: E402
 
 __all__ = [
-    "connect", "Db", "Lease", "Task", "Run", "QueueInfo", "Report", "Worker", "tick", "progress", "snooze",
-    "set_result", "enqueue",
+    "connect", "Db", "Lease", "Task", "Run", "QueueInfo", "Report", "Limit", "Schedule", "Worker", "tick",
+    "progress", "snooze", "set_result", "enqueue",
     "enqueue_many", "parse_duration", "redact_dsn", "Error", "Busy", "LeaseLost", "Lost", "NotFound",
     "InvalidArgument", "Schema", "ConnectionError", "UnknownOutcome", "NoMemory", "Timeout",
     "TransactionOpen", "NoDatabase", "CannotCreate", "PermissionDenied", "NotADatabase", "Canceled",

@@ -65,6 +65,35 @@ class QueueInfo(NamedTuple):
     dead: int
     next_run_at: Optional[datetime.datetime]
 
+class Limit(NamedTuple):
+    key: str  # a concurrency key, or "queue:" + a queue name
+    concurrency: Optional[int]
+    rate_n: Optional[int]
+    rate_period: Optional[float]  # seconds
+    running: int
+    tokens: Optional[int]  # None without a rate
+
+class Schedule(NamedTuple):
+    id: int
+    queue: str
+    name: str
+    every: Optional[float]  # seconds
+    cron: Optional[str]
+    tz: Optional[str]
+    paused: bool
+    overlap: str  # "default" | "skip" | "queue" | "cancel-previous"
+    catch_up: int
+    alert_after: Optional[float]  # seconds
+    last_success_at: Optional[datetime.datetime]
+    since_success: float  # seconds
+    overdue: bool
+    run_at: Optional[datetime.datetime]
+    next_at: Optional[datetime.datetime]
+    created_at: Optional[datetime.datetime]
+
+# A rate limit: "N/DUR" ("10/1s", "100/1m") or (n, duration).
+Rate = Union[str, Tuple[int, Duration]]
+
 class Report(NamedTuple):
     ran: int
     failed: int
@@ -117,6 +146,8 @@ class Task:
     def next_run_at(self) -> Optional[datetime.datetime]: ...
     @property
     def claim_owner(self) -> Optional[str]: ...
+    @property
+    def concurrency_key(self) -> Optional[str]: ...
 
 class Lease:
     """A held lease; a context manager that releases it if still held."""
@@ -176,7 +207,9 @@ class Db:
     def add(self, name: str, payload: Payload = None, *, queue: Optional[str] = None, delay: Optional[Duration] = None,
             run_at: Optional[Moment] = None, unique: Optional[str] = None, priority: Optional[int] = None,
             timeout: Optional[Duration] = None, max_attempts: Optional[int] = None, every: Optional[Duration] = None,
-            cron: Optional[str] = None, tz: Optional[str] = None, missed: Optional[str] = None) -> int: ...
+            cron: Optional[str] = None, tz: Optional[str] = None, missed: Optional[str] = None,
+            concurrency_key: Optional[str] = None, partition: Optional[str] = None, overlap: Optional[str] = None,
+            catch_up: Optional[int] = None, alert_after: Optional[Duration] = None) -> int: ...
     def add_many(self, tasks: Iterable[TaskSpec]) -> List[int]: ...
     def claim(self, queue: Optional[str] = "default", limit: int = 1, *, at_least_once: bool = True,
               claim_ttl: Optional[Duration] = 30) -> List[Task]: ...
@@ -195,6 +228,18 @@ class Db:
     def queues(self) -> builtins.list[QueueInfo]: ...
     def pause_queue(self, queue: str, paused: bool = True) -> None: ...
     def stats(self) -> Dict[str, Any]: ...
+    def cancel_task(self, id: int, reason: Optional[str] = None) -> Optional[bool]: ...
+    def partition(self, id: int) -> Optional[str]: ...
+    def set_limit(self, key: str, *, concurrency: Optional[int] = None, rate: Optional[Rate] = None) -> None: ...
+    def limit(self, key: str) -> Optional[Limit]: ...
+    def limits(self) -> builtins.list[Limit]: ...
+    def remove_limit(self, key: str) -> bool: ...
+    def pause_task(self, id: int, paused: bool = True) -> bool: ...
+    def run_now(self, id: int) -> bool: ...
+    def edit_schedule(self, id: int, *, every: Optional[Duration] = None, cron: Optional[str] = None,
+                      tz: Optional[str] = None) -> Optional[datetime.datetime]: ...
+    def schedule(self, id: int) -> Optional[Schedule]: ...
+    def schedules(self, *, alerted: bool = False) -> builtins.list[Schedule]: ...
 
 def connect(dsn: Optional[str] = None) -> Db: ...
 

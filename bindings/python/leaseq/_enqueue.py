@@ -50,6 +50,9 @@ def enqueue_many(conn, tasks):
         if s["every_ms"] or s["cron"]:
             raise ValueError("enqueue(): recurring tasks (every, cron) are added with Db.add(): their "
                              "schedule is computed by the library")
+        if s["flow"]:
+            raise ValueError("enqueue(): concurrency_key and partition are set with Db.add(): the "
+                             "documented INSERT does not write them")
     dialect, style, cursor_of = kind
     ids = []
     cur = cursor_of()

@@ -110,7 +110,7 @@ class _Watchdog:
                 self.cur = None
 
     def watch(self):
-        from . import Timeout
+        from . import Revoked, Timeout
 
         with self.cv:
             while True:
@@ -132,6 +132,11 @@ class _Watchdog:
                     cur[5] = now + beat
                     try:
                         job.heartbeat()
+                    except Revoked:
+                        # Db.cancel_task(): stop the handler as a time limit
+                        # does; the runner neither acks nor fails the task.
+                        _leaseq._async_raise(tid, Revoked)
+                        cur[3] = cur[5] = None
                     except Exception:  # the ack will say whether the claim was kept
                         pass
                 waits = [t - now for t in (cur[3], cur[5]) if t is not None]

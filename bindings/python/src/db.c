@@ -280,11 +280,16 @@ static PyMethodDef Db_methods[] = {
 	 "break_lease($self, name)\n--\n\nAdmin: free the lease whoever holds it (bumps the token).  False if unknown."},
 	{"add", (PyCFunction)(void (*)(void))Db_add, METH_VARARGS | METH_KEYWORDS,
 	 "add(name, payload=None, *, queue=None, delay=None, run_at=None, unique=None, priority=None,\n"
-	 "    timeout=None, max_attempts=None, every=None, cron=None, tz=None, missed=None)\n--\n\n"
+	 "    timeout=None, max_attempts=None, every=None, cron=None, tz=None, missed=None, concurrency_key=None,\n"
+	 "    partition=None, overlap=None, catch_up=None, alert_after=None)\n--\n\n"
 	 "Enqueue a task; returns its id (with unique=KEY and a live task holding KEY: that task's id).\n"
 	 "payload: str (UTF-8) or bytes.  delay/timeout/every: seconds, \"5m\" or a timedelta.\n"
 	 "run_at: a datetime (naive = UTC) or epoch seconds.  cron: 5 fields or @daily, in tz.\n"
-	 "missed: 'once' (default) or 'skip', for recurring tasks after downtime."},
+	 "missed: 'once' (default) or 'skip', for recurring tasks after downtime.\n"
+	 "concurrency_key: tasks sharing it share its limit (set_limit()).  partition: claims serve a\n"
+	 "queue's partitions (tenants) round-robin.  A recurring task's overlap ('skip', 'queue',\n"
+	 "'cancel-previous'), catch_up (1 to 100 missed occurrences) and alert_after (a duration:\n"
+	 "Schedule.overdue past it without a success)."},
 	{"add_many", (PyCFunction)Db_add_many, METH_O,
 	 "add_many($self, tasks)\n--\n\nEnqueue many tasks in one transaction: all or none.  Each task is a dict\n"
 	 "{'name': ..., 'payload': ..., <add() options>}, a tuple (name, payload, options) or a name.\n"
@@ -329,6 +334,41 @@ static PyMethodDef Db_methods[] = {
 	 "stats($self)\n--\n\n{'queues': [QueueInfo...], 'leases': {'taken', 'lost', 'broken'},\n"
 	 " 'runs': [{'queue', 'name', 'done', 'failed', 'timed_out', 'dead', 'cancelled'}...]}: the monotonic\n"
 	 " counters."},
+	{"cancel_task", (PyCFunction)(void (*)(void))Db_cancel_task, METH_VARARGS | METH_KEYWORDS,
+	 "cancel_task($self, id, reason=None)\n--\n\nCancel task id (lq_task_cancel): it never runs again and its history\n"
+	 "gets a 'cancelled' run (error: reason).  True when it was running under an at-least-once claim:\n"
+	 "that worker's next heartbeat raises Revoked and its ack is refused.  False when it was not\n"
+	 "running.  None when no live task has that id (finished, dead, unknown, or running at-most-once).\n"
+	 "A recurring task's schedule ends (pause_task() skips occurrences instead)."},
+	{"partition", (PyCFunction)Db_partition, METH_O,
+	 "partition($self, id)\n--\n\nThe partition of live task id (add(partition=...)): '' when it has none, None when\n"
+	 "no live task has that id."},
+	{"set_limit", (PyCFunction)(void (*)(void))Db_set_limit, METH_VARARGS | METH_KEYWORDS,
+	 "set_limit($self, key, *, concurrency=None, rate=None)\n--\n\nCreate or replace the limit of key (a task's\n"
+	 "concurrency_key, or \"queue:Q\" for every task of queue Q): at most concurrency running at once,\n"
+	 "at most n starts per period with rate=\"N/DUR\" (e.g. \"10/1s\") or (n, duration)."},
+	{"limit", (PyCFunction)Db_limit, METH_O, "limit($self, key)\n--\n\nThe Limit of key, or None."},
+	{"limits", (PyCFunction)Db_limits, METH_NOARGS,
+	 "limits($self)\n--\n\nEvery limit, by key: a list of Limit (key, concurrency, rate_n, rate_period,\n"
+	 "running, tokens)."},
+	{"remove_limit", (PyCFunction)Db_remove_limit, METH_O,
+	 "remove_limit($self, key)\n--\n\nRemove the limit of key.  False if there was none."},
+	{"pause_task", (PyCFunction)(void (*)(void))Db_pause_task, METH_VARARGS | METH_KEYWORDS,
+	 "pause_task($self, id, paused=True)\n--\n\nPause (or with paused=False resume) one live task: a paused\n"
+	 "task, or schedule, is not claimed.  False if there is no live task id."},
+	{"run_now", (PyCFunction)Db_run_now, METH_O,
+	 "run_now($self, id)\n--\n\nOne extra occurrence of recurring task id, due now (its schedule is not\n"
+	 "shifted); a one-off task becomes due now.  False if there is no live task id; Busy when an\n"
+	 "occurrence is due or running already, a run-now is pending, or the task is paused."},
+	{"edit_schedule", (PyCFunction)(void (*)(void))Db_edit_schedule, METH_VARARGS | METH_KEYWORDS,
+	 "edit_schedule($self, id, *, every=None, cron=None, tz=None)\n--\n\nReplace the schedule of recurring task\n"
+	 "id (every, or cron in tz).  Returns the new schedule's first occurrence (datetime), or None if\n"
+	 "there is no live task id.  ValueError for a task that is not recurring."},
+	{"schedule", (PyCFunction)Db_schedule, METH_O,
+	 "schedule($self, id)\n--\n\nThe Schedule of recurring task id, or None."},
+	{"schedules", (PyCFunction)(void (*)(void))Db_schedules, METH_VARARGS | METH_KEYWORDS,
+	 "schedules($self, *, alerted=False)\n--\n\nEvery recurring task's Schedule, by id; with alerted=True only\n"
+	 "those with an alert_after (check .overdue)."},
 	{NULL}};
 
 static PyGetSetDef Db_getset[] = {

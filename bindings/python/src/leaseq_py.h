@@ -25,7 +25,7 @@
 #pragma GCC visibility push(hidden)
 
 extern PyObject *g_format_exc_only; /* traceback.format_exception_only */
-extern PyTypeObject *RunType, *QueueType, *ReportType;
+extern PyTypeObject *RunType, *QueueType, *ReportType, *LimitType, *ScheduleType;
 
 extern PyTypeObject DbType, LeaseType, TaskType, JobType, RunnerType;
 
@@ -92,6 +92,23 @@ PyObject *Db_break_lease(DbObject *self, PyObject *arg);
 /* task.c */
 #define CLAIM_MAX 1000
 
+/* Callbacks that collect rows run without the GIL (inside the C call): they
+ * copy into a C array, and the Python objects are made afterwards. */
+typedef struct {
+	void *rows;
+	size_t n, cap, size;
+	int nomem;
+} collect;
+void *collect_add(collect *c);
+/* The list of c's rows, each made by make(row); NULL with the exception of
+ * st, or of a row that could not be made.  The caller frees the rows. */
+PyObject *rows_list(DbObject *self, lq_status st, const collect *c, PyObject *(*make)(void *row));
+PyObject *str_or_none(const char *s);
+int id_arg(PyObject *o, int64_t *id);
+PyObject *db_found(DbObject *self, lq_status st);
+PyObject *db_by_id(DbObject *self, PyObject *arg, lq_status (*fn)(lq_db *, int64_t));
+PyObject *struct_new(PyTypeObject *type, PyObject **v, size_t n);
+
 PyObject *task_from_copy(const lq_task *t);
 PyObject *Db_add(DbObject *self, PyObject *args, PyObject *kw);
 PyObject *Db_add_many(DbObject *self, PyObject *items);
@@ -112,6 +129,21 @@ PyObject *Db_pause_queue(DbObject *self, PyObject *args, PyObject *kw);
 PyObject *Db_stats(DbObject *self, PyObject *unused);
 PyObject *mod_enqueue_pgconn(PyObject *m, PyObject *args);
 PyObject *mod_check_task(PyObject *m, PyObject *items);
+
+/* flow.c */
+PyObject *Db_cancel_task(DbObject *self, PyObject *args, PyObject *kw);
+PyObject *Db_partition(DbObject *self, PyObject *arg);
+PyObject *Db_set_limit(DbObject *self, PyObject *args, PyObject *kw);
+PyObject *Db_limit(DbObject *self, PyObject *arg);
+PyObject *Db_limits(DbObject *self, PyObject *unused);
+PyObject *Db_remove_limit(DbObject *self, PyObject *arg);
+PyObject *Db_pause_task(DbObject *self, PyObject *args, PyObject *kw);
+PyObject *Db_run_now(DbObject *self, PyObject *arg);
+PyObject *Db_edit_schedule(DbObject *self, PyObject *args, PyObject *kw);
+PyObject *Db_schedule(DbObject *self, PyObject *arg);
+PyObject *Db_schedules(DbObject *self, PyObject *args, PyObject *kw);
+int overlap_arg(PyObject *o, lq_overlap *out);
+const char *overlap_name(lq_overlap o);
 
 /* worker.c */
 PyObject *mod_async_raise(PyObject *m, PyObject *args);

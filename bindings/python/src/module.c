@@ -5,7 +5,7 @@
 #include "leaseq_py.h"
 
 PyObject *g_format_exc_only; /* traceback.format_exception_only */
-PyTypeObject *RunType, *QueueType, *ReportType;
+PyTypeObject *RunType, *QueueType, *ReportType, *LimitType, *ScheduleType;
 
 static PyMethodDef mod_methods[] = {
 	{"_init", mod_init, METH_VARARGS, "_init(Error, {status: class}): the exception classes."},
@@ -40,6 +40,33 @@ static PyStructSequence_Field report_fields[] = {
 	{NULL}};
 static PyStructSequence_Desc report_desc = {"leaseq.Report", "What a run of the runner did.", report_fields, 4};
 
+static PyStructSequence_Field limit_fields[] = {
+	{"key", "a concurrency key, or \"queue:\" and a queue name"},
+	{"concurrency", "at most this many running at once, or None"},
+	{"rate_n", "at most rate_n starts per rate_period, or None"},
+	{"rate_period", "seconds, or None"},
+	{"running", "live claims of the key now"},
+	{"tokens", "starts the rate allows now, or None without a rate"},
+	{NULL}};
+static PyStructSequence_Desc limit_desc = {"leaseq.Limit", "A limit on a concurrency key or a queue.", limit_fields, 6};
+
+static PyStructSequence_Field schedule_fields[] = {
+	{"id", "the recurring task's id"}, {"queue", NULL}, {"name", NULL},
+	{"every", "the interval in seconds, or None (cron)"}, {"cron", "the cron expression, or None"},
+	{"tz", "the cron time zone, or None (UTC)"}, {"paused", NULL},
+	{"overlap", "'default', 'skip', 'queue' or 'cancel-previous'"},
+	{"catch_up", "missed occurrences run after downtime: 0 skip, 1 once, N"},
+	{"alert_after", "the dead-man bound in seconds, or None"},
+	{"last_success_at", "the last successful run, or None"},
+	{"since_success", "seconds since the last success (or the creation)"},
+	{"overdue", "alert_after set, not paused, and no success for longer"},
+	{"run_at", "the row's due time (a run-now's, if pending)"},
+	{"next_at", "the regular occurrence a run-now set aside, or None"},
+	{"created_at", NULL},
+	{NULL}};
+static PyStructSequence_Desc schedule_desc = {"leaseq.Schedule", "A recurring task's schedule and its steering.",
+					      schedule_fields, 16};
+
 static struct PyModuleDef moddef = {
 	PyModuleDef_HEAD_INIT, "leaseq._leaseq", "The C half of the leaseq module (import leaseq instead).", -1,
 	mod_methods,
@@ -59,7 +86,9 @@ PyMODINIT_FUNC PyInit__leaseq(void)
 	RunType = PyStructSequence_NewType(&run_desc);
 	QueueType = PyStructSequence_NewType(&queue_desc);
 	ReportType = PyStructSequence_NewType(&report_desc);
-	if (!RunType || !QueueType || !ReportType)
+	LimitType = PyStructSequence_NewType(&limit_desc);
+	ScheduleType = PyStructSequence_NewType(&schedule_desc);
+	if (!RunType || !QueueType || !ReportType || !LimitType || !ScheduleType)
 		return NULL;
 	if (PyType_Ready(&DbType) < 0 || PyType_Ready(&LeaseType) < 0 || PyType_Ready(&TaskType) < 0 ||
 	    PyType_Ready(&JobType) < 0 || PyType_Ready(&RunnerType) < 0)
@@ -75,6 +104,8 @@ PyMODINIT_FUNC PyInit__leaseq(void)
 	    PyModule_AddObjectRef(m, "Run", (PyObject *)RunType) < 0 ||
 	    PyModule_AddObjectRef(m, "QueueInfo", (PyObject *)QueueType) < 0 ||
 	    PyModule_AddObjectRef(m, "Report", (PyObject *)ReportType) < 0 ||
+	    PyModule_AddObjectRef(m, "Limit", (PyObject *)LimitType) < 0 ||
+	    PyModule_AddObjectRef(m, "Schedule", (PyObject *)ScheduleType) < 0 ||
 	    PyModule_AddStringConstant(m, "library_version", lq_version()) < 0 ||
 	    PyModule_AddStringConstant(m, "header_version", LEASEQ_VERSION_STRING) < 0) {
 		Py_DECREF(m);

@@ -62,7 +62,7 @@ static void Task_dealloc(TaskObject *self)
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *str_or_none(const char *s)
+PyObject *str_or_none(const char *s)
 {
 	if (!s || !*s)
 		Py_RETURN_NONE;
@@ -101,6 +101,7 @@ static PyObject *Task_get(TaskObject *self, void *which)
 	case 19: return PyBool_FromLong(t->paused);
 	case 20: return ms_to_datetime(t->next_run_at);
 	case 21: return str_or_none(t->claim_owner);
+	case 22: return str_or_none(t->concurrency_key);
 	}
 	Py_RETURN_NONE;
 }
@@ -130,6 +131,7 @@ static PyGetSetDef Task_getset[] = {
 	TASK_ATTR("paused", "True when paused.", 19),
 	TASK_ATTR("next_run_at", "A claimed recurring task: the next occurrence, else None.", 20),
 	TASK_ATTR("claim_owner", "Who holds its claim, or None.", 21),
+	TASK_ATTR("concurrency_key", "The concurrency key (its limit: Db.limit(key)), or None.", 22),
 	{NULL}};
 
 static PyObject *Task_repr(TaskObject *self)
@@ -175,7 +177,8 @@ typedef struct {
 } addspec;
 
 static const char *const add_keys[] = {"queue", "delay", "run_at", "unique", "priority", "timeout",
-				       "max_attempts", "every", "cron", "tz", "missed", NULL};
+				       "max_attempts", "every", "cron", "tz", "missed", "concurrency_key",
+				       "partition", "overlap", "catch_up", "alert_after", NULL};
 
 static int spec_keep(addspec *s, PyObject *o)
 {
@@ -289,12 +292,33 @@ static int spec_fill(addspec *s, PyObject *nameo, PyObject *payload, PyObject *k
 			}
 			break;
 		}
+		case 11: bad = !(s->o.concurrency_key = name_arg(v, "concurrency key")); break;
+		case 12: bad = !(s->o.partition = name_arg(v, "partition")); break;
+		case 13: bad = overlap_arg(v, &s->o.overlap) < 0; break;
+		case 14: bad = int_arg(v, "catch_up", 1, LQ_CATCH_UP_MAX, &s->o.catch_up) < 0; break;
+		case 15:
+			bad = duration_ms(v, "alert_after", &s->o.alert_after_ms) < 0;
+			if (!bad && s->o.alert_after_ms <= 0) {
+				PyErr_SetString(PyExc_ValueError, "alert_after must be positive");
+				bad = 1;
+			}
+			break;
 		}
 		if (bad || spec_keep(s, v) < 0)
 			return -1;
 	}
 	if (s->o.every_ms && s->o.cron) {
 		PyErr_Format(PyExc_ValueError, "%s: every and cron exclude each other", where);
+		return -1;
+	}
+	if ((s->o.overlap || s->o.catch_up || s->o.alert_after_ms) && !s->o.every_ms && !s->o.cron) {
+		PyErr_Format(PyExc_ValueError, "%s: overlap, catch_up and alert_after are for recurring tasks (every, cron)",
+			     where);
+		return -1;
+	}
+	if (s->o.concurrency_key && !strncmp(s->o.concurrency_key, "queue:", 6)) {
+		PyErr_Format(PyExc_ValueError, "%s: a concurrency key does not start with \"queue:\" (a queue's limit "
+					       "applies to its tasks already)", where);
 		return -1;
 	}
 	if (s->o.cron || s->o.tz) {
@@ -466,15 +490,7 @@ PyObject *Db_add_many(DbObject *self, PyObject *items)
 	return r;
 }
 
-/* Callbacks that collect rows run without the GIL (inside the C call): they
- * copy into a C array, and the Python objects are made afterwards. */
-typedef struct {
-	void *rows;
-	size_t n, cap, size;
-	int nomem;
-} collect;
-
-static void *collect_add(collect *c)
+void *collect_add(collect *c)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 16;
@@ -489,9 +505,7 @@ static void *collect_add(collect *c)
 	return (char *)c->rows + c->size * c->n++;
 }
 
-/* The list of c's rows, each made by make(row); NULL with the exception of
- * st, or of a row that could not be made.  The caller frees the rows. */
-static PyObject *rows_list(DbObject *self, lq_status st, const collect *c, PyObject *(*make)(void *row))
+PyObject *rows_list(DbObject *self, lq_status st, const collect *c, PyObject *(*make)(void *row))
 {
 	if (c->nomem)
 		return PyErr_NoMemory();
@@ -618,7 +632,7 @@ PyObject *Db_heartbeat(DbObject *self, PyObject *args, PyObject *kw)
 	return db_none(self, st);
 }
 
-static int id_arg(PyObject *o, int64_t *id)
+int id_arg(PyObject *o, int64_t *id)
 {
 	if (!PyLong_Check(o) || PyBool_Check(o)) {
 		PyErr_Format(PyExc_TypeError, "a task id is an int, not %.100s", Py_TYPE(o)->tp_name);
@@ -697,19 +711,26 @@ PyObject *Db_result(DbObject *self, PyObject *arg)
 	return out;
 }
 
-/* For the id-only admin calls: rm and retry. */
-static PyObject *db_by_id(DbObject *self, PyObject *arg, lq_status (*fn)(lq_db *, int64_t))
+/* The answer of an admin call on one thing: False when there is no such
+ * thing (not an error), True when done. */
+PyObject *db_found(DbObject *self, lq_status st)
+{
+	if (st == LQ_NOTFOUND)
+		Py_RETURN_FALSE;
+	if (st != LQ_OK)
+		return db_raise(self, st);
+	Py_RETURN_TRUE;
+}
+
+/* For the id-only admin calls: rm, retry, run now. */
+PyObject *db_by_id(DbObject *self, PyObject *arg, lq_status (*fn)(lq_db *, int64_t))
 {
 	int64_t id;
 	lq_status st;
 	if (id_arg(arg, &id) < 0)
 		return NULL;
 	DB_RUN(self, st, fn(self->db, id));
-	if (st == LQ_NOTFOUND)
-		Py_RETURN_FALSE;
-	if (st != LQ_OK)
-		return db_raise(self, st);
-	Py_RETURN_TRUE;
+	return db_found(self, st);
 }
 
 PyObject *Db_remove(DbObject *self, PyObject *arg)
@@ -756,6 +777,23 @@ PyObject *Db_list(DbObject *self, PyObject *args, PyObject *kw)
 	return res;
 }
 
+/* A struct sequence of type from its n new values (stolen), or NULL when
+ * one of them could not be made. */
+PyObject *struct_new(PyTypeObject *type, PyObject **v, size_t n)
+{
+	PyObject *o = PyStructSequence_New(type);
+	for (size_t i = 0; i < n; i++) {
+		if (!o || !v[i]) {
+			for (size_t j = i; j < n; j++)
+				Py_XDECREF(v[j]);
+			Py_XDECREF(o);
+			return NULL;
+		}
+		PyStructSequence_SET_ITEM(o, (Py_ssize_t)i, v[i]);
+	}
+	return o;
+}
+
 typedef struct {
 	lq_run r;
 	char *error;
@@ -780,23 +818,11 @@ static PyObject *run_tuple(void *p)
 {
 	const run_row *row = p;
 	const lq_run *r = &row->r;
-	PyObject *o = PyStructSequence_New(RunType);
-	if (!o)
-		return NULL;
 	PyObject *v[] = {PyLong_FromLongLong(r->id),      PyLong_FromLongLong(r->task_id), ms_to_datetime(r->run_at),
 			 PyUnicode_FromString(r->queue),  PyUnicode_FromString(r->name),   PyUnicode_FromString(r->worker),
 			 PyLong_FromLong(r->attempt),     ms_to_datetime(r->started_at),   ms_to_datetime(r->ended_at),
 			 PyUnicode_FromString(lq_outcome_name(r->outcome)), str_or_none(row->error)};
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		if (!v[i]) {
-			for (size_t j = i + 1; j < sizeof(v) / sizeof(v[0]); j++)
-				Py_XDECREF(v[j]);
-			Py_DECREF(o);
-			return NULL;
-		}
-		PyStructSequence_SET_ITEM(o, (Py_ssize_t)i, v[i]);
-	}
-	return o;
+	return struct_new(RunType, v, sizeof(v) / sizeof(v[0]));
 }
 
 PyObject *Db_history(DbObject *self, PyObject *args, PyObject *kw)
@@ -1011,14 +1037,15 @@ PyObject *mod_check_task(PyObject *m, PyObject *items)
 					    ? PyBytes_FromStringAndSize(s[i].o.payload, (Py_ssize_t)s[i].o.payload_len)
 					    : Py_NewRef(Py_None);
 		PyObject *t = payload ? Py_BuildValue(
-						"{sssNszsLsLszsisisLsLsOsO}", "name", s[i].name, "payload", payload,
+						"{sssNszsLsLszsisisLsLsOsOsO}", "name", s[i].name, "payload", payload,
 						"queue", s[i].o.queue ? s[i].o.queue : LQ_DEFAULT_QUEUE, "delay_ms",
 						(long long)s[i].o.delay_ms, "run_at_ms", (long long)s[i].o.run_at,
 						"unique_key", s[i].o.unique_key, "priority", s[i].o.priority,
 						"max_attempts", s[i].o.max_attempts ? s[i].o.max_attempts : LQ_DEFAULT_MAX_ATTEMPTS,
 						"timeout_ms", (long long)s[i].o.timeout_ms, "every_ms",
 						(long long)s[i].o.every_ms, "cron", s[i].o.cron ? Py_True : Py_False,
-						"tz", s[i].o.tz ? Py_True : Py_False)
+						"tz", s[i].o.tz ? Py_True : Py_False, "flow",
+						s[i].o.concurrency_key || s[i].o.partition ? Py_True : Py_False)
 					      : NULL;
 		if (!t)
 			Py_CLEAR(res);
