@@ -226,6 +226,36 @@ static void cancel_amo_cancellable(void **state)
 	lq_task_clear(&t);
 }
 
+/* A marked run handed back (release, snooze) goes back in under its id,
+ * unmarked: then it is a waiting task to a cancel. */
+static void cancel_amo_cancellable_handback(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "back", 0);
+	lq_task t;
+	size_t n = 0;
+	int running = -1;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &t, 1, &n));
+	assert_lq_ok(db, lq_task_release(db, &t));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &t, 1, &n));
+	assert_int_equal(t.id, id);
+	assert_lq_ok(db, lq_task_heartbeat(db, &t, 30000));
+	assert_lq_ok(db, lq_task_snooze(db, &t, 3600 * 1000));
+	assert_lq(db, LQ_LOST, lq_task_heartbeat(db, &t, 30000)); /* unmarked */
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, id, &t));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_cancel(db, id, NULL, &running));
+	assert_int_equal(running, 0);
+	assert_lq_ok(db, lq_run_flush(db));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+}
+
 /* The fair-share claim of a queue with partitions marks its runs too. */
 static void cancel_amo_cancellable_fair(void **state)
 {
@@ -417,6 +447,7 @@ int lqt_conf_cancel(void)
 		cmocka_unit_test_setup(cancel_amo_cancellable, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_amo_cancellable_batch, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_amo_cancellable_fair, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_amo_cancellable_handback, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_amo_cancellable_crashed, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_in_runner_amo, lqt_conf_test_setup),
 	};
