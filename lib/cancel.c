@@ -8,7 +8,11 @@
  * heartbeat, ack, fail and release are all conditional on the row and its
  * claim owner, so they change nothing; the remembered claim only lets them
  * say LQ_REVOKED instead of LQ_LOST.  An at-most-once claim deleted the row
- * when it ran the task: nothing is left to revoke (LQ_NOTFOUND).
+ * when it ran the task: nothing is left to revoke (LQ_NOTFOUND), unless the
+ * claim marked the run in lq_task_running (LQ_AT_MOST_ONCE_CANCELLABLE).
+ * Then the cancel deletes the live mark instead, which fences the worker
+ * the same way (its heartbeat and ack are conditional on the mark), and
+ * remembers the revoked claim as above.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +25,7 @@ struct cancel_ctx {
 	lq_task t;
 	int found, running;
 	lq_status rowst;
+	int marked; /* a mark of an at-most-once run was read into t */
 };
 
 static int cancel_row(void *arg, const lq_value *c, int n)
@@ -34,6 +39,51 @@ static int cancel_row(void *arg, const lq_value *c, int n)
 	return 0;
 }
 
+/* The mark of an at-most-once run, as much of a task as its history
+ * row needs (at-most-once: the run's attempt is attempts + 1). */
+static int mark_row(void *arg, const lq_value *c, int n)
+{
+	struct cancel_ctx *cc = arg;
+
+	if (n < 8 || cc->marked)
+		return 1;
+	lq__col_str(&c[0], cc->t.claim_owner, sizeof(cc->t.claim_owner));
+	cc->t.claim_until = lq__col_int(&c[1]);
+	lq__col_str(&c[2], cc->t.queue, sizeof(cc->t.queue));
+	lq__col_str(&c[3], cc->t.name, sizeof(cc->t.name));
+	cc->t.run_at = lq__col_int(&c[4]);
+	cc->t.attempts = (int)lq__col_int(&c[5]);
+	cc->t.now = lq__col_int(&c[6]); /* the run's start, as its claim saw it */
+	cc->t.id = cc->id;
+	cc->t.mode = LQ_AT_MOST_ONCE;
+	cc->marked = lq__col_int(&c[1]) > lq__col_int(&c[7]); /* live on the database clock */
+	return 0;
+}
+
+/* No task row: a live mark of its at-most-once run is what is cancelled. */
+static lq_status cancel_marked(lq_db *db, struct cancel_ctx *cc, const char *what)
+{
+	lq_value id = lq_v_int(cc->id);
+	lq_status st = lq__exec(db, what, LQ_SQL_task_running_sweep, NULL, 0, NULL, NULL, NULL);
+	if (st == LQ_OK)
+		st = lq__exec(db, what, LQ_SQL_task_running_get, &id, 1, mark_row, cc, NULL);
+	if (st != LQ_OK || !cc->marked)
+		return st;
+	int64_t n = 0;
+	lq_value p[4] = {id, lq__v_text(cc->t.claim_owner), lq_v_int(cc->t.claim_until), lq__v_opt_text(cc->reason)};
+	st = lq__exec(db, what, LQ_SQL_task_running_end, p, 2, NULL, NULL, &n);
+	if (st != LQ_OK || n != 1)
+		return st;
+	st = lq__exec(db, what, LQ_SQL_task_cancel_sweep, NULL, 0, NULL, NULL, NULL);
+	if (st == LQ_OK)
+		st = lq__exec(db, what, LQ_SQL_task_cancel_mark, p, 4, NULL, NULL, NULL);
+	if (st != LQ_OK)
+		return st;
+	cc->found = cc->running = 1;
+	return lq__run_record(db, what, &cc->t, LQ_RUN_CANCELLED,
+			      cc->reason && cc->reason[0] ? cc->reason : "cancelled");
+}
+
 static lq_status cancel_body(lq_db *db, void *arg)
 {
 	struct cancel_ctx *cc = arg;
@@ -41,13 +91,15 @@ static lq_status cancel_body(lq_db *db, void *arg)
 	snprintf(what, sizeof(what), "task %lld", (long long)cc->id);
 	/* A retried transaction starts over. */
 	lq_task_clear(&cc->t);
-	cc->found = cc->running = 0;
+	cc->found = cc->running = cc->marked = 0;
 	cc->rowst = LQ_OK;
 	lq_value id = lq_v_int(cc->id);
 	lq_status st = lq__exec(db, what, LQ_SQL_task_cancel_get, &id, 1, cancel_row, cc, NULL);
 	if (st == LQ_OK)
 		st = cc->rowst;
-	if (st != LQ_OK || !cc->found)
+	if (st == LQ_OK && !cc->found)
+		return cancel_marked(db, cc, what);
+	if (st != LQ_OK)
 		return st;
 	/* Running: a claim that has not expired on the database clock (both
 	 * read by the statement above).  An expired claim's worker hears
@@ -90,7 +142,7 @@ LQ_EXTERN(lq_status) lq_task_cancel(lq_db *db, int64_t id, const char *reason, i
 	if (!found)
 		return lq__fail(db, LQ_NOTFOUND,
 				"task %lld: not found (no waiting task, nor one running under an at-least-once "
-				"claim, has that id)", (long long)id);
+				"claim or a cancellable at-most-once one, has that id)", (long long)id);
 	if (was_running)
 		*was_running = running;
 	return LQ_OK;

@@ -485,7 +485,17 @@ typedef struct lq_task_opts {
 #define LQ_EVERY_MIN_MS 10                            /* every_ms: from 10 ms ... */
 #define LQ_EVERY_MAX_MS (LQ_TTL_MAX_MS * 10)          /* ... to ten years */
 
-typedef enum lq_mode { LQ_AT_MOST_ONCE = 0, LQ_AT_LEAST_ONCE = 1 } lq_mode;
+/* How a claim delivers.  LQ_AT_MOST_ONCE_CANCELLABLE is a claim mode only
+ * (lq_task_claim, lq_task_ack_claim, lq_runner_opts.mode): at-most-once,
+ * and each one-off task it claims stays cancellable while it runs
+ * (lq_task_cancel), at the price of one more row written in the claim's
+ * transaction.  Its tasks say LQ_AT_MOST_ONCE in lq_task.mode, with a
+ * claim_owner and claim_until that lq_task_heartbeat keeps ahead. */
+typedef enum lq_mode {
+	LQ_AT_MOST_ONCE = 0,
+	LQ_AT_LEAST_ONCE = 1,
+	LQ_AT_MOST_ONCE_CANCELLABLE = 2
+} lq_mode;
 
 typedef struct lq_task {
 	int64_t id;
@@ -556,7 +566,16 @@ LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *na
  * as it is claimed, so a crash loses that run.  at-least-once: each is marked
  * with a claim that lasts claim_ttl_ms; finish it with lq_task_ack() or
  * lq_task_fail(), extend it with lq_task_heartbeat().  A recurring task is
- * claimed one occurrence at a time.  at-most-once: the claim moves run_at to
+ * claimed one occurrence at a time.  at-most-once cancellable: as
+ * at-most-once, and in the same transaction each one-off task's run is
+ * recorded as running, under a claim owner and until now + claim_ttl_ms
+ * (t->claim_owner, t->claim_until), so that lq_task_cancel can stop it;
+ * keep it with lq_task_heartbeat (a run not renewed by claim_until can no
+ * longer be cancelled; it never runs again either way), end it with
+ * lq_task_ack (or fail, release, snooze).  A claim on a task under a
+ * concurrency cap is at-least-once whatever the mode; a recurring task's
+ * occurrence is claimed at-most-once (its schedule can be cancelled, not
+ * the occurrence).  at-most-once: the claim moves run_at to
  * the next occurrence, so a crash or a failure loses that occurrence (a
  * failure is kept in last_error).  at-least-once: the occurrence is claimed
  * like a one-off task (owner, lease, attempts; run_at stays its due time):
@@ -640,7 +659,11 @@ LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t);
  * (t->claim_until is not updated).  LQ_OK; LQ_LOST when it expired or was
  * taken; LQ_REVOKED when the task was cancelled (lq_task_cancel, or a
  * schedule's overlap cancel-previous when the next occurrence came due): stop;
- * LQ_EINVAL: t is not an at-least-once claim or a bad TTL. */
+ * LQ_EINVAL: t is not an at-least-once claim or a bad TTL.  At-most-once:
+ * LQ_OK, nothing to keep, unless claimed LQ_AT_MOST_ONCE_CANCELLABLE: its
+ * running mark is extended the same way; LQ_REVOKED: it was cancelled,
+ * stop; LQ_LOST: the mark lapsed (not renewed in time), the run can no
+ * longer be cancelled (it may go on: nobody else runs the task). */
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms);
 
 /*
@@ -659,14 +682,19 @@ LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_
  *   anyway is not acknowledged and the task never runs again.  The revoked
  *   claim is remembered until the claim would have expired; after that the
  *   worker hears LQ_LOST, as for any claim it failed to keep.
- * - Running at-most-once: the claim already deleted the task, so there is
- *   nothing left in the database to revoke: LQ_NOTFOUND, the run goes on
- *   (a recurring task's schedule is still cancelled, not that occurrence).
- *   Run workers at-least-once for tasks you may need to stop.
+ * - Running at-most-once, claimed LQ_AT_MOST_ONCE_CANCELLABLE (leasectl's
+ *   worker and tick do): the run is revoked as above (*was_running = 1);
+ *   the worker's heartbeat, ack, fail and release say LQ_REVOKED and
+ *   record nothing, so the history has the one "cancelled" run.
+ * - Running at-most-once, claimed plainly LQ_AT_MOST_ONCE: the claim
+ *   already deleted the task, so there is nothing left in the database to
+ *   revoke: LQ_NOTFOUND, the run goes on (a recurring task's schedule is
+ *   still cancelled, not that occurrence).
  * reason: NULL or a line of at most LQ_NAME_MAX bytes of UTF-8, kept in
  * the history.  *was_running (may be NULL): 1 when a live claim was
  * revoked.  LQ_OK; LQ_NOTFOUND: no live task with that id (finished,
- * dead, unknown, or running at-most-once); LQ_EINVAL: a bad id or reason.
+ * dead, unknown, or running plainly at-most-once); LQ_EINVAL: a bad id or
+ * reason.
  */
 LQ_EXTERN(lq_status) lq_task_cancel(lq_db *db, int64_t id, const char *reason, int *was_running);
 
@@ -978,8 +1006,9 @@ typedef struct lq_job lq_job;
 LQ_EXTERN(const lq_task *) lq_job_task(const lq_job *job);
 /* Record why the job failed (copied).  One line. */
 LQ_EXTERN(void) lq_job_set_error(lq_job *job, const char *error);
-/* Keep a long job alive: extends the claim of an at-least-once job and,
- * inside lq_runner_tick, the runner lease.  Call it every
+/* Keep a long job alive: extends the claim of an at-least-once job (or
+ * the running mark of a cancellable at-most-once one) and, inside
+ * lq_runner_tick, the runner lease.  Call it every
  * lq_job_claim_ttl()/3 ms.  While the handler runs, the runner does not
  * touch its handle, so another thread may call this (a watchdog), provided
  * that thread and the handler never use the handle at the same time (one
@@ -1006,7 +1035,8 @@ typedef struct lq_runner lq_runner;
 typedef struct lq_runner_opts {
 	unsigned version;           /* LQ_RUNNER_OPTS_VERSION */
 	const char *const *queues;  /* NULL-terminated; NULL: {"default"} */
-	lq_mode mode;               /* default at-most-once */
+	lq_mode mode;               /* default at-most-once; also
+	                             * LQ_AT_MOST_ONCE_CANCELLABLE */
 	int64_t claim_ttl_ms;       /* at-least-once claim lease; 0: 30 s */
 	int64_t lease_ttl_ms;       /* runner lease for lq_runner_tick; 0: 3 s */
 	size_t batch;               /* tasks claimed per transaction; 0: 1 */

@@ -109,7 +109,7 @@ LQ_EXTERN(lq_status) lq_schema_status(lq_db *db, int *current, int *latest)
 lq_status lq__drop_schema(lq_db *db)
 {
 	static const char *const drops[] = {
-		"DROP TABLE IF EXISTS lq_task_cancel", "DROP TABLE IF EXISTS lq_limit", "DROP TABLE IF EXISTS lq_partition", "DROP TABLE IF EXISTS lq_counter", "DROP TABLE IF EXISTS lq_run",
+		"DROP TABLE IF EXISTS lq_task_running", "DROP TABLE IF EXISTS lq_task_cancel", "DROP TABLE IF EXISTS lq_limit", "DROP TABLE IF EXISTS lq_partition", "DROP TABLE IF EXISTS lq_counter", "DROP TABLE IF EXISTS lq_run",
 		"DROP TABLE IF EXISTS lq_queue", "DROP TABLE IF EXISTS lq_task_dead",
 		"DROP TABLE IF EXISTS lq_task", "DROP TABLE IF EXISTS lq_lease_slot", "DROP TABLE IF EXISTS lq_lease",
 		"DROP TABLE IF EXISTS lq_schema",

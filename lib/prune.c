@@ -46,8 +46,13 @@ static lq_status prune(lq_db *db, const char *what, lq_sql_id count_id, lq_sql_i
 LQ_EXTERN(lq_status) lq_task_prune(lq_db *db, int64_t older_than_ms, const char *queue, unsigned flags,
 				   int64_t *removed)
 {
-	return prune(db, flags & LQ_PRUNE_DRY_RUN ? "prune (dry run)" : "prune", LQ_SQL_task_dead_prune_count,
-		     LQ_SQL_task_dead_prune, older_than_ms, queue, flags, removed);
+	lq_status st = prune(db, flags & LQ_PRUNE_DRY_RUN ? "prune (dry run)" : "prune", LQ_SQL_task_dead_prune_count,
+			     LQ_SQL_task_dead_prune, older_than_ms, queue, flags, removed);
+	/* Also the running marks that crashed workers left (past their end:
+	 * nothing can cancel those runs any more); they count as nothing. */
+	if (st == LQ_OK && !(flags & LQ_PRUNE_DRY_RUN))
+		st = lq__exec(db, "prune", LQ_SQL_task_running_sweep, NULL, 0, NULL, NULL, NULL);
+	return st;
 }
 
 LQ_EXTERN(lq_status) lq_run_prune(lq_db *db, int64_t older_than_ms, const char *queue, unsigned flags,

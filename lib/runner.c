@@ -109,7 +109,7 @@ LQ_EXTERN(lq_status) lq_runner_new(lq_db *db, const lq_runner_opts *opts, lq_run
 		opts = &defaults;
 	if (opts->version != LQ_RUNNER_OPTS_VERSION)
 		return lq__fail(db, LQ_EINVAL, "runner: unknown lq_runner_opts version %u", opts->version);
-	if (opts->mode != LQ_AT_MOST_ONCE && opts->mode != LQ_AT_LEAST_ONCE)
+	if (opts->mode != LQ_AT_MOST_ONCE && opts->mode != LQ_AT_LEAST_ONCE && opts->mode != LQ_AT_MOST_ONCE_CANCELLABLE)
 		return lq__fail(db, LQ_EINVAL, "runner: unknown mode %d", (int)opts->mode);
 	if (opts->claim_ttl_ms < 0 || opts->lease_ttl_ms < 0)
 		return lq__fail(db, LQ_EINVAL, "runner: TTLs must be positive");

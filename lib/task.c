@@ -572,6 +572,7 @@ struct claim_ctx {
 	size_t held;      /* candidates a limit held back */
 	int queue_shut;   /* the queue's limit refused one: it refuses them all */
 	unsigned char limited[LQ_CLAIM_MAX]; /* candidate i must pass its limits */
+	int track;        /* at-most-once cancellable: mark each one-off run */
 };
 
 static int cand_row(void *arg, const lq_value *c, int n)
@@ -656,6 +657,23 @@ static lq_status set_preempt(lq_db *db, const lq_task *t, int64_t next_at)
 	return lq__exec(db, what, LQ_SQL_task_set_preempt, p, 3, NULL, NULL, NULL);
 }
 
+/* At-most-once cancellable: the run of one-off task t, just deleted by
+ * this transaction's claim, is marked running under owner until now +
+ * claim_ttl, so that lq_task_cancel finds it. */
+static lq_status track_run(lq_db *db, const struct claim_ctx *cc, lq_task *t, const char *owner)
+{
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_value p[8] = {lq_v_int(t->id), lq__v_text(owner), lq_v_int(cc->claim_ttl), lq__v_text(t->queue),
+			 lq__v_text(t->name), lq_v_int(t->run_at), lq_v_int(t->attempts), lq_v_int(t->now)};
+	lq_status st = lq__exec(db, what, LQ_SQL_task_running_insert, p, 8, NULL, NULL, NULL);
+	if (st != LQ_OK)
+		return st;
+	snprintf(t->claim_owner, sizeof(t->claim_owner), "%s", owner);
+	t->claim_until = t->now + cc->claim_ttl;
+	return LQ_OK;
+}
+
 static lq_status claim_task(lq_db *db, struct claim_ctx *cc, lq_mode mode, lq_task *t, int *claimed)
 {
 	char what[64];
@@ -732,6 +750,12 @@ static lq_status claim_task(lq_db *db, struct claim_ctx *cc, lq_mode mode, lq_ta
 		}
 		t->claim_owner[0] = '\0';
 		t->claim_until = 0;
+		if (cc->track) {
+			char owner[LQ_OWNER_MAX + 1];
+			lq__make_owner(db, "claim", owner, sizeof(owner));
+			if ((st = track_run(db, cc, t, owner)) != LQ_OK)
+				return st;
+		}
 		*claimed = 1;
 		return LQ_OK;
 	}
@@ -785,8 +809,9 @@ static lq_status claim_set(lq_db *db, struct claim_ctx *cc, lq_task *t, unsigned
 	char owner[LQ_OWNER_MAX + 1] = "";
 	int alo = cc->mode == LQ_AT_LEAST_ONCE;
 	lq_value *ids = alo ? p + 2 : p;
-	if (alo) {
+	if (alo || cc->track)
 		lq__make_owner(db, "claim", owner, sizeof(owner));
+	if (alo) {
 		p[0] = lq__v_text(owner);
 		p[1] = lq_v_int(cc->claim_ttl);
 	}
@@ -821,6 +846,8 @@ static lq_status claim_set(lq_db *db, struct claim_ctx *cc, lq_task *t, unsigned
 			} else {
 				t[j].claim_owner[0] = '\0';
 				t[j].claim_until = 0;
+				if (cc->track && (st = track_run(db, cc, &t[j], owner)) != LQ_OK)
+					return st;
 			}
 		}
 	}
@@ -1086,7 +1113,7 @@ static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *see
 	if (st != LQ_OK || !*fair)
 		return st;
 	/* SQLite claims in one statement too, but has no fair one. */
-	if (!(db->be->caps & LQ_CAP_CLAIM_RETURNING) || !db->be->sql[LQ_SQL_task_claim_fair_delete])
+	if (!(db->be->caps & LQ_CAP_CLAIM_RETURNING) || !db->be->sql[LQ_SQL_task_claim_fair_delete] || cc->track)
 		return claim_fair_tx(db, cc, seen);
 	/* Rounds of one task a partition until the batch is full or a round
 	 * finds nothing. */
@@ -1220,6 +1247,13 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 		p[2] = p[3];
 		np--;
 	}
+	if (cc->track) { /* n == 1 (track_in_one): the mark goes with the claim */
+		lq__make_owner(db, "claim", owner, sizeof(owner));
+		id = LQ_SQL_task_claim_one_delete_run;
+		p[1] = lq__v_text(owner);
+		p[2] = lq_v_int(cc->claim_ttl);
+		np = 3;
+	}
 	lq_status st = claim_exec(db, cc, id, p, np, batch_row, cc);
 	if (st != LQ_OK)
 		return st;
@@ -1231,8 +1265,19 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 			t->claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
 			t->claim_until = 0;
 		}
+		if (cc->track) {
+			snprintf(t->claim_owner, sizeof(t->claim_owner), "%s", owner);
+			t->claim_until = t->now + cc->claim_ttl;
+		}
 	}
 	return LQ_OK;
+}
+
+/* A cancellable at-most-once claim of one task can mark its run in the
+ * claim's one statement where the dialect has it (PostgreSQL). */
+static int track_in_one(const lq_db *db, size_t n)
+{
+	return n == 1 && db->be->sql[LQ_SQL_task_claim_one_delete_run];
 }
 
 /* The COMMIT of an at-least-once claim was lost: re-read each task (one-off
@@ -1285,7 +1330,7 @@ static lq_status claim_args(lq_db *db, const char **queue, lq_mode mode, int64_t
 		return st;
 	if (n == 0 || n > LQ_CLAIM_MAX)
 		return lq__fail(db, LQ_EINVAL, "task claim: batch size must be 1 to %d", LQ_CLAIM_MAX);
-	if (mode != LQ_AT_MOST_ONCE && mode != LQ_AT_LEAST_ONCE)
+	if (mode != LQ_AT_MOST_ONCE && mode != LQ_AT_LEAST_ONCE && mode != LQ_AT_MOST_ONCE_CANCELLABLE)
 		return lq__fail(db, LQ_EINVAL, "task claim: unknown mode %d", (int)mode);
 	if (*ttl == 0)
 		*ttl = LQ_DEFAULT_CLAIM_TTL_MS;
@@ -1320,22 +1365,37 @@ LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
+	/* Cancellable: the transaction marks each run beside its claim (a
+	 * shell handler's fork and exec dwarf the extra statement). */
+	int track = mode == LQ_AT_MOST_ONCE_CANCELLABLE;
+	if (track)
+		mode = LQ_AT_MOST_ONCE;
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}, track};
 	int general = 1, fair = 0, fair_seen = 0;
+	int one = (db->be->caps & LQ_CAP_CLAIM_RETURNING) && (!track || track_in_one(db, n));
+	if (track && !one && (db->be->caps & LQ_CAP_CLAIM_RETURNING)) {
+		/* Where the plain claim is one statement, a poll of an idle
+		 * queue stays one (a read), not a write transaction. */
+		int64_t wait = -1;
+		if ((st = lq_queue_next_due(db, queue, &wait)) != LQ_OK)
+			return st;
+		if (wait != 0)
+			return (st = lq__run_flush(db)) != LQ_OK ? st : LQ_EMPTY;
+	}
 	/* A queue with partitions: fair share first; what it cannot see (a
 	 * task whose partition row went meanwhile) the plain claim finds. */
 	if ((st = claim_fair(db, &cc, &fair, &fair_seen)) != LQ_OK)
 		return st;
 	if (cc.got > 0 || fair_seen) {
 		general = 0;
-	} else if (db->be->caps & LQ_CAP_CLAIM_RETURNING) {
+	} else if (one) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
 			return st;
 		general = (cc.left > 0 || (db->be->caps & LQ_CAP_CLAIM_SHORT)) && cc.got < n;
 	}
 	if (general) {
 		/* What one statement cannot claim: the transaction, appending. */
-		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
+		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}, track};
 		st = lq__tx(db, 1, what, claim_body, &rest);
 		if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && rest.got > 0)
 			st = settle_unknown_claims(db, &rest);
@@ -1411,9 +1471,10 @@ static lq_status settle_unread(lq_db *db, const lq_task *t)
 			"could not be read (%s)", (long long)t->id, why);
 }
 
-/* An at-least-once ack or fail found its claim gone: LQ_LOST, unless its
- * own lost attempt settled it, which the run's history row then says. */
-static lq_status claim_lost(lq_db *db, const lq_task *t, enum settle_try again, const char *why)
+/* A settle found its claim (or run mark) gone: LQ_OK when its own lost
+ * attempt settled it, which the run's history row then says; LQ_REVOKED
+ * when a cancel took it; else LQ_LOST, with no message yet. */
+static lq_status gone_why(lq_db *db, const lq_task *t, enum settle_try again)
 {
 	if (again == SETTLE_AGAIN_UNKNOWN) {
 		char what[64];
@@ -1426,8 +1487,15 @@ static lq_status claim_lost(lq_db *db, const lq_task *t, enum settle_try again, 
 			return LQ_OK;
 		}
 	}
-	if (lq__claim_revoked(db, t))
-		return LQ_REVOKED;
+	return lq__claim_revoked(db, t) ? LQ_REVOKED : LQ_LOST;
+}
+
+/* An at-least-once ack or fail found its claim gone. */
+static lq_status claim_lost(lq_db *db, const lq_task *t, enum settle_try again, const char *why)
+{
+	lq_status st = gone_why(db, t, again);
+	if (st != LQ_LOST)
+		return st;
 	return lq__fail(db, LQ_LOST, "task %lld: %s", (long long)t->id, why);
 }
 
@@ -1538,9 +1606,77 @@ static lq_status ack_once(lq_db *db, const lq_task *t, void *arg, enum settle_tr
 	return LQ_OK;
 }
 
+/* A one-off at-most-once run that its claim marked running (claimed
+ * LQ_AT_MOST_ONCE_CANCELLABLE): its end takes the mark away. */
+static int amo_tracked(const lq_task *t)
+{
+	return t->mode == LQ_AT_MOST_ONCE && !t->recurring && t->claim_owner[0];
+}
+
+/* The end of a marked run: delete its mark and, when record, write its
+ * history row (and result) in the same transaction.  No mark left: a
+ * cancel took it (LQ_REVOKED: the cancel recorded the run, nothing is
+ * written), else it lapsed (not renewed in time, swept) and the run is
+ * recorded all the same.  Without record (fail, release, snooze), what
+ * follows settles the task as for any at-most-once run. */
+struct untrack_ctx {
+	const lq_task *t;
+	int record;
+	lq_outcome outcome;
+	const struct lq__result *res;
+	int force; /* record though the mark is gone */
+	int64_t n;
+};
+
+static lq_status untrack_body(lq_db *db, void *arg)
+{
+	struct untrack_ctx *u = arg;
+	char what[64];
+	task_what(what, sizeof(what), u->t->id);
+	lq_value p[2] = {lq_v_int(u->t->id), lq__v_text(u->t->claim_owner)};
+	lq_status st = lq__exec(db, what, LQ_SQL_task_running_end, p, 2, NULL, NULL, &u->n);
+	if (st != LQ_OK || !u->record || (u->n != 1 && !u->force))
+		return st;
+	st = lq__run_record(db, what, u->t, u->outcome, NULL);
+	return st == LQ_OK && u->res ? lq__run_set_result(db, what, u->t, u->res) : st;
+}
+
+static lq_status untrack_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
+{
+	struct untrack_ctx *u = arg;
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_status st = lq__ready(db);
+	if (st == LQ_OK)
+		st = lq__tx(db, 1, what, untrack_body, u);
+	if (st != LQ_OK || u->n == 1)
+		return st;
+	/* Only a recorded end leaves a history row to look for. */
+	if ((st = gone_why(db, t, u->record ? again : SETTLE_FIRST)) != LQ_LOST)
+		return st;
+	if (!u->record)
+		return LQ_OK;
+	u->force = 1;
+	st = lq__tx(db, 1, what, untrack_body, u);
+	u->force = 0;
+	return st;
+}
+
+/* Unmark a marked run before its task is settled otherwise: LQ_OK, or
+ * LQ_REVOKED when a cancel took it meanwhile (then leave it alone). */
+static lq_status untrack(lq_db *db, const lq_task *t)
+{
+	struct untrack_ctx u = {t, 0, LQ_RUN_DONE, NULL, 0, 0};
+	return settle(db, untrack_once, t, &u);
+}
+
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
 {
 	lq__ok(db);
+	if (amo_tracked(t)) {
+		struct untrack_ctx u = {t, 1, LQ_RUN_DONE, NULL, 0, 0};
+		return settle(db, untrack_once, t, &u);
+	}
 	if (t->mode == LQ_AT_MOST_ONCE) {
 		/* Settled by the claim itself: only the history is left to write. */
 		char what[64];
@@ -1715,6 +1851,8 @@ lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int time
 	}
 	/* At-most-once: this attempt counts now (the claim did not count it).
 	 * The claim settled the run; its history row follows the requeue. */
+	if (amo_tracked(t) && (st = untrack(db, t)) != LQ_OK)
+		return st;
 	int attempts = t->attempts + 1;
 	struct requeue_ctx r = {attempts, lq__backoff_ms(db, attempts, LQ_BACKOFF_BASE_MS, LQ_BACKOFF_CAP_MS),
 				err, attempts >= t->max_attempts, "failed", 0};
@@ -1789,6 +1927,9 @@ LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
 			return lq__fail(db, LQ_EINVAL, "task %lld: not claimed", (long long)t->id);
 		return settle(db, release_alo_once, t, NULL);
 	}
+	lq_status st = amo_tracked(t) ? untrack(db, t) : LQ_OK;
+	if (st != LQ_OK)
+		return st;
 	struct requeue_ctx r = {t->attempts, 0, t->last_error, 0, "handed back unrun", 0};
 	return settle(db, requeue_amo_once, t, &r);
 }
@@ -1847,6 +1988,9 @@ LQ_EXTERN(lq_status) lq_task_snooze(lq_db *db, const lq_task *t, int64_t delay_m
 		return LQ_OK;
 	}
 	/* At-most-once: back under its id, the attempt not counted. */
+	lq_status st = amo_tracked(t) ? untrack(db, t) : LQ_OK;
+	if (st != LQ_OK)
+		return st;
 	struct requeue_ctx r = {t->attempts, delay_ms, t->last_error, 0, "snoozed", 0};
 	return settle(db, requeue_amo_once, t, &r);
 }
@@ -1876,6 +2020,10 @@ LQ_EXTERN(lq_status) lq_task_ack_result(lq_db *db, const lq_task *t, const void 
 	if (!data && len)
 		return lq__fail(db, LQ_EINVAL, "task %lld: result of %zu bytes has no data", (long long)t->id, len);
 	struct lq__result res = {data ? data : "", len};
+	if (amo_tracked(t)) {
+		struct untrack_ctx u = {t, 1, LQ_RUN_DONE, &res, 0, 0};
+		return settle(db, untrack_once, t, &u);
+	}
 	if (t->mode == LQ_AT_MOST_ONCE) {
 		char what[64];
 		task_what(what, sizeof(what), t->id);
@@ -1918,10 +2066,30 @@ static lq_status heartbeat_once(lq_db *db, const lq_task *t, void *arg, enum set
 	return LQ_OK;
 }
 
+/* A marked at-most-once run: extend its mark. */
+static lq_status beat_amo_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
+{
+	(void)again; /* extending a mark twice is harmless */
+	char what[64];
+	task_what(what, sizeof(what), t->id);
+	lq_value p[3] = {lq_v_int(t->id), lq__v_text(t->claim_owner), lq_v_int(*(const int64_t *)arg)};
+	int64_t n = 0;
+	lq_status st = lq__exec(db, what, LQ_SQL_task_running_beat, p, 3, NULL, NULL, &n);
+	if (st != LQ_OK)
+		return st;
+	if (n != 1 && lq__claim_revoked(db, t))
+		return LQ_REVOKED;
+	if (n != 1)
+		return lq__fail(db, LQ_LOST, "task %lld: no longer marked running (not renewed in time): "
+				"it can no longer be cancelled", (long long)t->id);
+	lq__ok(db);
+	return LQ_OK;
+}
+
 LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms)
 {
 	lq__ok(db);
-	if (t->mode == LQ_AT_MOST_ONCE)
+	if (t->mode == LQ_AT_MOST_ONCE && !amo_tracked(t))
 		return LQ_OK; /* nothing to keep alive */
 	char what[64];
 	task_what(what, sizeof(what), t->id);
@@ -1930,7 +2098,7 @@ LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_
 	lq_status st = lq__check_ttl(db, what, claim_ttl_ms);
 	if (st != LQ_OK)
 		return st;
-	return settle(db, heartbeat_once, t, &claim_ttl_ms);
+	return settle(db, t->mode == LQ_AT_MOST_ONCE ? beat_amo_once : heartbeat_once, t, &claim_ttl_ms);
 }
 
 /* ------------------------------------------------------ inspect, manage */
@@ -2220,7 +2388,7 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}};
+	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}, 0};
 	struct ack_claim_ctx a = {done, 0, &cc};
 	if (one) {
 		st = ack_claim_statement(db, &a);

@@ -3,7 +3,8 @@
 # never runs; a task an at-least-once worker is running has its claim
 # revoked: the worker stops the handler's whole process group (a
 # grandchild included) at its next heartbeat, nothing is acknowledged,
-# and the history says "cancelled" once; a finished or unknown id is "not
+# and the history says "cancelled" once; so does a task that a default
+# (at-most-once) worker is running; a finished or unknown id is "not
 # found" (exit 1, as `task rm`); bad input exits 64.  `stats` counts the
 # cancelled runs.  Run by ctest as `bash tests/cli_cancel.sh <backend>`
 # with LEASECTL=<path to leasectl>.
@@ -92,10 +93,42 @@ want_rc 1
 end "task cancel of a running task: the worker stops the handler's group at its next heartbeat; one 'cancelled' run; gone"
 
 begin
+run --json task add cx_amo --queue "$Q"
+amo_id=$(json_get "$T/out" id)
+rm -f "$T/pid" "$T/finished"
+# The default worker (at-most-once): the claim deleted the task, but the
+# run stays cancellable; its heartbeat (every 10 s) hears the cancel.
+bg w worker --queue "$Q" --drain \
+    --handler "cx_amo=echo \$\$ > $T/pid; sleep 3$MARK.3 & sleep 3$MARK.4; touch $T/finished"
+wait_for_file "$T/pid" 20 || why+=("the handler did not start")
+run task show "$amo_id"
+want_rc 1
+run --json task cancel "$amo_id" --reason "stop it"
+want_rc 0
+[[ "$(json_get "$T/out" cancelled)" == true ]] || why+=("JSON cancelled: $(excerpt "$T/out")")
+[[ "$(json_get "$T/out" running)" == true ]] || why+=("JSON running: $(excerpt "$T/out")")
+bg_wait w
+want_rc 0
+grep -q "task $amo_id \"cx_amo\" cancelled" "$T/err" || why+=("the worker did not say the task was cancelled: $(excerpt "$T/err")")
+left=$( (pgrep -f "sleep 3$MARK" || true) | wc -l)
+[[ $left == 0 ]] || why+=("$left processes of the cancelled handler still run")
+[[ ! -e "$T/finished" ]] || why+=("the handler ran to its end")
+run --json task history "$amo_id"
+n_runs=$(py -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$T/out" 2>/dev/null || echo "?")
+[[ $n_runs == 1 ]] || why+=("expected exactly one run: $(excerpt "$T/out")")
+[[ "$(json_get "$T/out" outcome)" == cancelled ]] || why+=("history: $(excerpt "$T/out")")
+[[ "$(json_get "$T/out" error)" == "stop it" ]] || why+=("history error: $(excerpt "$T/out")")
+[[ "$(json_get "$T/out" attempt)" == 1 ]] || why+=("history attempt: $(excerpt "$T/out")")
+run task cancel "$amo_id"
+want_rc 1
+want_err "task $amo_id: not found"
+end "task cancel of a task a default (at-most-once) worker runs: running true; the group is stopped; one 'cancelled' run"
+
+begin
 run --json stats
 want_rc 0
 # (A server's database is shared with other runs: at least ours.)
-[[ "$(json_get "$T/out" cancelled)" -ge 2 ]] || why+=("stats runs_last_hour.cancelled: $(excerpt "$T/out")")
+[[ "$(json_get "$T/out" cancelled)" -ge 3 ]] || why+=("stats runs_last_hour.cancelled: $(excerpt "$T/out")")
 run stats --format prometheus
 grep -q "^leaseq_tasks_cancelled_total{queue=\"$Q\",name=\"cx_run\"} 1" "$T/out" ||
     why+=("no leaseq_tasks_cancelled_total for cx_run: $(grep cancelled "$T/out" | head -3)")

@@ -69,7 +69,7 @@ mysql)
     W_DSN="$scheme://$WROLE:$WPASS@$hostport/$D1"
     grant() {
         local t g=""
-        for t in lq_lease lq_task lq_task_dead lq_queue lq_run lq_counter lq_task_cancel lq_limit lq_partition; do
+        for t in lq_lease lq_task lq_task_dead lq_queue lq_run lq_counter lq_task_cancel lq_task_running lq_limit lq_partition; do
             g+="GRANT SELECT, INSERT, UPDATE, DELETE ON $D1.$t TO '$WROLE'@'%'; "
         done
         sql "$g GRANT SELECT ON $D1.lq_schema TO '$WROLE'@'%'"

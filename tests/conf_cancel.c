@@ -2,8 +2,10 @@
  * conf_cancel.c - conformance: cancelling tasks.  A task cancelled before
  * its claim never runs; a task cancelled under a live at-least-once claim
  * has its claim revoked (heartbeat, ack, fail and release say
- * LQ_REVOKED and change nothing); each cancelled task has exactly one
- * "cancelled" run; a finished, dead or unknown id is LQ_NOTFOUND.
+ * LQ_REVOKED and change nothing); so has a task claimed at-most-once
+ * cancellable, whose run never comes back, not even after a crash; each
+ * cancelled task has exactly one "cancelled" run; a finished, dead or
+ * unknown id is LQ_NOTFOUND.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,14 +78,32 @@ static void cancel_before_claim(void **state)
 	assert_int_equal(c.done + c.failed + c.timed_out + c.dead, 0);
 }
 
+/* Task id, cancelled while it ran (reason), never runs again, and its
+ * history has the one cancelled run. */
+static void cancelled_once(lq_db *db, int64_t id, lq_mode mode, const char *reason)
+{
+	lq_task u;
+	size_t n = 0;
+	struct lqt_runs rs;
+
+	assert_lq(db, LQ_NOTFOUND, lq_task_get(db, id, &u));
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, mode, 30000, &u, 1, &n));
+	assert_lq_ok(db, lq_run_flush(db));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+	assert_int_equal(rs.r[0].attempt, 1);
+	assert_non_null(strstr(rs.err[0], reason));
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL));
+}
+
 static void cancel_while_claimed(void **state)
 {
 	lq_db *db = DB(state);
 	int64_t id = add(db, "report", 0);
-	lq_task t, u;
+	lq_task t;
 	size_t n = 0;
 	int running = 0;
-	struct lqt_runs rs;
 
 	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &t, 1, &n));
 	assert_int_equal(n, 1);
@@ -98,15 +118,7 @@ static void cancel_while_claimed(void **state)
 	assert_lq(db, LQ_REVOKED, lq_task_ack(db, &t));
 	assert_lq(db, LQ_REVOKED, lq_task_fail(db, &t, "boom"));
 	assert_lq(db, LQ_REVOKED, lq_task_release(db, &t));
-	/* And it never runs again. */
-	assert_lq(db, LQ_NOTFOUND, lq_task_get(db, id, &u));
-	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &u, 1, &n));
-	lqt_runs_of(db, id, &rs);
-	assert_int_equal(rs.n, 1);
-	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
-	assert_int_equal(rs.r[0].attempt, 1);
-	assert_non_null(strstr(rs.err[0], "operator"));
-	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL));
+	cancelled_once(db, id, LQ_AT_LEAST_ONCE, "operator");
 	lq_task_clear(&t);
 }
 
@@ -185,6 +197,162 @@ static void cancel_at_most_once_running(void **state)
 	lq_task_clear(&t);
 }
 
+/* At-most-once cancellable: the claim deleted the task but marked its
+ * run, so a cancel finds it and the worker is fenced as at-least-once. */
+static void cancel_amo_cancellable(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "amo", 0);
+	lq_task t, u;
+	size_t n = 0;
+	int running = 0;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &t, 1, &n));
+	assert_int_equal(n, 1);
+	assert_int_equal(t.mode, LQ_AT_MOST_ONCE);
+	assert_true(t.claim_owner[0] != '\0');
+	assert_lq(db, LQ_NOTFOUND, lq_task_get(db, id, &u)); /* deleted, as at-most-once */
+	assert_lq_ok(db, lq_task_heartbeat(db, &t, 30000));
+	assert_lq_ok(db, lq_task_cancel(db, id, "operator", &running));
+	assert_int_equal(running, 1);
+	assert_lq(db, LQ_REVOKED, lq_task_heartbeat(db, &t, 30000));
+	assert_non_null(strstr(lq_errmsg(db), "cancelled"));
+	assert_lq(db, LQ_REVOKED, lq_task_ack(db, &t));
+	assert_lq(db, LQ_REVOKED, lq_task_ack_result(db, &t, "x", 1));
+	assert_lq(db, LQ_REVOKED, lq_task_fail(db, &t, "boom"));
+	assert_lq(db, LQ_REVOKED, lq_task_release(db, &t));
+	assert_lq(db, LQ_REVOKED, lq_task_snooze(db, &t, 1000));
+	cancelled_once(db, id, LQ_AT_MOST_ONCE_CANCELLABLE, "operator");
+	lq_task_clear(&t);
+}
+
+/* A marked run handed back (release, snooze) goes back in under its id,
+ * unmarked: then it is a waiting task to a cancel. */
+static void cancel_amo_cancellable_handback(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "back", 0);
+	lq_task t;
+	size_t n = 0;
+	int running = -1;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &t, 1, &n));
+	assert_lq_ok(db, lq_task_release(db, &t));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &t, 1, &n));
+	assert_int_equal(t.id, id);
+	assert_lq_ok(db, lq_task_heartbeat(db, &t, 30000));
+	assert_lq_ok(db, lq_task_snooze(db, &t, 3600 * 1000));
+	assert_lq(db, LQ_LOST, lq_task_heartbeat(db, &t, 30000)); /* unmarked */
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_get(db, id, &t));
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_cancel(db, id, NULL, &running));
+	assert_int_equal(running, 0);
+	assert_lq_ok(db, lq_run_flush(db));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+}
+
+/* The fair-share claim of a queue with partitions marks its runs too. */
+static void cancel_amo_cancellable_fair(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	int64_t a = 0, b = 0;
+	lq_task t[2];
+	size_t n = 0;
+	int running = 0;
+
+	o.partition = "tenant-a";
+	assert_lq_ok(db, lq_task_add(db, "fair", &o, &a, NULL));
+	o.partition = "tenant-b";
+	assert_lq_ok(db, lq_task_add(db, "fair", &o, &b, NULL));
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &t[0], 1, &n));
+	assert_int_equal(n, 1);
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &t[1], 1, &n));
+	assert_int_equal(n, 1);
+	assert_lq_ok(db, lq_task_cancel(db, a, NULL, &running));
+	assert_int_equal(running, 1);
+	assert_lq_ok(db, lq_task_cancel(db, b, NULL, &running));
+	assert_int_equal(running, 1);
+	for (int i = 0; i < 2; i++) {
+		assert_lq(db, LQ_REVOKED, lq_task_heartbeat(db, &t[i], 30000));
+		lq_task_clear(&t[i]);
+	}
+}
+
+/* A batch: the cancel stops one run, the others end as usual; a run that
+ * ended (ack, ack with a result, a failure) is not there to cancel. */
+static void cancel_amo_cancellable_batch(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id[4] = {add(db, "b", 0), add(db, "b", 0), add(db, "b", 0), add(db, "b", 0)};
+	lq_task t[4], u;
+	size_t n = 0;
+	int running = 0;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, t, 4, &n));
+	assert_int_equal(n, 4);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(t[i].id, id[i]);
+	assert_lq_ok(db, lq_task_cancel(db, id[1], NULL, &running));
+	assert_int_equal(running, 1);
+	assert_lq_ok(db, lq_task_ack(db, &t[0]));
+	assert_lq(db, LQ_REVOKED, lq_task_ack(db, &t[1]));
+	assert_lq_ok(db, lq_task_ack_result(db, &t[2], "ok", 2));
+	assert_lq_ok(db, lq_task_fail(db, &t[3], "try again"));
+	for (int i = 0; i < 3; i++)
+		assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id[i], NULL, NULL));
+	assert_lq_ok(db, lq_run_flush(db));
+	for (int i = 0; i < 4; i++) {
+		lqt_runs_of(db, id[i], &rs);
+		assert_int_equal(rs.n, 1);
+		assert_int_equal(rs.r[0].outcome, i == 1 ? LQ_RUN_CANCELLED : i == 3 ? LQ_RUN_FAILED : LQ_RUN_DONE);
+	}
+	/* The failed one waits for its retry: cancelling it now is the plain
+	 * cancel of a waiting task. */
+	assert_lq_ok(db, lq_task_get(db, id[3], &u));
+	lq_task_clear(&u);
+	assert_lq_ok(db, lq_task_cancel(db, id[3], NULL, &running));
+	assert_int_equal(running, 0);
+	for (int i = 0; i < 4; i++)
+		lq_task_clear(&t[i]);
+}
+
+/* A crashed worker's mark outlives it only until its claim_until: then it
+ * is not running, the cancel finds nothing, and the task never runs again
+ * (at-most-once).  The late worker's heartbeat hears LQ_LOST, its ack
+ * still records the run. */
+static void cancel_amo_cancellable_crashed(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "crash", 0);
+	lq_task t, u;
+	size_t n = 0;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 50, &t, 1, &n));
+	assert_int_equal(n, 1);
+	lqt_sleep_ms(200);
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL));
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &u, 1, &n));
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &u, 1, &n));
+	assert_lq(db, LQ_NOTFOUND, lq_task_get(db, id, &u));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 0);
+	assert_lq(db, LQ_LOST, lq_task_heartbeat(db, &t, 30000));
+	assert_lq_ok(db, lq_task_ack(db, &t));
+	assert_lq_ok(db, lq_run_flush(db));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
+	lq_task_clear(&t);
+}
+
 /* An expired claim is not running: the cancel takes the task, and the late
  * worker hears LQ_LOST as for any claim it failed to keep. */
 static void cancel_expired_claim(void **state)
@@ -227,7 +395,7 @@ static int cancelled_handler(lq_job *job, void *arg)
 	return 0; /* "finished anyway": the ack must be refused */
 }
 
-static void cancel_in_runner(void **state)
+static void cancel_in_runner_mode(void **state, lq_mode mode)
 {
 	lq_db *db = DB(state);
 	lq_runner_opts o = LQ_RUNNER_OPTS_INIT;
@@ -237,7 +405,7 @@ static void cancel_in_runner(void **state)
 	struct lqt_runs rs;
 	int64_t first = add(db, "job", 0), second = add(db, "job", 0);
 
-	o.mode = LQ_AT_LEAST_ONCE;
+	o.mode = mode;
 	assert_lq_ok(db, lq_runner_new(db, &o, &r));
 	assert_lq_ok(db, lq_runner_handle(r, "job", cancelled_handler, &sc));
 	assert_lq_ok(db, lq_runner_work(r, 1, &rep));
@@ -250,9 +418,20 @@ static void cancel_in_runner(void **state)
 	lqt_runs_of(db, first, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_CANCELLED);
+	assert_lq_ok(db, lq_run_flush(db));
 	lqt_runs_of(db, second, &rs);
 	assert_int_equal(rs.n, 1);
 	assert_int_equal(rs.r[0].outcome, LQ_RUN_DONE);
+}
+
+static void cancel_in_runner(void **state)
+{
+	cancel_in_runner_mode(state, LQ_AT_LEAST_ONCE);
+}
+
+static void cancel_in_runner_amo(void **state)
+{
+	cancel_in_runner_mode(state, LQ_AT_MOST_ONCE_CANCELLABLE);
 }
 
 int lqt_conf_cancel(void)
@@ -265,6 +444,12 @@ int lqt_conf_cancel(void)
 		cmocka_unit_test_setup(cancel_at_most_once_running, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_expired_claim, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_in_runner, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_amo_cancellable, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_amo_cancellable_batch, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_amo_cancellable_fair, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_amo_cancellable_handback, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_amo_cancellable_crashed, lqt_conf_test_setup),
+		cmocka_unit_test_setup(cancel_in_runner_amo, lqt_conf_test_setup),
 	};
 	char name[64];
 

@@ -1,7 +1,8 @@
 /*
  * race_cancel.c - cancels racing runs at every point of their life.
  *
- * NTASKS tasks; NWORKERS processes claim them at-least-once and run each in
+ * NTASKS tasks; NWORKERS processes claim them, at-least-once or (every other
+ * worker) at-most-once cancellable, and run each in
  * phases (claimed, running with heartbeats, finishing with the ack), saying
  * in shared memory which phase each task is in; NCANCELLERS processes
  * cancel every task, each at a chosen point: at once (mostly before its
@@ -39,6 +40,7 @@ struct shared {
 	int was_running[NTASKS];
 	int notfound[NTASKS];  /* lq_task_cancel said LQ_NOTFOUND */
 	int at_phase[NTASKS];  /* the phase the canceller saw before its cancel */
+	int amo[NTASKS];       /* claimed at-most-once (cancellable) */
 	int64_t id[NTASKS];    /* the task's id (MySQL's bulk inserts may leave gaps) */
 	int errors;
 	int ended;
@@ -112,6 +114,7 @@ static int worker(int idx)
 	lq_db *db = lqt_open(g_dsn);
 	lq_task t;
 	size_t n;
+	lq_mode mode = idx % 2 == 0 ? LQ_AT_MOST_ONCE_CANCELLABLE : LQ_AT_LEAST_ONCE;
 
 	LQT_CHECK(db != NULL, "open");
 	for (;;) {
@@ -124,12 +127,13 @@ static int worker(int idx)
 			break;
 		LQT_CHECK(lqt_mono_ms() < g_sh->deadline_ms, "worker %d: deadline passed", idx);
 		n = 0;
-		lq_status st = lq_task_claim(db, QUEUE, LQ_AT_LEAST_ONCE, CLAIM_TTL_MS, &t, 1, &n);
+		lq_status st = lq_task_claim(db, QUEUE, mode, CLAIM_TTL_MS, &t, 1, &n);
 		if (st == LQ_EMPTY || st == LQ_BUSY) {
 			lqt_sleep_ms(1 + lqt_rand() % 3);
 			continue;
 		}
 		LQT_CHECK(st == LQ_OK && n == 1, "worker %d: claim: %s: %s", idx, lq_status_str(st), lq_errmsg(db));
+		g_sh->amo[index_of(&t)] = t.mode == LQ_AT_MOST_ONCE;
 		run_one(db, &t, index_of(&t));
 		lq_task_clear(&t);
 	}
@@ -187,7 +191,7 @@ int main(int argc, char **argv)
 	static lq_task_opts opts[NTASKS];
 	static const lq_task_opts *po[NTASKS];
 	static const char *names[NTASKS];
-	int nbad = 0, by_phase[5] = {0}, running_cancels = 0, refused = 0;
+	int nbad = 0, by_phase[5] = {0}, running_cancels = 0, refused = 0, amo_cancels = 0;
 	int64_t left = 0, dead = 0, t0;
 	lq_db *db;
 
@@ -234,6 +238,7 @@ int main(int argc, char **argv)
 		if (cancelled) {
 			by_phase[g_sh->at_phase[k]]++;
 			running_cancels += g_sh->was_running[k];
+			amo_cancels += g_sh->was_running[k] && g_sh->amo[k];
 			refused += g_sh->refused[k];
 		}
 	}
@@ -244,14 +249,14 @@ int main(int argc, char **argv)
 		REPORT("%lld tasks left, %lld dead\n", (long long)left, (long long)dead);
 	/* Cancels did meet running tasks, not only waiting ones.  (The
 	 * finishing window is short: hitting it is likely, not certain.) */
-	if (!running_cancels || !by_phase[P_RUNNING])
-		REPORT("the cancels never met a running task (%d running, phases %d/%d/%d/%d)\n", running_cancels,
-		       by_phase[0], by_phase[1], by_phase[2], by_phase[3]);
+	if (!running_cancels || !by_phase[P_RUNNING] || !amo_cancels)
+		REPORT("the cancels never met a running task (%d running, %d at-most-once, phases %d/%d/%d/%d)\n",
+		       running_cancels, amo_cancels, by_phase[0], by_phase[1], by_phase[2], by_phase[3]);
 	failed += nbad + g_sh->errors;
 	printf("race_cancel %s: %d tasks, %d workers, %d cancellers, %lld ms; cancelled %d/%d/%d/%d "
-	       "(seen new/claimed/running/finishing), %d of them running, %d acks refused: %s\n",
+	       "(seen new/claimed/running/finishing), %d of them running (%d at-most-once), %d acks refused: %s\n",
 	       backend, NTASKS, NWORKERS, NCANCELLERS, (long long)(lqt_mono_ms() - t0), by_phase[0], by_phase[1],
-	       by_phase[2], by_phase[3], running_cancels, refused,
+	       by_phase[2], by_phase[3], running_cancels, amo_cancels, refused,
 	       failed ? "FAILED" : "each task acked or cancelled, never both, one run each");
 	lqt_shared_free(g_sh, sizeof(*g_sh));
 	return failed ? 1 : 0;

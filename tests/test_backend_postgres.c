@@ -872,6 +872,8 @@ static void test_every_statement(void **state)
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
+		LQ_SQL_task_running_insert, LQ_SQL_task_running_beat, LQ_SQL_task_running_end,
+		LQ_SQL_task_running_get, LQ_SQL_task_running_sweep, LQ_SQL_task_claim_one_delete_run,
 		LQ_SQL_task_steer_set, LQ_SQL_task_steer_get, LQ_SQL_task_edit_schedule, LQ_SQL_task_run_extra,
 		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_preempt_mark, LQ_SQL_lease_wait_mark, LQ_SQL_task_mark_success,
 		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,

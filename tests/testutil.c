@@ -266,7 +266,7 @@ lq_status lqt_reset(lq_db *db)
 {
 	static const char *const stmts[] = {
 		"DELETE FROM lq_lease", "DELETE FROM lq_lease_slot", "DELETE FROM lq_task", "DELETE FROM lq_task_dead",
-		"DELETE FROM lq_queue", "DELETE FROM lq_run", "DELETE FROM lq_counter", "DELETE FROM lq_task_cancel", "DELETE FROM lq_limit",
+		"DELETE FROM lq_queue", "DELETE FROM lq_run", "DELETE FROM lq_counter", "DELETE FROM lq_task_cancel", "DELETE FROM lq_task_running", "DELETE FROM lq_limit",
 		"DELETE FROM lq_partition",
 	};
 

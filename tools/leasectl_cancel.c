@@ -22,19 +22,20 @@ const struct lc_usage lc_task_cancel_usage = {
 		"The task leaves its queue at once and its run history gets one run with\n"
 		"outcome \"cancelled\" ('task history'; attempt 0 when it never started).  A\n"
 		"task not yet started never starts; a recurring task's schedule ends (use\n"
-		"'task pause' to skip occurrences instead).  A task that an at-least-once\n"
-		"worker is running has its claim revoked: the worker notices at its next\n"
-		"heartbeat (every --claim-ttl/3), stops the handler's process group (SIGTERM,\n"
-		"then SIGKILL 5s later) and cannot acknowledge it, so it never runs again.\n"
-		"An at-most-once worker deleted the task when it took it: such a run cannot\n"
-		"be cancelled (\"not found\") and goes on.  JSON: {\"id\": N, \"cancelled\":\n"
-		"true, \"running\": true|false} (running: a worker's claim was revoked).",
+		"'task pause' to skip occurrences instead).  A task that a worker or tick is\n"
+		"running (at-least-once or, by default, at-most-once) has its claim revoked:\n"
+		"the worker notices at its next heartbeat (every --claim-ttl/3; 10s by\n"
+		"default), stops the handler's process group (SIGTERM, then SIGKILL 5s\n"
+		"later) and cannot acknowledge it, so it never runs again.  The occurrence\n"
+		"of a recurring task running at-most-once goes on (its schedule ends).\n"
+		"JSON: {\"id\": N, \"cancelled\": true, \"running\": true|false} (running: a\n"
+		"worker's claim was revoked).",
 	.opts = cancel_opts,
 	.examples = "leasectl task cancel 42\n"
 		    "leasectl task cancel 42 --reason \"customer withdrew the export\"",
 	.exits = "0   cancelled\n"
-		 "1   no such task (\"task 42: not found\": finished, dead, unknown, or running\n"
-		 "    at-most-once), or other failure\n"
+		 "1   no such task (\"task 42: not found\": finished, dead or unknown), or\n"
+		 "    other failure\n"
 		 "64  bad usage, invalid id or reason\n69  database unreachable",
 };
 

@@ -319,7 +319,7 @@ int cmd_tick(struct lc_ctx *ctx, int argc, char **argv)
 		cgi = cgi_env() && !a.spawn && !a.no_cgi;
 	c.ctx = ctx;
 	c.tick = 1;
-	c.mode = LQ_AT_MOST_ONCE;
+	c.mode = LQ_AT_MOST_ONCE_CANCELLABLE; /* task cancel reaches a running handler */
 	c.budget = DEFAULT_BUDGET_MS;
 	c.queues = queues;
 	if (!rc)

@@ -290,9 +290,10 @@ static void claim_renewed(struct hrun *h, int64_t now)
 	h->interval = ttl / 3 > 0 ? ttl / 3 : 1;
 }
 
-/* Heartbeats keep an at-least-once claim and, in a tick, the runner lease
- * (whose TTL is short): without them a second tick would start beside a
- * long handler. */
+/* Heartbeats keep an at-least-once claim (or a cancellable at-most-once
+ * run's mark, which is how a cancel reaches it) and, in a tick, the runner
+ * lease (whose TTL is short): without them a second tick would start
+ * beside a long handler. */
 static enum lc_keep heartbeat(struct lc_sup *s, int64_t now)
 {
 	struct hrun *h = s->arg;
@@ -312,8 +313,9 @@ static enum lc_keep heartbeat(struct lc_sup *s, int64_t now)
 		s->keep_at = now + (h->interval < 1000 ? h->interval : 1000); /* transient: retry sooner */
 		return LC_KEEP_AGAIN;
 	}
-	/* Only the runner lease is gone: the task was ours when claimed
-	 * (at-most-once), so let it finish; the tick ends after it. */
+	/* Only the runner lease, or the mark of an at-most-once run, is gone:
+	 * the task was ours when claimed, so let it finish (the tick ends
+	 * after it). */
 	if (h->t->mode != LQ_AT_LEAST_ONCE)
 		return LC_KEEP_DONE;
 	s->lost_grace_ms = h->interval < KILL_GRACE_MS ? h->interval : KILL_GRACE_MS;
@@ -450,7 +452,7 @@ static int handler_fn(lq_job *job, void *arg)
 	s.rest_grace_ms = KILL_GRACE_MS;
 	s.out_fd = h.out.fd;
 	s.output = relay_output;
-	if (c->mode == LQ_AT_LEAST_ONCE || t->mode == LQ_AT_LEAST_ONCE || c->tick) {
+	if (c->mode != LQ_AT_MOST_ONCE || t->mode == LQ_AT_LEAST_ONCE || c->tick) {
 		int64_t now = lc_mono_ms();
 		claim_renewed(&h, now);
 		s.keep_at = now + h.interval;
@@ -805,7 +807,9 @@ const struct lc_usage lc_worker_usage = {
 		"started go back unrun.  The handler runs in its own\n"
 		"process group, without LEASEQ_DSN or other database secrets.  A handler\n"
 		"whose claim is lost (at-least-once) gets SIGTERM and the run counts as\n"
-		"failed.  Each failure is logged on standard error, also a task whose\n"
+		"failed.  'task cancel ID' reaches a running handler in either mode: at\n"
+		"its next heartbeat (every 10s, or --claim-ttl/3) the worker stops its\n"
+		"process group the same way and the run is recorded cancelled.  Each failure is logged on standard error, also a task whose\n"
 		"name no --handler gives (and no \"*\"): \"no handler for NAME\", with the\n"
 		"names given.  At the end prints \"worker: ran N, failed M, stopped: REASON\"\n"
 		"(idle, signal, error...) on standard error; JSON: {ran, failed, claimed,\n"
@@ -887,7 +891,9 @@ int cmd_worker(struct lc_ctx *ctx, int argc, char **argv)
 		return LC_PARSE_EXIT(rc);
 	}
 	c.ctx = ctx;
-	c.mode = a.at_least_once ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+	/* At-most-once runs stay cancellable (task cancel): one more row per
+	 * claim, next to a shell handler's fork and exec. */
+	c.mode = a.at_least_once ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE_CANCELLABLE;
 	c.claim_ttl = DEFAULT_CLAIM_TTL_MS;
 	c.drain = a.drain;
 	rc = lc_log_set_format(ctx, a.log_format);

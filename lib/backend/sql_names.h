@@ -220,6 +220,17 @@
 	X(task_cancel_sweep, 0)                     /* () forget revoked claims that have expired anyway */   \
 	X(task_cancel_check, 1)                     /* (?1 id, ?2 owner) -> (reason|NULL) if that claim was   \
 						       revoked by a cancel */                                  \
+	X(task_running_insert, 0)                   /* (?1 id, ?2 owner, ?3 ttl, ?4 queue, ?5 name, ?6 run_at, \
+						       ?7 attempts, ?8 started_at) upsert the cancellable     \
+						       at-most-once run of task ?1, until NOW + ?3 */          \
+	X(task_running_beat, 0)                     /* (?1 id, ?2 owner, ?3 ttl) renew that run -> affected */ \
+	X(task_running_end, 0)                      /* (?1 id, ?2 owner) delete that run -> affected */       \
+	X(task_running_get, 8)                      /* (?1 id) -> (owner, claim_until, queue, name, run_at,   \
+						       attempts, started_at, NOW) of its run, locked */        \
+	X(task_running_sweep, 0)                    /* () forget runs past their claim_until (crashed) */     \
+	X(task_claim_one_delete_run, LQ_TASK_COLS + 1) /* (?1 queue, ?2 owner, ?3 ttl) task_claim_one_delete  \
+						       that also writes task_running_insert's row of the task \
+						       it deleted; PostgreSQL only (else the transaction)  */  \
 	/* queues */                                                                                          \
 	X(queue_set_paused, 0)                      /* (?1 queue, ?2 paused) upsert lq_queue */               \
 	X(queue_list, 6)                            /* () -> (name, paused, tasks, due, dead, next_run_at|NULL) */ \

@@ -27,6 +27,52 @@ t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)
 -- fragment: CLAIM_FREE_D
 d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)
 
+-- CLAIM_ONE_CAND: the CTE cand of a claim of one task (task_claim_one_*):
+-- the first due candidate of queue $1, locked, and whether it is plain (a
+-- one-off task the one statement may take).  The statement has {{CLK}}.
+-- fragment: CLAIM_ONE_CAND
+cand AS (
+  SELECT id, (every_ms IS NULL AND cron IS NULL
+              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+              AND ({{LIMITED}}) = 0) AS plain
+    FROM lq_task
+   WHERE queue = $1::text
+     AND run_at <= (SELECT n FROM clk)
+     AND paused = 0
+     AND ({{CLAIM_FREE}})
+     AND ({{LIMIT_OPEN}})
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+     AND (SELECT d.run_at FROM lq_task d
+           WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
+             AND d.paused = 0
+             AND ({{CLAIM_FREE_D}})
+           ORDER BY d.run_at DESC LIMIT 1) IS NOT NULL
+   ORDER BY priority DESC, run_at, id
+   LIMIT 1
+     FOR UPDATE SKIP LOCKED)
+
+-- CLAIM_ONE_GONE, CLAIM_ONE_ROWS: task_claim_one_delete's CTEs (cand, and
+-- gone: the candidate, deleted if plain) and its result rows, shared with
+-- task_claim_one_delete_run, which also marks the run.
+-- fragment: CLAIM_ONE_GONE
+{{CLAIM_ONE_CAND}},
+gone AS (
+  DELETE FROM lq_task t
+   WHERE t.id = (SELECT id FROM cand WHERE plain)
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+  RETURNING t.*)
+
+-- fragment: CLAIM_ONE_ROWS
+SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint,
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand LEFT JOIN gone g ON g.id = cand.id
+
 -- Flow control (lq_limit, see migration 0008); the statement has {{CLK}}.  A limit row l is "shut"
 -- when its key has as many live claims as its concurrency, or when its
 -- GCRA has no start left in this period: the next start would put the

@@ -177,63 +177,14 @@ SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g
 -- more than running the claim.  The probe reads from the newest due task
 -- back, as task_candidates' count does.
 WITH {{CLK}},
-cand AS (
-  SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
-              AND ({{LIMITED}}) = 0) AS plain
-    FROM lq_task
-   WHERE queue = $1::text
-     AND run_at <= (SELECT n FROM clk)
-     AND paused = 0
-     AND ({{CLAIM_FREE}})
-     AND ({{LIMIT_OPEN}})
-     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
-     AND (SELECT d.run_at FROM lq_task d
-           WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
-             AND d.paused = 0
-             AND ({{CLAIM_FREE_D}})
-           ORDER BY d.run_at DESC LIMIT 1) IS NOT NULL
-   ORDER BY priority DESC, run_at, id
-   LIMIT 1
-     FOR UPDATE SKIP LOCKED),
-gone AS (
-  DELETE FROM lq_task t
-   WHERE t.id = (SELECT id FROM cand WHERE plain)
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-  RETURNING t.*)
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
-       g.concurrency_key, 0::bigint,
-       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
-  FROM cand LEFT JOIN gone g ON g.id = cand.id;
+{{CLAIM_ONE_GONE}}
+{{CLAIM_ONE_ROWS}};
 
 -- name: task_claim_one_update
 -- task_claim_batch_update for one task: ($1 queue, $2 owner, $3 claim
 -- lease ms); constant LIMITs as in task_claim_one_delete.
 WITH {{CLK}},
-cand AS (
-  SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
-              AND ({{LIMITED}}) = 0) AS plain
-    FROM lq_task
-   WHERE queue = $1::text
-     AND run_at <= (SELECT n FROM clk)
-     AND paused = 0
-     AND ({{CLAIM_FREE}})
-     AND ({{LIMIT_OPEN}})
-     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
-     AND (SELECT d.run_at FROM lq_task d
-           WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
-             AND d.paused = 0
-             AND ({{CLAIM_FREE_D}})
-           ORDER BY d.run_at DESC LIMIT 1) IS NOT NULL
-   ORDER BY priority DESC, run_at, id
-   LIMIT 1
-     FOR UPDATE SKIP LOCKED),
+{{CLAIM_ONE_CAND}},
 took AS (
   UPDATE lq_task t
      SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,

@@ -22,3 +22,34 @@ DELETE FROM lq_task_cancel WHERE claim_until <= {{NOW}};
 
 -- name: task_cancel_check
 SELECT reason FROM lq_task_cancel WHERE task_id = ?1 AND claim_owner = ?2;
+
+-- At-most-once runs that can be cancelled (lq_task_running, migration 12):
+-- the claim that deleted the task writes the row in its transaction; the
+-- heartbeat renews it, the run's end and a cancel delete it.
+
+-- absent: task_claim_one_delete_run the claim's transaction marks the run (task_running_insert)
+
+-- name: task_running_insert
+INSERT INTO lq_task_running (task_id, claim_owner, claim_until, queue, name, run_at, attempts, started_at)
+VALUES (?1, ?2, {{NOW}} + ?3, ?4, ?5, ?6, ?7, ?8)
+ON CONFLICT (task_id) DO UPDATE
+   SET claim_owner = excluded.claim_owner, claim_until = excluded.claim_until,
+       queue = excluded.queue, name = excluded.name, run_at = excluded.run_at,
+       attempts = excluded.attempts, started_at = excluded.started_at;
+
+-- name: task_running_beat
+-- Not conditional on claim_until: only this run's owner renews its row,
+-- and a late beat before the sweep merely keeps the run cancellable.
+UPDATE lq_task_running SET claim_until = {{NOW}} + ?3
+ WHERE task_id = ?1 AND claim_owner = ?2;
+
+-- name: task_running_end
+DELETE FROM lq_task_running WHERE task_id = ?1 AND claim_owner = ?2;
+
+-- name: task_running_get
+SELECT claim_owner, claim_until, queue, name, run_at, attempts, started_at, {{NOW}}
+  FROM lq_task_running WHERE task_id = ?1;
+
+-- name: task_running_sweep
+-- A crashed worker's run: past its end nobody can stop it any more.
+DELETE FROM lq_task_running WHERE claim_until <= {{NOW}};
