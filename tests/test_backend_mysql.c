@@ -212,19 +212,29 @@ static MYSQL *raw_connect(void)
 	return m;
 }
 
-/* Kill the connection that holds the named lock. */
-static void kill_lock_holder(MYSQL *m, const char *lock)
+/* One number from a query on a plain client connection. */
+static long long raw_number(MYSQL *m, const char *q)
 {
-	char q[256];
-	snprintf(q, sizeof(q), "SELECT IS_USED_LOCK('%s')", lock);
-	assert_int_equal(mysql_query(m, q), 0);
+	if (mysql_query(m, q) != 0) {
+		print_error("%s: %s\n", q, mysql_error(m));
+		fail();
+	}
 	MYSQL_RES *res = mysql_store_result(m);
 	assert_non_null(res);
 	MYSQL_ROW row = mysql_fetch_row(res);
 	assert_non_null(row);
 	assert_non_null(row[0]);
-	unsigned long id = strtoul(row[0], NULL, 10);
+	long long n = strtoll(row[0], NULL, 10);
 	mysql_free_result(res);
+	return n;
+}
+
+/* Kill the connection that holds the named lock. */
+static void kill_lock_holder(MYSQL *m, const char *lock)
+{
+	char q[256];
+	snprintf(q, sizeof(q), "SELECT IS_USED_LOCK('%s')", lock);
+	unsigned long id = (unsigned long)raw_number(m, q);
 	snprintf(q, sizeof(q), "KILL CONNECTION %lu", id);
 	if (mysql_query(m, q) != 0) {
 		print_error("%s: %s\n", q, mysql_error(m));
@@ -1176,6 +1186,103 @@ static void test_skip_locked(void **state)
 	rows_del(r);
 }
 
+/* The index entries and rows session b reads in statement id (?1 q,
+ * ?2 1) inside a transaction: its handler counters before and after, which
+ * only the session itself can see, copied into table reads (k 0 and 1).
+ * Also the rows its transaction holds locked when the raw connection may
+ * read INNODB_TRX (the PROCESS privilege), else -1. */
+static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const char *q, const char *reads,
+			     long long *locked)
+{
+	char sql[512];
+	snprintf(sql, sizeof(sql), "DELETE FROM %s", reads);
+	script_ok(b, sql);
+	static const char copy_fmt[] =
+		"INSERT INTO %s SELECT %d, SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS "
+		"WHERE VARIABLE_NAME IN ('HANDLER_ICP_ATTEMPTS', 'HANDLER_READ_NEXT', 'HANDLER_READ_PREV', "
+		"'HANDLER_READ_RND_NEXT')";
+	snprintf(sql, sizeof(sql), copy_fmt, reads, 0);
+	script_ok(b, sql);
+	char lock[64];
+	name(lock, sizeof(lock), "reads_b");
+	snprintf(sql, sizeof(sql), "DO GET_LOCK('%s', 0)", lock);
+	script_ok(b, sql);
+	struct rows *r = rows_new();
+	begin(b);
+	lq_value pc[2] = {txt(q), lq_v_int(1)};
+	RUN(b, id, pc, 2, r);
+	assert_int_equal(r->n, 0);
+	snprintf(sql, sizeof(sql),
+		 "SELECT trx_rows_locked FROM information_schema.INNODB_TRX "
+		 "WHERE trx_mysql_thread_id = IS_USED_LOCK('%s')",
+		 lock);
+	*locked = -1;
+	if (mysql_query(m, sql) == 0) {
+		MYSQL_RES *res = mysql_store_result(m);
+		MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+		if (row && row[0])
+			*locked = strtoll(row[0], NULL, 10);
+		mysql_free_result(res);
+	}
+	tx(be->rollback, b);
+	snprintf(sql, sizeof(sql), "DO RELEASE_LOCK('%s')", lock);
+	script_ok(b, sql);
+	snprintf(sql, sizeof(sql), copy_fmt, reads, 1);
+	script_ok(b, sql);
+	snprintf(sql, sizeof(sql), "SELECT MAX(n) - MIN(n) FROM %s", reads);
+	rows_del(r);
+	return raw_number(m, sql);
+}
+
+/* A claim that finds nothing claimable does not walk the tasks not due
+ * yet: when the only due task is claimed by someone else, the candidates'
+ * locking read reads a handful of index entries, not one per future task,
+ * each of which it locked in passing.  At a million future tasks such a
+ * walk filled the server's lock memory. */
+static void test_claim_reads(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *b = conn_open(test_dsn);
+	MYSQL *m = raw_connect();
+	char q[64], reads[64], sql[768];
+	name(q, sizeof(q), "reads_q");
+	name(reads, sizeof(reads), "reads");
+	snprintf(sql, sizeof(sql), "CREATE TABLE %s (k INT PRIMARY KEY, n BIGINT)", reads);
+	script_ok(c, sql);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO lq_task (queue, name, payload, run_at) "
+		 "SELECT '%s', 'future', 'x', UNIX_TIMESTAMP() * 1000 + 3600000 + n "
+		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 199) "
+		 "SELECT a.n * 100 + b.n AS n FROM s a JOIN s b ON b.n < 100) AS f",
+		 q);
+	script_ok(c, sql);
+	int64_t due = add_task(c, q, "due", lq_v_null(), 0, lq_v_null());
+	lq_value pu[3] = {lq_v_int(due), txt("a"), lq_v_int(600000)};
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1); /* A keeps it */
+
+	long long locked, read = claim_reads(b, m, LQ_SQL_task_candidates, q, reads, &locked);
+	if (read >= 100 || locked >= 100)
+		print_error("task_candidates read %lld index entries, locked %lld rows\n", read, locked);
+	assert_true(read < 100);
+	assert_true(locked < 100);
+
+	/* The fair claim of a queue with partitions, the same. */
+	lq_value pt[2] = {txt(q), txt("")};
+	RUN(c, LQ_SQL_partition_touch, pt, 2, NULL);
+	read = claim_reads(b, m, LQ_SQL_task_candidates_fair, q, reads, &locked);
+	if (read >= 100 || locked >= 100)
+		print_error("task_candidates_fair read %lld index entries, locked %lld rows\n", read, locked);
+	assert_true(read < 100);
+	assert_true(locked < 100);
+
+	snprintf(sql, sizeof(sql),
+		 "DROP TABLE %s;\nDELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
+		 reads, q, q);
+	script_ok(c, sql);
+	be->disconnect(b);
+	mysql_close(m);
+}
+
 int main(void)
 {
 	snprintf(main_dsn, sizeof(main_dsn), "%s", lqt_dsn("mysql"));
@@ -1198,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(test_task_semantics),
 		cmocka_unit_test(test_plain_insert),
 		cmocka_unit_test(test_skip_locked),
+		cmocka_unit_test(test_claim_reads),
 	};
 	return cmocka_run_group_tests_name("backend_mysql", tests, group_setup, group_teardown);
 }

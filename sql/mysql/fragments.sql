@@ -82,3 +82,14 @@ x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until
 -- PART_DUE_D: the same test of alias d (the top due priority's probe).
 -- fragment: PART_DUE_D
 d.run_at <= {{NOW}} AND d.paused = 0 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
+
+-- CLAIMABLE_DUE: queue ?1 has a due task that no live claim or back-off
+-- holds.  A claim tests it first (uncorrelated, so read once) and, when it
+-- is false, reads nothing else: its walk of lq_task_claim would otherwise
+-- read on through every task not due yet, locking each index entry in
+-- passing, looking for a due one that is not there.  The probe reads
+-- lq_task_due's due range only as far as the first free task, past the
+-- tasks claimed (or paused) ahead of it.
+-- fragment: CLAIMABLE_DUE
+EXISTS (SELECT 1 FROM lq_task d FORCE INDEX (lq_task_due)
+         WHERE d.queue = ?1 AND {{PART_DUE_D}})

@@ -32,10 +32,9 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 
 -- name: task_candidates
 -- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left (the
--- EXISTS, one probe of lq_task_due, spares an idle poll the walk past the
--- tasks not due yet) and
--- stops after ?2 rows; rows another claimer has locked are skipped, not
--- waited for.  On a server without SKIP LOCKED the backend drops the last
+-- CLAIMABLE_DUE probe of lq_task_due spares a claim that finds nothing the
+-- walk past the tasks not due yet) and stops after ?2 rows; rows another
+-- claimer has locked are skipped, not waited for.  On a server without SKIP LOCKED the backend drops the last
 -- line: the conditional claim by id that follows is still the atomic step.
 -- FORCE INDEX: with few due tasks the optimizer would rather range-scan
 -- lq_task_due and sort, which reads (and locks) the whole due set.
@@ -50,7 +49,7 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
    AND ({{CLAIM_FREE}})
    AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
-   AND EXISTS (SELECT 1 FROM lq_task d FORCE INDEX (lq_task_due) WHERE d.queue = ?1 AND d.run_at <= {{NOW}})
+   AND {{CLAIMABLE_DUE}}
  ORDER BY priority DESC, run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
