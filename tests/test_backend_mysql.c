@@ -1266,6 +1266,23 @@ static void test_claim_reads(void **state)
 	assert_true(read < 100);
 	assert_true(locked < 100);
 
+	/* The only free due task waits behind a concurrency limit its key
+	 * has reached (the claimed one holds it): nothing claimable either. */
+	char key[64];
+	name(key, sizeof(key), "reads_key");
+	lq_value pl[4] = {txt(key), lq_v_int(1), lq_v_null(), lq_v_null()};
+	RUN(c, LQ_SQL_limit_set, pl, 4, NULL);
+	int64_t held = add_task(c, q, "held", lq_v_null(), 0, lq_v_null());
+	snprintf(sql, sizeof(sql), "UPDATE lq_task SET concurrency_key = '%s' WHERE id IN (%lld, %lld)", key,
+		 (long long)due, (long long)held);
+	script_ok(c, sql);
+	read = claim_reads(b, m, LQ_SQL_task_candidates, q, reads, &locked);
+	if (read >= 100 || locked >= 100)
+		print_error("task_candidates under a shut limit read %lld index entries, locked %lld rows\n", read,
+			    locked);
+	assert_true(read < 100);
+	assert_true(locked < 100);
+
 	/* The fair claim of a queue with partitions, the same. */
 	lq_value pt[2] = {txt(q), txt("")};
 	RUN(c, LQ_SQL_partition_touch, pt, 2, NULL);
@@ -1275,6 +1292,7 @@ static void test_claim_reads(void **state)
 	assert_true(read < 100);
 	assert_true(locked < 100);
 
+	RUN(c, LQ_SQL_limit_delete, pl, 1, NULL);
 	snprintf(sql, sizeof(sql),
 		 "DROP TABLE %s;\nDELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
 		 reads, q, q);
