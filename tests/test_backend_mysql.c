@@ -1187,12 +1187,12 @@ static void test_skip_locked(void **state)
 }
 
 /* The index entries and rows session b reads in statement id (?1 q,
- * ?2 1) inside a transaction: its handler counters before and after, which
+ * ?2 limit; want rows back) inside a transaction: its handler counters before and after, which
  * only the session itself can see, copied into table reads (k 0 and 1).
  * Also the rows its transaction holds locked when the raw connection may
  * read INNODB_TRX (the PROCESS privilege), else -1. */
-static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const char *q, const char *reads,
-			     long long *locked)
+static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const char *q, int limit, int want,
+			     const char *reads, long long *locked)
 {
 	char sql[512];
 	snprintf(sql, sizeof(sql), "DELETE FROM %s", reads);
@@ -1209,9 +1209,9 @@ static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const ch
 	script_ok(b, sql);
 	struct rows *r = rows_new();
 	begin(b);
-	lq_value pc[2] = {txt(q), lq_v_int(1)};
+	lq_value pc[2] = {txt(q), lq_v_int(limit)};
 	RUN(b, id, pc, 2, r);
-	assert_int_equal(r->n, 0);
+	assert_int_equal(r->n, want);
 	snprintf(sql, sizeof(sql),
 		 "SELECT trx_rows_locked FROM information_schema.INNODB_TRX "
 		 "WHERE trx_mysql_thread_id = IS_USED_LOCK('%s')",
@@ -1234,11 +1234,24 @@ static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const ch
 	return raw_number(m, sql);
 }
 
-/* A claim that finds nothing claimable does not walk the tasks not due
- * yet: when the only due task is claimed by someone else, the candidates'
- * locking read reads a handful of index entries, not one per future task,
- * each of which it locked in passing.  At a million future tasks such a
- * walk filled the server's lock memory. */
+/* claim_reads, which must be a handful: no walk through the future tasks. */
+static void few_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const char *q, int limit, int want,
+		      const char *reads, const char *what)
+{
+	long long locked, read = claim_reads(b, m, id, q, limit, want, reads, &locked);
+	if (read >= 100 || locked >= 100)
+		print_error("%s (%s): read %lld index entries, locked %lld rows\n", lq__sql_name(id), what, read,
+			    locked);
+	assert_true(read < 100);
+	assert_true(locked < 100);
+}
+
+/* A claim does not walk the tasks not due yet: when nothing is claimable
+ * (the only due task claimed by someone else, or held back by a shut
+ * limit), or fewer than it asks for, the candidates' locking read reads a
+ * handful of index entries, not one per future task, each of which it
+ * locked in passing.  At a million future tasks such a walk filled the
+ * server's lock memory. */
 static void test_claim_reads(void **state)
 {
 	struct lq_conn *c = *state;
@@ -1260,11 +1273,27 @@ static void test_claim_reads(void **state)
 	lq_value pu[3] = {lq_v_int(due), txt("a"), lq_v_int(600000)};
 	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1); /* A keeps it */
 
-	long long locked, read = claim_reads(b, m, LQ_SQL_task_candidates, q, reads, &locked);
-	if (read >= 100 || locked >= 100)
-		print_error("task_candidates read %lld index entries, locked %lld rows\n", read, locked);
-	assert_true(read < 100);
-	assert_true(locked < 100);
+	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the due task claimed");
+
+	/* A claim of several when fewer are there: task_claimable says how
+	 * many, and a walk that stops after as many (LQ_CAP_CLAIM_BOUND)... */
+	int64_t free1 = add_task(c, q, "free", lq_v_null(), 0, lq_v_null());
+	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 1, reads, "one free of 10 asked for");
+	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 1, reads, "one free, one asked for");
+	/* ... and not the one a racing claimer has locked. */
+	struct lq_conn *a2 = conn_open(test_dsn);
+	struct rows *r = rows_new();
+	begin(a2);
+	lq_value pc[2] = {txt(q), lq_v_int(1)};
+	RUN(a2, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, free1);
+	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 0, reads, "the free one locked by another claimer");
+	tx(be->rollback, a2);
+	be->disconnect(a2);
+	rows_del(r);
+	lq_value pf[1] = {lq_v_int(free1)};
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, pf, 1, NULL), 1);
 
 	/* The only free due task waits behind a concurrency limit its key
 	 * has reached (the claimed one holds it): nothing claimable either. */
@@ -1276,21 +1305,13 @@ static void test_claim_reads(void **state)
 	snprintf(sql, sizeof(sql), "UPDATE lq_task SET concurrency_key = '%s' WHERE id IN (%lld, %lld)", key,
 		 (long long)due, (long long)held);
 	script_ok(c, sql);
-	read = claim_reads(b, m, LQ_SQL_task_candidates, q, reads, &locked);
-	if (read >= 100 || locked >= 100)
-		print_error("task_candidates under a shut limit read %lld index entries, locked %lld rows\n", read,
-			    locked);
-	assert_true(read < 100);
-	assert_true(locked < 100);
+	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the free one under a shut limit");
+	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 0, reads, "the free one under a shut limit");
 
 	/* The fair claim of a queue with partitions, the same. */
 	lq_value pt[2] = {txt(q), txt("")};
 	RUN(c, LQ_SQL_partition_touch, pt, 2, NULL);
-	read = claim_reads(b, m, LQ_SQL_task_candidates_fair, q, reads, &locked);
-	if (read >= 100 || locked >= 100)
-		print_error("task_candidates_fair read %lld index entries, locked %lld rows\n", read, locked);
-	assert_true(read < 100);
-	assert_true(locked < 100);
+	few_reads(b, m, LQ_SQL_task_candidates_fair, q, 1, 0, reads, "nothing claimable");
 
 	RUN(c, LQ_SQL_limit_delete, pl, 1, NULL);
 	snprintf(sql, sizeof(sql),

@@ -433,7 +433,7 @@ static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **
 		return LQ_ERROR;
 	}
 	size_t len = strlen(sql);
-	if (id == LQ_SQL_task_candidates && !c->skip_locked) {
+	if ((id == LQ_SQL_task_candidates || id == LQ_SQL_task_claimable) && !c->skip_locked) {
 		/* Older servers: a plain SELECT; the conditional claim by id
 		 * that follows stays the atomic step (losers see 0 rows). */
 		static const char suffix[] = "FOR UPDATE SKIP LOCKED";
@@ -1208,7 +1208,8 @@ static void my_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
 const struct lq_backend lq__backend_mysql = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "mysql",
-	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_RUN_COUNT_APART,
+	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_RUN_COUNT_APART |
+		LQ_CAP_CLAIM_BOUND,
 	.sql = lq__sql_mysql,
 	.migrations = lq__migrations_mysql,
 	.n_migrations = &lq__migrations_mysql_count, /* 4 files: LQ_MIGRATIONS_mysql in CMakeLists.txt */

@@ -83,16 +83,23 @@ x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until
 -- fragment: PART_DUE_D
 d.run_at <= {{NOW}} AND d.paused = 0 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
 
--- CLAIMABLE_DUE: queue ?1 has a task the claim filter lets through: due,
--- unpaused, no live claim or back-off on it, no limit on its key shut.  A
--- claim tests it first (uncorrelated, so read once) and, when it is
--- false, reads nothing else: its walk of lq_task_claim would otherwise
--- read on through every task not due yet, locking each index entry in
--- passing, looking for a due one that is not there.  The probe reads
--- lq_task_due's due range only as far as the first such task, past those
--- claimed, paused or held back ahead of it.  (Its lq_task is its own.)
+-- CLAIM_FILTER: a task row (lq_task, unaliased) of queue ?1 a claim may
+-- take: due, unpaused, no live claim or back-off on it, no limit on its
+-- key shut, its queue not paused.
+-- fragment: CLAIM_FILTER
+queue = ?1
+   AND run_at <= {{NOW}}
+   AND paused = 0
+   AND ({{CLAIM_FREE}})
+   AND ({{LIMIT_OPEN}})
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+
+-- CLAIMABLE_DUE: queue ?1 has a task CLAIM_FILTER lets through.  A claim
+-- tests it first (uncorrelated, so read once) and, when it is false,
+-- reads nothing else: its walk of lq_task_claim would otherwise read on
+-- through every task not due yet, locking each index entry in passing,
+-- looking for a due one that is not there.  The probe reads lq_task_due's
+-- due range only as far as the first such task, past those claimed,
+-- paused or held back ahead of it.  (Its lq_task is its own.)
 -- fragment: CLAIMABLE_DUE
-EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due)
-         WHERE lq_task.queue = ?1 AND lq_task.run_at <= {{NOW}} AND lq_task.paused = 0
-           AND (lq_task.claim_until IS NULL OR lq_task.claim_until <= {{NOW}})
-           AND ({{LIMIT_OPEN}}))
+EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER}})

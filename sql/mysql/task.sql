@@ -43,14 +43,25 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
        concurrency_key, {{LIMITED}}
   FROM lq_task FORCE INDEX (lq_task_claim)
- WHERE queue = ?1
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}})
-   AND ({{LIMIT_OPEN}})
-   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+ WHERE {{CLAIM_FILTER}}
    AND {{CLAIMABLE_DUE}}
  ORDER BY priority DESC, run_at, id
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_claimable
+-- The first ?2 tasks (by due time) that task_candidates could return,
+-- locked: a claim of more than one reads them first and then asks
+-- task_candidates for no more than it found (LQ_CAP_CLAIM_BOUND), as
+-- MySQL's LIMIT takes no subquery.  The walk stops once it has them, where
+-- a LIMIT above what is there read on through every task not due yet.
+-- Locked, so that a racing claimer's rows, which the walk skips, are not
+-- counted.  On a server without SKIP LOCKED the backend drops the last
+-- line, as for task_candidates.
+SELECT id
+  FROM lq_task FORCE INDEX (lq_task_due)
+ WHERE {{CLAIM_FILTER}}
+ ORDER BY run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
