@@ -1289,6 +1289,7 @@ static void test_claim_reads(void **state)
 	assert_int_equal(r->n, 1);
 	assert_int_equal(r->c[0][0].i, free1);
 	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 0, reads, "the free one locked by another claimer");
+	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the free one locked by another claimer");
 	tx(be->rollback, a2);
 	be->disconnect(a2);
 	rows_del(r);

@@ -94,10 +94,10 @@ queue = ?1
    AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
 
--- CLAIMABLE_DUE: queue ?1 has a task CLAIM_FILTER lets through.  A claim
--- tests it first (uncorrelated, so read once) and, when it is false,
--- reads nothing else: its walk of lq_task_claim would otherwise read on
--- through every task not due yet, locking each index entry in passing,
+-- CLAIMABLE_DUE: queue ?1 has a task CLAIM_FILTER lets through.  The fair
+-- claim tests it first (uncorrelated, so read once; task_candidates has a
+-- locking copy) and, when it is false, reads nothing else: its walk of
+-- lq_task_claim would otherwise read on through every task not due yet,
 -- looking for a due one that is not there.  The probe reads lq_task_due's
 -- due range only as far as the first such task, past those claimed,
 -- paused or held back ahead of it.  (Its lq_task is its own.)

@@ -31,11 +31,17 @@ SELECT LAST_INSERT_ID();
 SELECT id FROM lq_task WHERE unique_key = ?1;
 
 -- name: task_candidates
--- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left (the
--- CLAIMABLE_DUE probe of lq_task_due spares a claim that finds nothing the
--- walk past the tasks not due yet) and stops after ?2 rows; rows another
--- claimer has locked are skipped, not waited for.  On a server without SKIP LOCKED the backend drops the last
--- line: the conditional claim by id that follows is still the atomic step.
+-- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left and
+-- stops after ?2 rows; rows another claimer has locked are skipped, not
+-- waited for.  Where fewer than ?2 can be taken, the walk reads (and
+-- locks in passing) every task not due yet, so it is made only once a
+-- probe of lq_task_due (CLAIMABLE_DUE's, but locking, so that a task a
+-- racing claimer holds does not count) has found one, and a claim of
+-- several asks for no more than task_claimable found (LQ_CAP_CLAIM_BOUND).
+-- The probe locks the first such task by due time: in a queue of one
+-- priority, the one the walk takes first.  On a server without SKIP
+-- LOCKED the backend drops both FOR UPDATE SKIP LOCKED clauses: the
+-- conditional claim by id that follows is still the atomic step.
 -- FORCE INDEX: with few due tasks the optimizer would rather range-scan
 -- lq_task_due and sort, which reads (and locks) the whole due set.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
@@ -44,7 +50,7 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        concurrency_key, {{LIMITED}}
   FROM lq_task FORCE INDEX (lq_task_claim)
  WHERE {{CLAIM_FILTER}}
-   AND {{CLAIMABLE_DUE}}
+   AND EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER}} FOR UPDATE SKIP LOCKED)
  ORDER BY priority DESC, run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
