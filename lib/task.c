@@ -860,6 +860,15 @@ static void release_range(lq_task *tasks, size_t from, size_t to)
 		lq_task_clear(&tasks[i]);
 }
 
+/* task_claimable's rows: counted. */
+static int claimable_row(void *arg, const lq_value *c, int n)
+{
+	(void)c;
+	(void)n;
+	++*(size_t *)arg;
+	return 0;
+}
+
 static lq_status claim_body(lq_db *db, void *arg)
 {
 	struct claim_ctx *cc = arg;
@@ -872,7 +881,17 @@ static lq_status claim_body(lq_db *db, void *arg)
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		lq_value p[2] = {lq__v_text(cc->queue), lq_v_int((int64_t)(cc->n - cc->got))};
-		lq_status st = lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
+		lq_status st = LQ_OK;
+		if ((db->be->caps & LQ_CAP_CLAIM_BOUND) && cc->n - cc->got > 1) {
+			/* No more candidates asked for than there are (backend.h). */
+			size_t there = 0;
+			st = lq__exec(db, cc->what, LQ_SQL_task_claimable, p, 2, claimable_row, &there, NULL);
+			if (st == LQ_OK && there == 0)
+				break;
+			p[1] = lq_v_int((int64_t)there);
+		}
+		if (st == LQ_OK)
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
 		if (st == LQ_OK && cc->err != LQ_OK)
 			st = lq__fail(db, cc->err, "%s: out of memory", cc->what);
 		if (st != LQ_OK) {

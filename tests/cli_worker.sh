@@ -353,6 +353,42 @@ end "worker --claim-ttl 0s: exit 64, one line"
 begin; run worker --queue "${P}bad" -j 0 --drain --handler 'x=true'; want_rc 64
 end "worker -j 0: exit 64"
 
+# ================================================================== 7. what a handler leaves running
+# A handler's leftovers, in its group or escaped from it (setsid, a double
+# fork), are stopped before the worker goes on; leasectl looks for escaped
+# ones in /proc only while it has a child left (they come back to it, a
+# subreaper), so a handler that leaves nothing costs no /proc scan.
+MARK=$((RANDOM % 900 + 100))$((RANDOM % 900 + 100)) # in every sleep of this check
+kill_left() { pkill -KILL -f "sleep [0-9]+\.$MARK" 2>/dev/null || true; }
+cleanup_hooks+=(kill_left)
+begin
+newq rest
+add_task "$q" leave
+add_task "$q" leave
+run worker --queue "$q" --drain --handler "leave=sleep 600.$MARK & setsid sleep 601.$MARK & (sleep 602.$MARK &) ; exit 0"
+want_rc 0
+grep -q -E '^worker: ran 2, failed 0, stopped: idle' "$T/err" || why+=("the report is not 'ran 2, failed 0, stopped: idle'")
+n_left=$({ pgrep -f "sleep [0-9]+\.$MARK" || true; } | wc -l)
+want "$([[ $n_left == 0 ]] && echo 1)" "$n_left processes the handlers left (group, setsid'd, double-forked) still run after the worker returned"
+kill_left
+end "worker: what handlers leave running (in their group, setsid'd, double-forked) is stopped before it returns"
+
+if command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/null; then
+    begin
+    newq noscan
+    for i in 1 2 3; do add_task "$q" plain; done
+    strace -f -qq -e trace=openat,open -o "$T/strace" "$LEASECTL" --db "$DSN" worker --queue "$q" --drain \
+        --handler 'plain=true' </dev/null >"$T/out" 2>"$T/err" && RC=0 || RC=$?
+    LAST_CMD="strace ... leasectl worker --queue $q --drain --handler plain=true"
+    want_rc 0
+    grep -q -E '^worker: ran 3, failed 0, stopped: idle' "$T/err" || why+=("the report is not 'ran 3, failed 0, stopped: idle'")
+    scans=$(grep -c -E '"/proc/[0-9]+/stat"' "$T/strace" || true)
+    want "$([[ $scans == 0 ]] && echo 1)" "the worker read /proc/PID/stat $scans times for 3 handlers that left nothing running"
+    end "worker: handlers that leave nothing running cost no /proc scan"
+else
+    pass "worker: handlers that leave nothing running cost no /proc scan # SKIP strace cannot trace here"
+fi
+
 # ------------------------------------------------------------------ tidy up
 for q in "${queues[@]}"; do
     for flag in --queue --dead; do

@@ -212,19 +212,29 @@ static MYSQL *raw_connect(void)
 	return m;
 }
 
-/* Kill the connection that holds the named lock. */
-static void kill_lock_holder(MYSQL *m, const char *lock)
+/* One number from a query on a plain client connection. */
+static long long raw_number(MYSQL *m, const char *q)
 {
-	char q[256];
-	snprintf(q, sizeof(q), "SELECT IS_USED_LOCK('%s')", lock);
-	assert_int_equal(mysql_query(m, q), 0);
+	if (mysql_query(m, q) != 0) {
+		print_error("%s: %s\n", q, mysql_error(m));
+		fail();
+	}
 	MYSQL_RES *res = mysql_store_result(m);
 	assert_non_null(res);
 	MYSQL_ROW row = mysql_fetch_row(res);
 	assert_non_null(row);
 	assert_non_null(row[0]);
-	unsigned long id = strtoul(row[0], NULL, 10);
+	long long n = strtoll(row[0], NULL, 10);
 	mysql_free_result(res);
+	return n;
+}
+
+/* Kill the connection that holds the named lock. */
+static void kill_lock_holder(MYSQL *m, const char *lock)
+{
+	char q[256];
+	snprintf(q, sizeof(q), "SELECT IS_USED_LOCK('%s')", lock);
+	unsigned long id = (unsigned long)raw_number(m, q);
 	snprintf(q, sizeof(q), "KILL CONNECTION %lu", id);
 	if (mysql_query(m, q) != 0) {
 		print_error("%s: %s\n", q, mysql_error(m));
@@ -1178,6 +1188,143 @@ static void test_skip_locked(void **state)
 	rows_del(r);
 }
 
+/* The index entries and rows session b reads in statement id (?1 q,
+ * ?2 limit; want rows back) inside a transaction: its handler counters before and after, which
+ * only the session itself can see, copied into table reads (k 0 and 1).
+ * Also the rows its transaction holds locked when the raw connection may
+ * read INNODB_TRX (the PROCESS privilege), else -1. */
+static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const char *q, int limit, int want,
+			     const char *reads, long long *locked)
+{
+	char sql[512];
+	snprintf(sql, sizeof(sql), "DELETE FROM %s", reads);
+	script_ok(b, sql);
+	static const char copy_fmt[] =
+		"INSERT INTO %s SELECT %d, SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS "
+		"WHERE VARIABLE_NAME IN ('HANDLER_ICP_ATTEMPTS', 'HANDLER_READ_NEXT', 'HANDLER_READ_PREV', "
+		"'HANDLER_READ_RND_NEXT')";
+	snprintf(sql, sizeof(sql), copy_fmt, reads, 0);
+	script_ok(b, sql);
+	char lock[64];
+	name(lock, sizeof(lock), "reads_b");
+	snprintf(sql, sizeof(sql), "DO GET_LOCK('%s', 0)", lock);
+	script_ok(b, sql);
+	struct rows *r = rows_new();
+	begin(b);
+	lq_value pc[2] = {txt(q), lq_v_int(limit)};
+	RUN(b, id, pc, 2, r);
+	assert_int_equal(r->n, want);
+	snprintf(sql, sizeof(sql),
+		 "SELECT trx_rows_locked FROM information_schema.INNODB_TRX "
+		 "WHERE trx_mysql_thread_id = IS_USED_LOCK('%s')",
+		 lock);
+	*locked = -1;
+	if (mysql_query(m, sql) == 0) {
+		MYSQL_RES *res = mysql_store_result(m);
+		MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+		if (row && row[0])
+			*locked = strtoll(row[0], NULL, 10);
+		mysql_free_result(res);
+	}
+	tx(be->rollback, b);
+	snprintf(sql, sizeof(sql), "DO RELEASE_LOCK('%s')", lock);
+	script_ok(b, sql);
+	snprintf(sql, sizeof(sql), copy_fmt, reads, 1);
+	script_ok(b, sql);
+	snprintf(sql, sizeof(sql), "SELECT MAX(n) - MIN(n) FROM %s", reads);
+	rows_del(r);
+	return raw_number(m, sql);
+}
+
+/* claim_reads, which must be a handful: no walk through the future tasks. */
+static void few_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const char *q, int limit, int want,
+		      const char *reads, const char *what)
+{
+	long long locked, read = claim_reads(b, m, id, q, limit, want, reads, &locked);
+	if (read >= 100 || locked >= 100)
+		print_error("%s (%s): read %lld index entries, locked %lld rows\n", lq__sql_name(id), what, read,
+			    locked);
+	assert_true(read < 100);
+	assert_true(locked < 100);
+}
+
+/* A claim does not walk the tasks not due yet: when nothing is claimable
+ * (the only due task claimed by someone else, or held back by a shut
+ * limit), or fewer than it asks for, the candidates' locking read reads a
+ * handful of index entries, not one per future task, each of which it
+ * locked in passing.  At a million future tasks such a walk filled the
+ * server's lock memory. */
+static void test_claim_reads(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *b = conn_open(test_dsn);
+	MYSQL *m = raw_connect();
+	char q[64], reads[64], sql[768];
+	name(q, sizeof(q), "reads_q");
+	name(reads, sizeof(reads), "reads");
+	snprintf(sql, sizeof(sql), "CREATE TABLE %s (k INT PRIMARY KEY, n BIGINT)", reads);
+	script_ok(c, sql);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO lq_task (queue, name, payload, run_at) "
+		 "SELECT '%s', 'future', 'x', UNIX_TIMESTAMP() * 1000 + 3600000 + n "
+		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 199) "
+		 "SELECT a.n * 100 + b.n AS n FROM s a JOIN s b ON b.n < 100) AS f",
+		 q);
+	script_ok(c, sql);
+	int64_t due = add_task(c, q, "due", lq_v_null(), 0, lq_v_null());
+	lq_value pu[3] = {lq_v_int(due), txt("a"), lq_v_int(600000)};
+	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1); /* A keeps it */
+
+	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the due task claimed");
+
+	/* A claim of several when fewer are there: task_claimable says how
+	 * many, and a walk that stops after as many (LQ_CAP_CLAIM_BOUND)... */
+	int64_t free1 = add_task(c, q, "free", lq_v_null(), 0, lq_v_null());
+	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 1, reads, "one free of 10 asked for");
+	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 1, reads, "one free, one asked for");
+	/* ... and not the one a racing claimer has locked. */
+	struct lq_conn *a2 = conn_open(test_dsn);
+	struct rows *r = rows_new();
+	begin(a2);
+	lq_value pc[2] = {txt(q), lq_v_int(1)};
+	RUN(a2, LQ_SQL_task_candidates, pc, 2, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, free1);
+	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 0, reads, "the free one locked by another claimer");
+	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the free one locked by another claimer");
+	tx(be->rollback, a2);
+	be->disconnect(a2);
+	rows_del(r);
+	lq_value pf[1] = {lq_v_int(free1)};
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, pf, 1, NULL), 1);
+
+	/* The only free due task waits behind a concurrency limit its key
+	 * has reached (the claimed one holds it): nothing claimable either. */
+	char key[64];
+	name(key, sizeof(key), "reads_key");
+	lq_value pl[4] = {txt(key), lq_v_int(1), lq_v_null(), lq_v_null()};
+	RUN(c, LQ_SQL_limit_set, pl, 4, NULL);
+	int64_t held = add_task(c, q, "held", lq_v_null(), 0, lq_v_null());
+	snprintf(sql, sizeof(sql), "UPDATE lq_task SET concurrency_key = '%s' WHERE id IN (%lld, %lld)", key,
+		 (long long)due, (long long)held);
+	script_ok(c, sql);
+	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the free one under a shut limit");
+	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 0, reads, "the free one under a shut limit");
+
+	/* The fair claim of a queue with partitions, the same. */
+	lq_value pt[2] = {txt(q), txt("")};
+	RUN(c, LQ_SQL_partition_touch, pt, 2, NULL);
+	few_reads(b, m, LQ_SQL_task_candidates_fair, q, 1, 0, reads, "nothing claimable");
+
+	RUN(c, LQ_SQL_limit_delete, pl, 1, NULL);
+	snprintf(sql, sizeof(sql),
+		 "DROP TABLE %s;\nDELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
+		 reads, q, q);
+	script_ok(c, sql);
+	be->disconnect(b);
+	mysql_close(m);
+}
+
 int main(void)
 {
 	snprintf(main_dsn, sizeof(main_dsn), "%s", lqt_dsn("mysql"));
@@ -1200,6 +1347,7 @@ int main(void)
 		cmocka_unit_test(test_task_semantics),
 		cmocka_unit_test(test_plain_insert),
 		cmocka_unit_test(test_skip_locked),
+		cmocka_unit_test(test_claim_reads),
 	};
 	return cmocka_run_group_tests_name("backend_mysql", tests, group_setup, group_teardown);
 }

@@ -538,6 +538,8 @@ static void test_catalogue_matches_sqlite(void **state)
 		const char *pg = lq__sql_postgres[id], *lite = lq__sql_sqlite[id];
 		if (id == LQ_SQL_run_count || id == LQ_SQL_run_count_many)
 			continue; /* only where LQ_CAP_RUN_COUNT_APART (MySQL) */
+		if (id == LQ_SQL_task_claimable)
+			continue; /* only where LQ_CAP_CLAIM_BOUND (MySQL) */
 		if (!pg)
 			fail_msg("statement %s is missing in sql/postgres", lq__sql_name((lq_sql_id)id));
 		if (lite && max_param(lite, '?') != max_param(pg, '$'))
@@ -887,6 +889,10 @@ static void test_every_statement(void **state)
 	assert_null(be->sql[LQ_SQL_run_count]);
 	assert_null(be->sql[LQ_SQL_run_count_many]);
 	ran[LQ_SQL_run_count] = ran[LQ_SQL_run_count_many] = 1;
+	/* Only where LQ_CAP_CLAIM_BOUND: task_candidates bounds its own LIMIT. */
+	assert_false(be->caps & LQ_CAP_CLAIM_BOUND);
+	assert_null(be->sql[LQ_SQL_task_claimable]);
+	ran[LQ_SQL_task_claimable] = 1;
 	/* A settle's own history row, looked up after an unknown outcome:
 	 * none for a run that never ended. */
 	assert_int_equal(RUN(c, run_settled, &r, lq_v_int(987654321), lq_v_int(1), lq_v_int(1),

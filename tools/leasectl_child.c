@@ -112,16 +112,23 @@ int lc_child_stop_rest(pid_t pgid, int64_t grace_ms)
 	pid_t kids[REST_MAX];
 
 	for (;;) {
-		int n, found = 0;
+		int n = 0, found = 0, children;
+		pid_t w;
 
 		/* Reap first: a zombie is no one to stop. */
-		while (waitpid(-1, NULL, WNOHANG) > 0)
+		while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
 			;
+		children = w == 0 || errno != ECHILD;
 		if (pgid > 0 && kill(-pgid, 0) == 0) {
 			kill(-pgid, sig);
 			found++;
 		}
-		n = list_children(kids, REST_MAX);
+		/* A descendant that escaped the group is reparented to us (we
+		 * are a subreaper), or is below one that was: with no living
+		 * child (ECHILD) there is none, and /proc is not read.  That is
+		 * the usual end of a handler, once per task. */
+		if (children)
+			n = list_children(kids, REST_MAX);
 		for (int i = 0; i < n; i++) {
 			kill(-kids[i], sig); /* the group it may have made for itself */
 			kill(kids[i], sig);

@@ -40,6 +40,11 @@
  * claimed, never the candidates they left (SQLite's RETURNING reports
  * changed rows only), so a short batch goes on to the transactional path. */
 #define LQ_CAP_CLAIM_SHORT (1u << 8)
+/* task_candidates' LIMIT takes no subquery in this dialect: a claim of more
+ * than one task first reads task_claimable and asks for no more
+ * candidates than that found, or the walk would read (and lock) on through
+ * every task not due yet looking for the rest. */
+#define LQ_CAP_CLAIM_BOUND (1u << 9)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 

@@ -425,6 +425,27 @@ static int rewrite_params(const char *sql, size_t len, char *out, int *map, unsi
 	return 0;
 }
 
+/* A copy of sql[0, *len) without its "FOR UPDATE SKIP LOCKED" clauses
+ * (NULL: out of memory); *len becomes the copy's. */
+static char *drop_skip_locked(const char *sql, size_t *len)
+{
+	static const char clause[] = "FOR UPDATE SKIP LOCKED";
+	size_t cl = sizeof clause - 1, n = 0;
+	char *out = malloc(*len + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < *len;) {
+		if (*len - i >= cl && memcmp(sql + i, clause, cl) == 0) {
+			i += cl;
+			continue;
+		}
+		out[n++] = sql[i++];
+	}
+	out[n] = '\0';
+	*len = n;
+	return out;
+}
+
 static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **out, lq_err *err)
 {
 	const char *sql = lq__sql_mysql[id];
@@ -433,15 +454,16 @@ static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **
 		return LQ_ERROR;
 	}
 	size_t len = strlen(sql);
-	if (id == LQ_SQL_task_candidates && !c->skip_locked) {
-		/* Older servers: a plain SELECT; the conditional claim by id
-		 * that follows stays the atomic step (losers see 0 rows). */
-		static const char suffix[] = "FOR UPDATE SKIP LOCKED";
-		size_t sl = sizeof suffix - 1;
-		while (len > 0 && (sql[len - 1] == ' ' || sql[len - 1] == '\n' || sql[len - 1] == '\t'))
-			len--;
-		if (len >= sl && memcmp(sql + len - sl, suffix, sl) == 0)
-			len -= sl;
+	char *plain = NULL;
+	if ((id == LQ_SQL_task_candidates || id == LQ_SQL_task_claimable) && !c->skip_locked) {
+		/* Older servers: plain SELECTs (the probe's and the walk's); the
+		 * conditional claim by id that follows stays the atomic step
+		 * (losers see 0 rows). */
+		if (!(plain = drop_skip_locked(sql, &len))) {
+			lq__err_set(err, "out of memory preparing statement %s", lq__sql_name(id));
+			return LQ_ENOMEM;
+		}
+		sql = plain;
 	}
 	if (id == LQ_SQL_lease_acquire && !c->returning) {
 		/* MySQL: no INSERT ... RETURNING; the caller reads the row. */
@@ -462,12 +484,15 @@ static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **
 		s->pint = calloc(nq + 1, sizeof *s->pint);
 	}
 	if (!s || !text || !s->pos_param || !s->pbind || !s->plen || !s->pint) {
+		free(plain);
 		free(text);
 		stmt_free(s);
 		lq__err_set(err, "out of memory preparing statement %s", lq__sql_name(id));
 		return LQ_ENOMEM;
 	}
-	if (rewrite_params(sql, len, text, s->pos_param, &s->npos, &s->nneed) != 0) {
+	int bad = rewrite_params(sql, len, text, s->pos_param, &s->npos, &s->nneed);
+	free(plain);
+	if (bad) {
 		free(text);
 		stmt_free(s);
 		lq__err_set(err, "statement %s has a placeholder that is not ?1..?9999", lq__sql_name(id));
@@ -1208,7 +1233,8 @@ static void my_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
 const struct lq_backend lq__backend_mysql = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "mysql",
-	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_RUN_COUNT_APART,
+	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_RUN_COUNT_APART |
+		LQ_CAP_CLAIM_BOUND,
 	.sql = lq__sql_mysql,
 	.migrations = lq__migrations_mysql,
 	.n_migrations = &lq__migrations_mysql_count, /* 4 files: LQ_MIGRATIONS_mysql in CMakeLists.txt */

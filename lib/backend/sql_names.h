@@ -98,6 +98,9 @@
 	X(task_candidates, LQ_TASK_COLS)            /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \
 							expired, task and queue not paused; by run_at, id;    \
 							FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */    \
+	X(task_claimable, 1)                        /* (?1 queue, ?2 limit) -> (id) of up to ?2 tasks \
+							task_candidates could return, locked (SKIP LOCKED) \
+							where LQ_CAP_CLAIM_BOUND */                          \
 	X(task_claim_batch_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1: one   \
 						     statement claiming due one-off tasks at-most-once;       \
 						     only where LQ_CAP_CLAIM_RETURNING */                     \

@@ -82,3 +82,24 @@ x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until
 -- PART_DUE_D: the same test of alias d (the top due priority's probe).
 -- fragment: PART_DUE_D
 d.run_at <= {{NOW}} AND d.paused = 0 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
+
+-- CLAIM_FILTER: a task row (lq_task, unaliased) of queue ?1 a claim may
+-- take: due, unpaused, no live claim or back-off on it, no limit on its
+-- key shut, its queue not paused.
+-- fragment: CLAIM_FILTER
+queue = ?1
+   AND run_at <= {{NOW}}
+   AND paused = 0
+   AND ({{CLAIM_FREE}})
+   AND ({{LIMIT_OPEN}})
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+
+-- CLAIMABLE_DUE: queue ?1 has a task CLAIM_FILTER lets through.  The fair
+-- claim tests it first (uncorrelated, so read once; task_candidates has a
+-- locking copy) and, when it is false, reads nothing else: its walk of
+-- lq_task_claim would otherwise read on through every task not due yet,
+-- looking for a due one that is not there.  The probe reads lq_task_due's
+-- due range only as far as the first such task, past those claimed,
+-- paused or held back ahead of it.  (Its lq_task is its own.)
+-- fragment: CLAIMABLE_DUE
+EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER}})

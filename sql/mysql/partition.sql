@@ -38,9 +38,13 @@ SELECT part FROM lq_task WHERE id = ?1;
 -- task_candidates walks it; uncorrelated, so read once).  Then per
 -- partition, least recently served first, the head of its due tasks of
 -- that priority: one range of lq_task_part each, so a claim costs
--- O(log n) per partition it looks at.  No lock: MariaDB takes none in a
--- subquery, and FOR UPDATE here would lock the lq_partition rows too; the
--- conditional claim by id that follows is the atomic step.
+-- O(log n) per partition it looks at.  When the CLAIMABLE_DUE probe finds
+-- nothing, neither is read: the walk would read on through every task not
+-- due yet.  It is tested twice: in the partitions' WHERE, and in the top
+-- priority's subquery, which MariaDB would otherwise run once up front,
+-- before any WHERE.  No lock: MariaDB takes none in a subquery, and FOR
+-- UPDATE here would lock the lq_partition rows too; the conditional claim
+-- by id that follows is the atomic step.
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
        t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, 0, h.name
@@ -48,12 +52,12 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
                (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
                  WHERE x.queue = ?1 AND x.part = p.name
                    AND x.priority = (SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
-                                      WHERE d.queue = ?1 AND {{PART_DUE_D}}
+                                      WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
                                       ORDER BY d.priority DESC LIMIT 1)
                    AND {{PART_DUE_X}}
                  ORDER BY x.run_at, x.id LIMIT 1) AS head
           FROM lq_partition p
-         WHERE p.queue = ?1) h
+         WHERE p.queue = ?1 AND {{CLAIMABLE_DUE}}) h
   JOIN lq_task t ON t.id = h.head
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY h.served, h.name

@@ -31,12 +31,17 @@ SELECT LAST_INSERT_ID();
 SELECT id FROM lq_task WHERE unique_key = ?1;
 
 -- name: task_candidates
--- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left (the
--- EXISTS, one probe of lq_task_due, spares an idle poll the walk past the
--- tasks not due yet) and
+-- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left and
 -- stops after ?2 rows; rows another claimer has locked are skipped, not
--- waited for.  On a server without SKIP LOCKED the backend drops the last
--- line: the conditional claim by id that follows is still the atomic step.
+-- waited for.  Where fewer than ?2 can be taken, the walk reads (and
+-- locks in passing) every task not due yet, so it is made only once a
+-- probe of lq_task_due (CLAIMABLE_DUE's, but locking, so that a task a
+-- racing claimer holds does not count) has found one, and a claim of
+-- several asks for no more than task_claimable found (LQ_CAP_CLAIM_BOUND).
+-- The probe locks the first such task by due time: in a queue of one
+-- priority, the one the walk takes first.  On a server without SKIP
+-- LOCKED the backend drops both FOR UPDATE SKIP LOCKED clauses: the
+-- conditional claim by id that follows is still the atomic step.
 -- FORCE INDEX: with few due tasks the optimizer would rather range-scan
 -- lq_task_due and sort, which reads (and locks) the whole due set.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
@@ -44,14 +49,25 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
        concurrency_key, {{LIMITED}}
   FROM lq_task FORCE INDEX (lq_task_claim)
- WHERE queue = ?1
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}})
-   AND ({{LIMIT_OPEN}})
-   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
-   AND EXISTS (SELECT 1 FROM lq_task d FORCE INDEX (lq_task_due) WHERE d.queue = ?1 AND d.run_at <= {{NOW}})
+ WHERE {{CLAIM_FILTER}}
+   AND EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER}} FOR UPDATE SKIP LOCKED)
  ORDER BY priority DESC, run_at, id
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_claimable
+-- The first ?2 tasks (by due time) that task_candidates could return,
+-- locked: a claim of more than one reads them first and then asks
+-- task_candidates for no more than it found (LQ_CAP_CLAIM_BOUND), as
+-- MySQL's LIMIT takes no subquery.  The walk stops once it has them, where
+-- a LIMIT above what is there read on through every task not due yet.
+-- Locked, so that a racing claimer's rows, which the walk skips, are not
+-- counted.  On a server without SKIP LOCKED the backend drops the last
+-- line, as for task_candidates.
+SELECT id
+  FROM lq_task FORCE INDEX (lq_task_due)
+ WHERE {{CLAIM_FILTER}}
+ ORDER BY run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 

@@ -3,6 +3,8 @@
 -- under READ COMMITTED a racing claim re-checks its WHERE against the
 -- winner's row, and each guard tests a column the winner changes (the row is
 -- gone, claim_until or run_at moved).
+-- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
 
 -- name: task_insert
 -- columns: task_insert 1 RETURNING id, read when it stands in for task_insert_notify

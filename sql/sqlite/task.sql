@@ -3,6 +3,7 @@
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: task_claim_delete_set no LQ_CAP_CLAIM_SET: claims go one by one
 -- absent: task_claim_update_set no LQ_CAP_CLAIM_SET, as above
+-- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
