@@ -186,7 +186,9 @@ static void job_interrupt(zend_execute_data *ex)
 	if (cur.hb_every_ms > 0 && now >= cur.next_hb && !cur.lost) {
 		cur.next_hb = now + cur.hb_every_ms;
 		lq_status st = lq_job_heartbeat(cur.job);
-		if (st == LQ_LOST || st == LQ_REVOKED) {
+		/* At most once, a lost mark (or tick lease) only means the run can
+		 * no longer be cancelled: nobody else runs the task, so it goes on. */
+		if (st == LQ_REVOKED || (st == LQ_LOST && t->mode == LQ_AT_LEAST_ONCE)) {
 			cur.lost = true;
 			cur.lost_untold = true;
 			cur.lost_st = st;
@@ -422,7 +424,7 @@ static int run_options(HashTable *opts, uint32_t arg, bool tick, lq_mode *mode, 
 		if (k && zend_string_equals_literal(k, "atLeastOnce")) {
 			if (lq_php_bool(v, arg, "atLeastOnce", &b) < 0)
 				return -1;
-			*mode = b ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+			*mode = b ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE_CANCELLABLE;
 		} else if (k && zend_string_equals_literal(k, "claimTtl")) {
 			if (lq_php_duration(v, arg, "claimTtl", claim_ttl) < 0)
 				return -1;
@@ -745,7 +747,7 @@ ZEND_METHOD(Leaseq_Runner, tick)
 	if (!dbo)
 		RETURN_THROWS();
 	int64_t budget = 1000, claim_ttl = 30000, timeout = 0, lease_ttl = 0;
-	lq_mode mode = LQ_AT_MOST_ONCE;
+	lq_mode mode = LQ_AT_MOST_ONCE_CANCELLABLE; /* a running task stays cancellable */
 	const char *queue = NULL;
 	if (zbudget && lq_php_duration(zbudget, 3, NULL, &budget) < 0)
 		RETURN_THROWS();

@@ -56,6 +56,26 @@ var_dump($r['ran'], $db->task($id));
 $runs = $db->history(['taskId' => $id]);
 var_dump(count($runs), $runs[0]['outcome'], $runs[0]['error']);
 
+// So does an at-most-once Worker's (its run is cancellable while it runs).
+$id = $db->add('c-once-run', null, ['queue' => $q]);
+$w = new Leaseq\Worker($db, [$q], ['atLeastOnce' => false, 'claimTtl' => '600ms']);
+$w->handle('c-once-run', function (Leaseq\Task $t) use ($other) {
+    try {
+        var_dump($other->cancelTask($t->id, 'stop it too'));
+        $end = microtime(true) + 10;
+        while (microtime(true) < $end) {
+            usleep(10000);
+        }
+        echo "not told\n";
+    } catch (Leaseq\RevokedException $e) {
+        echo get_class($e), ' ', $e->getCode(), "\n";
+        throw $e;
+    }
+});
+$r = $w->run(true);
+$runs = $db->history(['taskId' => $id]);
+var_dump($r['ran'], count($runs), $runs[0]['outcome'], $runs[0]['error']);
+
 // Bad arguments.
 foreach ([[0, null], [1, "two\nlines"], [1, str_repeat('x', 300)]] as [$i, $why]) {
     try {
@@ -89,6 +109,12 @@ NULL
 int(1)
 string(9) "cancelled"
 string(7) "stop it"
+bool(true)
+Leaseq\RevokedException 18
+int(0)
+int(1)
+string(9) "cancelled"
+string(11) "stop it too"
 ValueError
 ValueError
 ValueError

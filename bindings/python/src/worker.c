@@ -298,7 +298,8 @@ static int Runner_init(RunnerObject *self, PyObject *args, PyObject *kw)
 		if (!(self->qv[i] = name_arg(PyList_GET_ITEM(queues, i), "queue")))
 			return -1;
 	o.queues = self->qv;
-	o.mode = alo ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+	/* At most once, a run stays cancellable (Db.cancel_task) while it runs. */
+	o.mode = alo ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE_CANCELLABLE;
 	if (ttlo != Py_None && duration_ms(ttlo, "claim_ttl", &o.claim_ttl_ms) < 0)
 		return -1;
 	if (lttlo != Py_None && duration_ms(lttlo, "lease_ttl", &o.lease_ttl_ms) < 0)

@@ -47,7 +47,9 @@ def test_cancel_task_bad_arguments(db):
         db.cancel_task(1, reason="x" * 300)
 
 
-def test_cancel_reaches_the_running_handler_as_revoked(dsn, db, uniq):
+def cancel_running(dsn, db, uniq, **worker_options):
+    """Cancel a task while a Worker's handler runs it: the handler sees
+    Revoked, nothing is acked, and the one run is the cancel's."""
     tid = db.add("slow", queue=uniq)
     started = threading.Event()
     seen = []
@@ -55,7 +57,7 @@ def test_cancel_reaches_the_running_handler_as_revoked(dsn, db, uniq):
 
     def work():
         with leaseq.connect(dsn) as wdb:
-            worker = leaseq.Worker(wdb, queues=[uniq], claim_ttl=1)
+            worker = leaseq.Worker(wdb, queues=[uniq], claim_ttl=1, **worker_options)
 
             @worker.task("slow")
             def slow(task):
@@ -79,6 +81,14 @@ def test_cancel_reaches_the_running_handler_as_revoked(dsn, db, uniq):
     assert db.get(tid) is None
     # One run, the cancel's: the handler's end was neither acked nor failed.
     assert [(r.outcome, r.error) for r in db.history(task_id=tid)] == [("cancelled", "stop it")]
+
+
+def test_cancel_reaches_the_running_handler_as_revoked(dsn, db, uniq):
+    cancel_running(dsn, db, uniq)
+
+
+def test_cancel_reaches_an_at_most_once_handler(dsn, db, uniq):
+    cancel_running(dsn, db, uniq, at_least_once=False)
 
 
 def test_limits(db, uniq):
