@@ -575,15 +575,42 @@ struct claim_ctx {
 	int track;        /* at-most-once cancellable: mark each one-off run */
 };
 
+/* A call claims one occurrence of a recurring task.  A later round (after
+ * the first made room, or a fair claim's next one) may find one it claimed
+ * due again, at a kept catch-up slot or one that came due meanwhile: that
+ * occurrence is the next claim's.  So a round reads as many more rows as
+ * recurring tasks were claimed, and passes over those. */
+static int claimed_before(const struct claim_ctx *cc, const lq_task *t)
+{
+	for (size_t i = 0; is_recurring(t) && i < cc->got; i++)
+		if (cc->tasks[i].id == t->id)
+			return 1;
+	return 0;
+}
+
+/* The row limit of a round of candidates (see claimed_before). */
+static int64_t cand_limit(const struct claim_ctx *cc)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < cc->got; i++)
+		k += is_recurring(&cc->tasks[i]) ? 1 : 0;
+	return (int64_t)(cc->n - cc->got + k);
+}
+
 static int cand_row(void *arg, const lq_value *c, int n)
 {
 	struct claim_ctx *cc = arg;
 	if (cc->got + cc->cand >= cc->n)
 		return 1;
-	lq_status st = lq__task_from_row(&cc->tasks[cc->got + cc->cand], c, n);
+	lq_task *t = &cc->tasks[cc->got + cc->cand];
+	lq_status st = lq__task_from_row(t, c, n);
 	if (st != LQ_OK) {
 		cc->err = st;
 		return 1;
+	}
+	if (claimed_before(cc, t)) {
+		lq_task_clear(t);
+		return 0;
 	}
 	cc->limited[cc->cand] = lq__col_int(&c[LQ_TASK_COLS - 1]) != 0;
 	cc->cand++;
@@ -880,15 +907,17 @@ static lq_status claim_body(lq_db *db, void *arg)
 	for (int round = 0; round < 8 && cc->got < cc->n; round++) {
 		cc->cand = 0;
 		cc->err = LQ_OK;
-		lq_value p[2] = {lq__v_text(cc->queue), lq_v_int((int64_t)(cc->n - cc->got))};
+		int64_t limit = cand_limit(cc);
+		lq_value p[2] = {lq__v_text(cc->queue), lq_v_int(limit)};
 		lq_status st = LQ_OK;
-		if ((db->be->caps & LQ_CAP_CLAIM_BOUND) && cc->n - cc->got > 1) {
+		if ((db->be->caps & LQ_CAP_CLAIM_BOUND) && limit > 1) {
 			/* No more candidates asked for than there are (backend.h). */
 			size_t there = 0;
 			st = lq__exec(db, cc->what, LQ_SQL_task_claimable, p, 2, claimable_row, &there, NULL);
 			if (st == LQ_OK && there == 0)
 				break;
-			p[1] = lq_v_int((int64_t)there);
+			if ((int64_t)there < limit)
+				p[1] = lq_v_int((int64_t)there);
 		}
 		if (st == LQ_OK)
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
@@ -1010,7 +1039,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 	while (st == LQ_OK && cc->got < cc->n) {
 		cc->cand = 0;
 		cc->err = LQ_OK;
-		q[1] = lq_v_int((int64_t)(cc->n - cc->got));
+		q[1] = lq_v_int(cand_limit(cc));
 		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair, q, 2, fair_row, f, NULL);
 		if (st == LQ_OK && cc->err != LQ_OK)
 			st = lq__fail(db, cc->err, "%s: %s", cc->what,

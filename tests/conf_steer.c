@@ -404,6 +404,51 @@ static void steer_overlap_at_most_once(void **state)
 	lq_task_clear(&t);
 }
 
+/* The ids of tasks[0..n) are all different. */
+static void assert_distinct(const lq_task *tasks, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			assert_int_not_equal(tasks[i].id, tasks[j].id);
+}
+
+/* A batch claim takes one occurrence of a recurring task, however many are
+ * due: a claim looks again after it made room (an expired last attempt
+ * buried) and, in a queue with partitions, after every round; a kept
+ * catch-up slot is due at once, but it is the next claim's. */
+static void steer_batch_one_occurrence(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	lq_task t[8];
+	size_t n = 0;
+	int64_t stale = 0;
+
+	for (int fair = 0; fair < 2; fair++) {
+		o.max_attempts = 1;
+		o.partition = fair ? "tenant" : NULL;
+		assert_lq_ok(db, lq_task_add(db, "stale", &o, &stale, NULL));
+		assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 50, t, 1, &n));
+		assert_int_equal(n, 1);
+		assert_int_equal(t[0].id, stale);
+		lq_task_clear(&t[0]);
+		lqt_sleep_ms(300); /* its claim expires on its last attempt */
+		int64_t now = lqt_db_now(db);
+		/* Down for ten slots, three to run (offset by 30 s, away from any slot). */
+		int64_t id = add_steered(db, "burst", 60000, now - 600000 - 30000, LQ_OVERLAP_DEFAULT, 3, 0);
+
+		for (int run = 0; run < 3; run++) {
+			assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE, 30000, t, 8, &n));
+			assert_int_equal(n, 1);
+			assert_int_equal(t[0].id, id);
+			assert_distinct(t, n);
+			lq_task_clear(&t[0]);
+		}
+		assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE, 30000, t, 8, &n));
+		assert_lq_ok(db, lq_task_rm(db, id));
+	}
+}
+
 static int count_overdue(const lq_schedule *s, void *arg)
 {
 	if (s->overdue)
@@ -464,6 +509,7 @@ int lqt_conf_steer(void)
 		cmocka_unit_test_setup(steer_overlap, lqt_conf_test_setup),
 		cmocka_unit_test_setup(steer_overlap_at_most_once, lqt_conf_test_setup),
 		cmocka_unit_test_setup(steer_dead_man, lqt_conf_test_setup),
+		cmocka_unit_test_setup(steer_batch_one_occurrence, lqt_conf_test_setup),
 	};
 	char name[64];
 

@@ -497,22 +497,88 @@ static int check_claimed(const mtask *want, lq_mode mode, const lq_task *got, ch
 	return 0;
 }
 
+/* A claim's candidate that it drops instead of claiming: an expired claim
+ * on its last attempt (an at-least-once occurrence, or a one-off task). */
+static int claim_drops(const mtask *t, lq_mode mode)
+{
+	if (!t->owner[0] || t->attempts < t->max_attempts)
+		return 0;
+	return t->every_ms == 0 || mode == LQ_AT_LEAST_ONCE;
+}
+
+static int has_id(const int64_t *ids, size_t n, int64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
+}
+
+/* A claim round's candidates at now, best first, at most room: the
+ * claimable tasks of queue but the recurring ones this call claimed
+ * already (one occurrence a call). */
+static size_t round_cands(model *m, int queue, int64_t now, size_t room, const int64_t *ids, size_t nids,
+			  mtask **cand)
+{
+	size_t nc = 0;
+	for (int i = 0; i < M_TASKS; i++) {
+		mtask *t = &m->tasks[i];
+		if (t->queue == queue && m_claimable(m, t, now) && !(t->every_ms > 0 && has_id(ids, nids, t->id)))
+			cand[nc++] = t;
+	}
+	qsort(cand, nc, sizeof(cand[0]), rank_cmp);
+	return nc > room ? room : nc;
+}
+
+/* The clock of a claim round after the first: each round reads it anew,
+ * so it may have moved on (a claim expired meanwhile, a slot came due)
+ * up to the end of the call.  The earliest stretch whose candidates the
+ * claim's answer shows: each one it claims is among the tasks returned
+ * and not matched yet (ids), and a round that drops none is the last, so
+ * it accounts for all of them. */
+static int64_t round_now(model *m, const mctx *c, int queue, lq_mode mode, int64_t now, size_t room,
+			 const int64_t *ids, size_t nids, const lq_task *claimed, size_t n)
+{
+	int64_t at[65];
+	size_t nat = 1;
+	at[0] = now;
+	span later = {now, c->at.hi};
+	nat += m_boundaries(m, later, at + 1, 64);
+	for (size_t a = 0; a < nat; a++) {
+		mtask *cand[M_TASKS];
+		size_t nc = round_cands(m, queue, at[a], room, ids, nids, cand), picks = 0;
+		int drops = 0, ok = 1;
+		for (size_t k = 0; k < nc && ok; k++) {
+			if (claim_drops(cand[k], mode)) {
+				drops++;
+				continue;
+			}
+			int found = 0;
+			for (size_t i = 0; i < n; i++)
+				if (claimed[i].id == cand[k]->id && !(has_id(ids, nids, claimed[i].id)))
+					found = 1;
+			ok = found;
+			picks++;
+		}
+		if (ok && (drops > 0 || nids + picks == n))
+			return at[a];
+	}
+	return now;
+}
+
 int m_claim(model *m, const mctx *c, int queue, lq_mode mode, size_t max, int64_t ttl, lq_status st,
 	    const lq_task *claimed, size_t n, char *why, size_t wsize)
 {
 	int64_t now = c->now.lo;
 	size_t got = 0;
+	int64_t ids[M_TASKS]; /* what this call claimed */
 	for (int round = 0; round < 8 && got < max; round++) {
 		mtask *cand[M_TASKS];
-		size_t nc = 0;
-		for (int i = 0; i < M_TASKS; i++)
-			if (m->tasks[i].queue == queue && m_claimable(m, &m->tasks[i], now))
-				cand[nc++] = &m->tasks[i];
+		if (round > 0 && !c->unknown)
+			now = round_now(m, c, queue, mode, now, max - got, ids, got, claimed, n);
+		size_t nc = round_cands(m, queue, now, max - got, ids, got, cand);
 		if (nc == 0)
 			break;
-		qsort(cand, nc, sizeof(cand[0]), rank_cmp);
-		if (nc > max - got)
-			nc = max - got;
 		int dropped = 0;
 		for (size_t k = 0; k < nc; k++) {
 			mtask *t = cand[k];
@@ -571,6 +637,8 @@ int m_claim(model *m, const mctx *c, int queue, lq_mode mode, size_t max, int64_
 				j->started_at = sp(g->now);
 				snprintf(j->t.owner, sizeof(j->t.owner), "%s", mode == LQ_AT_LEAST_ONCE ? g->claim_owner : "");
 			}
+			if (got < M_TASKS)
+				ids[got] = t->id;
 			got++;
 			if (mode == LQ_AT_MOST_ONCE && t->every_ms == 0)
 				forget_task(m, t);
