@@ -578,6 +578,8 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_one_update:
 	case LQ_SQL_task_claim_fair_delete:
 	case LQ_SQL_task_claim_fair_update:
+	case LQ_SQL_task_claim_fair_one_delete:
+	case LQ_SQL_task_claim_fair_one_update:
 		return LQ_CAP_CLAIM_RETURNING;
 	case LQ_SQL_lease_release_notify:
 		return LQ_CAP_NOTIFY;

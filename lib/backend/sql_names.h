@@ -269,6 +269,11 @@
 						     one statement; only where LQ_CAP_CLAIM_RETURNING */      \
 	X(task_claim_fair_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit, ?3 owner, ?4 claim_ttl) the same, \
 						     at-least-once */                                         \
+	X(task_claim_fair_one_delete, LQ_TASK_COLS + 1) /* (?1 queue) task_claim_fair_delete of one task, \
+							   with constant LIMITs (a plan PostgreSQL keeps \
+							   generic) */                                    \
+	X(task_claim_fair_one_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,   \
+							   at-least-once */                               \
 	X(task_candidates_fair, LQ_TASK_COLS + 1)   /* (?1 queue, ?2 limit) -> TASK_COLS, partition: the head \
 							(run_at, id) of each partition's due tasks of the top \
 							due priority, least recently served partition first; \

@@ -4,6 +4,8 @@
 -- has the top due priority.  '' is the partition of the tasks given none.
 -- absent: task_claim_fair_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair, then task_claim_*
 -- absent: task_claim_fair_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_fair_one_delete no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_fair_one_update no LQ_CAP_CLAIM_RETURNING, as above
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
@@ -43,7 +45,8 @@ SELECT part FROM lq_task WHERE id = ?1;
 -- conditional claim by id that follows is the atomic step.
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, 0, h.name
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,
+       {{PART_LIMITED_T}}, h.name
   FROM (SELECT p.name, p.served,
                (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
                  WHERE x.queue = ?1 AND x.part = p.name

@@ -44,7 +44,8 @@ top AS (SELECT x.priority FROM lq_task x
          ORDER BY x.priority DESC LIMIT 1)
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key, 0::bigint, p.name
+       t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key,
+       {{PART_LIMITED_T}}, p.name
   FROM lq_partition p
  CROSS JOIN top
  CROSS JOIN LATERAL (SELECT * FROM lq_task x
@@ -69,59 +70,47 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
 -- order; claimed = 0 as in task_claim_batch_delete.
 WITH {{CLK}},
 {{FAIR_HEADS}},
-cand AS (
-  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
-                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)) AS plain
-    FROM lq_task t
-   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-     FOR UPDATE OF t SKIP LOCKED),
-gone AS (
-  DELETE FROM lq_task t
-   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-  RETURNING t.*),
+{{FAIR_CAND}},
+{{FAIR_GONE_DELETE}},
 {{FAIR_SERVED}}
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms, g.concurrency_key, 0::bigint,
-       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
-  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
- ORDER BY h.pos;
+{{FAIR_ROWS}};
 
 -- name: task_claim_fair_update
 -- task_claim_fair_delete at-least-once, for owner $3 with a claim lease of
 -- $4 ms, as task_claim_batch_update.
 WITH {{CLK}},
 {{FAIR_HEADS}},
-cand AS (
-  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
-                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)) AS plain
-    FROM lq_task t
-   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-     FOR UPDATE OF t SKIP LOCKED),
+{{FAIR_CAND}},
 gone AS (
   UPDATE lq_task t
      SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
          attempts = t.attempts + 1
-   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
+  {{FAIR_GONE_WHERE}}
   RETURNING t.*),
 {{FAIR_SERVED}}
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms, g.concurrency_key, 0::bigint,
-       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
-  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
- ORDER BY h.pos;
+{{FAIR_ROWS}};
+
+-- name: task_claim_fair_one_delete
+-- task_claim_fair_delete of one task ($1 queue), with constant LIMITs
+-- (FAIR_HEAD): a plan PostgreSQL keeps generic.
+WITH {{CLK}},
+{{FAIR_HEAD}},
+{{FAIR_CAND}},
+{{FAIR_GONE_DELETE}},
+{{FAIR_SERVED}}
+{{FAIR_ROWS}};
+
+-- name: task_claim_fair_one_update
+-- task_claim_fair_update of one task ($1 queue, $2 owner, $3 claim lease
+-- ms), as task_claim_fair_one_delete.
+WITH {{CLK}},
+{{FAIR_HEAD}},
+{{FAIR_CAND}},
+gone AS (
+  UPDATE lq_task t
+     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
+         attempts = t.attempts + 1
+  {{FAIR_GONE_WHERE}}
+  RETURNING t.*),
+{{FAIR_SERVED}}
+{{FAIR_ROWS}};
