@@ -1014,6 +1014,18 @@ static lq_status fair_body(lq_db *db, void *arg)
 		if (cc->got == got_before)
 			idle++;
 	}
+	/* No head at all: where the read skips locked rows, racing claimers
+	 * may hold every one.  Then the claim is lost to them (LQ_BUSY),
+	 * not left to the plain order, which would serve the biggest
+	 * partition. */
+	if (st == LQ_OK && f->seen == 0 && db->be->sql[LQ_SQL_task_fair_due_any]) {
+		int64_t any = 0;
+		st = lq__exec(db, cc->what, LQ_SQL_task_fair_due_any, q, 1, lq__row_int, &any, NULL);
+		if (st == LQ_OK && any) {
+			f->seen = 1;
+			cc->lost++;
+		}
+	}
 	qsort(f->served, f->nserved, sizeof(f->served[0]), by_served_name);
 	for (size_t i = 0; st == LQ_OK && i < f->nserved; i++) {
 		lq_value p[3] = {lq__v_text(cc->queue), lq__v_text(f->served[i].name), lq_v_int(f->served[i].stamp)};

@@ -583,6 +583,8 @@ static unsigned cap_of(lq_sql_id id)
 		return LQ_CAP_CLAIM_RETURNING;
 	case LQ_SQL_lease_release_notify:
 		return LQ_CAP_NOTIFY;
+	case LQ_SQL_task_fair_due_any:
+		return LQ_CAP_SKIP_LOCKED;
 	case LQ_SQL_task_insert_notify:
 		return LQ_CAP_ONE_STATEMENT_ADD;
 	case LQ_SQL_task_claim_delete_set:

@@ -869,7 +869,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_stamp, LQ_SQL_partition_serve,
 		LQ_SQL_partition_forget, LQ_SQL_task_set_part, LQ_SQL_task_part_get, LQ_SQL_task_claim_fair_delete,
 		LQ_SQL_task_claim_fair_update, LQ_SQL_task_claim_fair_one_delete, LQ_SQL_task_claim_fair_one_update,
-		LQ_SQL_task_candidates_fair,
+		LQ_SQL_task_candidates_fair, LQ_SQL_task_fair_due_any,
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,

@@ -433,7 +433,7 @@ static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **
 		return LQ_ERROR;
 	}
 	size_t len = strlen(sql);
-	if (id == LQ_SQL_task_candidates && !c->skip_locked) {
+	if ((id == LQ_SQL_task_candidates || id == LQ_SQL_task_candidates_fair) && !c->skip_locked) {
 		/* Older servers: a plain SELECT; the conditional claim by id
 		 * that follows stays the atomic step (losers see 0 rows). */
 		static const char suffix[] = "FOR UPDATE SKIP LOCKED";

@@ -277,7 +277,10 @@
 	X(task_candidates_fair, LQ_TASK_COLS + 1)   /* (?1 queue, ?2 limit) -> TASK_COLS, partition: the head \
 							(run_at, id) of each partition's due tasks of the top \
 							due priority, least recently served partition first; \
-							FOR UPDATE SKIP LOCKED where the dialect can */
+							FOR UPDATE SKIP LOCKED where the dialect can */ \
+	X(task_fair_due_any, 1)                     /* (?1 queue) -> (1 if a task task_candidates_fair could  \
+							choose waits, locked or not, else 0); only where   \
+							LQ_CAP_SKIP_LOCKED */
 
 typedef enum lq_sql_id {
 #define LQ__SQL_ENUM(name, cols) LQ_SQL_##name,

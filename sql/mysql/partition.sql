@@ -40,14 +40,21 @@ SELECT part FROM lq_task WHERE id = ?1;
 -- task_candidates walks it; uncorrelated, so read once).  Then per
 -- partition, least recently served first, the head of its due tasks of
 -- that priority: one range of lq_task_part each, so a claim costs
--- O(log n) per partition it looks at.  No lock: MariaDB takes none in a
--- subquery, and FOR UPDATE here would lock the lq_partition rows too; the
--- conditional claim by id that follows is the atomic step.
+-- O(log n) per partition it looks at.  The heads are read without a lock
+-- (MariaDB takes none in a subquery) and then locked, skipping those
+-- another claimer holds, so racing claimers take the next partitions'
+-- heads instead of all waiting on one and losing it.  DISTINCT (a no-op:
+-- one row a partition) keeps h a derived table of its own: merged into
+-- this SELECT, its lq_partition rows would be locked too, and a claimer
+-- that found them all held would see no head and fall back to the plain
+-- order.  So every partition's head is probed, then sorted.  On a server
+-- without SKIP LOCKED the backend drops the last line, as for
+-- task_candidates.
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
        t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,
        {{PART_LIMITED_T}}, h.name
-  FROM (SELECT p.name, p.served,
+  FROM (SELECT DISTINCT p.name, p.served,
                (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
                  WHERE x.queue = ?1 AND x.part = p.name
                    AND x.priority = (SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
@@ -60,4 +67,21 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
   JOIN lq_task t ON t.id = h.head
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY h.served, h.name
- LIMIT ?2;
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_fair_due_any
+-- Whether task_candidates_fair would find a head but for the locks: when
+-- it found none, racing claimers hold every head (the claim is lost to
+-- them, not a reason for the plain order) or no partition has a due task
+-- of the top priority.  Read without a lock, one range of lq_task_part a
+-- partition until one has a due task.
+SELECT EXISTS (
+         SELECT 1 FROM lq_partition p
+           JOIN lq_task x FORCE INDEX (lq_task_part) ON x.queue = ?1 AND x.part = p.name
+          WHERE p.queue = ?1
+            AND x.priority = (SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
+                               WHERE d.queue = ?1 AND {{PART_DUE_D}}
+                               ORDER BY d.priority DESC LIMIT 1)
+            AND {{PART_DUE_X}})
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1);

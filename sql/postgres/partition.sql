@@ -58,6 +58,20 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
  ORDER BY p.served, p.name
  LIMIT $2::bigint;
 
+-- name: task_fair_due_any
+-- Whether task_candidates_fair would find a head but for the locks: when
+-- it found none, racing claimers hold every due task of the top priority
+-- (the claim is lost to them, not a reason for the plain order) or no
+-- partition has one.  Read without a lock.
+WITH {{CLK}},
+{{FAIR_TOP}}
+SELECT (EXISTS (SELECT 1 FROM lq_partition p
+                  JOIN lq_task x ON x.queue = $1::text AND x.part = p.name
+                 WHERE p.queue = $1::text
+                   AND x.priority = (SELECT priority FROM top)
+                   AND {{PART_DUE_X}})
+        AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1))::int;
+
 -- name: task_claim_fair_delete
 -- The fair claim of up to $2 due one-off tasks at-most-once in one round
 -- trip, one task a partition (a round; the library runs rounds until the
