@@ -909,18 +909,24 @@ struct fair_ctx {
 	struct fair_served *served;      /* cc->n places */
 	size_t nserved;
 	size_t seen;                     /* heads read, claimed or lost */
+	int64_t stamp;                   /* the queue's highest served stamp */
+	int stamped;                     /* stamp read (with the first head) */
 };
 
 static int fair_row(void *arg, const lq_value *c, int n)
 {
 	struct fair_ctx *f = arg;
 	struct claim_ctx *cc = f->cc;
-	if (n < LQ_TASK_COLS + 1) {
+	if (n < LQ_TASK_COLS + 2) {
 		cc->err = LQ_ERROR;
 		return 1;
 	}
 	if (cc->got + cc->cand >= cc->n)
 		return 1;
+	if (!f->stamped) {
+		f->stamp = lq__col_int(&c[LQ_TASK_COLS + 1]);
+		f->stamped = 1;
+	}
 	lq__col_str(&c[LQ_TASK_COLS], f->part[cc->cand], sizeof(f->part[0]));
 	return cand_row(cc, c, n);
 }
@@ -955,9 +961,9 @@ static lq_status fair_body(lq_db *db, void *arg)
 	cc->got = cc->lost = cc->dropped = cc->held = 0;
 	cc->queue_shut = 0;
 	f->nserved = f->seen = 0;
-	int64_t stamp = 0;
+	f->stamped = 0;
 	lq_value q[2] = {lq__v_text(cc->queue), lq_v_null()};
-	lq_status st = lq__exec(db, cc->what, LQ_SQL_partition_stamp, q, 1, lq__row_int, &stamp, NULL);
+	lq_status st = LQ_OK;
 	/* idle: rounds that claimed nothing; a head its limit refused (the
 	 * filter saw room another claimer took meanwhile) is read again only
 	 * a few times. */
@@ -997,7 +1003,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 				lq_task_clear(t);
 				continue;
 			}
-			fair_note(f, f->part[i], ++stamp);
+			fair_note(f, f->part[i], ++f->stamp);
 			if (&cc->tasks[cc->got] != t) {
 				cc->tasks[cc->got] = *t; /* compact: move ownership down */
 				memset(t, 0, sizeof(*t));
@@ -1042,7 +1048,7 @@ static lq_status fair_body(lq_db *db, void *arg)
  * it read heads (claimed, or lost to other claimers). */
 static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc, int *seen)
 {
-	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0, 0};
+	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0, 0, 0, 0};
 	lq_status st;
 	if (!f.part || !f.served) {
 		st = lq__fail(db, LQ_ENOMEM, "%s: out of memory", cc->what);

@@ -866,7 +866,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_lease_read_extend, LQ_SQL_lease_read_shrink, LQ_SQL_lease_promote, LQ_SQL_lease_demote,
 		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_many,
 		LQ_SQL_task_ack_run, LQ_SQL_task_ack_run_many, LQ_SQL_task_ack_claim_one_update,
-		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_stamp, LQ_SQL_partition_serve,
+		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_serve,
 		LQ_SQL_partition_forget, LQ_SQL_task_set_part, LQ_SQL_task_part_get, LQ_SQL_task_claim_fair_delete,
 		LQ_SQL_task_claim_fair_update, LQ_SQL_task_claim_fair_one_delete, LQ_SQL_task_claim_fair_one_update,
 		LQ_SQL_task_candidates_fair, LQ_SQL_task_fair_due_any,

@@ -11,9 +11,6 @@ ON CONFLICT (queue, name) DO NOTHING;
 -- name: partition_any
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = $1::text)::int;
 
--- name: partition_stamp
-SELECT COALESCE(MAX(served), 0) FROM lq_partition WHERE queue = $1::text;
-
 -- name: partition_serve
 -- An upsert: a partition forgotten while one of its tasks was added comes
 -- back with its first claim.
@@ -45,7 +42,8 @@ top AS (SELECT x.priority FROM lq_task x
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
        t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key,
-       {{PART_LIMITED_T}}, p.name
+       {{PART_LIMITED_T}}, p.name,
+       (SELECT COALESCE(max(s.served), 0) FROM lq_partition s WHERE s.queue = $1::text)
   FROM lq_partition p
  CROSS JOIN top
  CROSS JOIN LATERAL (SELECT * FROM lq_task x

@@ -16,9 +16,6 @@ ON CONFLICT (queue, name) DO NOTHING;
 -- name: partition_any
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = ?1);
 
--- name: partition_stamp
-SELECT COALESCE(MAX(served), 0) FROM lq_partition WHERE queue = ?1;
-
 -- name: partition_serve
 -- An upsert: a partition forgotten while one of its tasks was added comes
 -- back with its first claim.
@@ -46,7 +43,8 @@ SELECT part FROM lq_task WHERE id = ?1;
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
        t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,
-       {{PART_LIMITED_T}}, h.name
+       {{PART_LIMITED_T}}, h.name,
+       (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
   FROM (SELECT p.name, p.served,
                (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
                  WHERE x.queue = ?1 AND x.part = p.name AND x.priority = m.top
