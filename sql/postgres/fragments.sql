@@ -108,8 +108,9 @@ CASE WHEN t.concurrency_key IS NOT NULL
        OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || t.queue) THEN 1 ELSE 0 END
 
 -- CLAIMED_COLS_G: TASK_COLS of a claimed row g (a DELETE's or an UPDATE's
--- RETURNING t.*), as every one-statement claim returns it; the claimed
--- flag follows.
+-- RETURNING t.*), as every one-statement claim (task.sql, ack_claim.sql,
+-- partition.sql) returns it, so that a new column lands in all of them;
+-- the claimed flag follows.
 -- fragment: CLAIMED_COLS_G
 g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
