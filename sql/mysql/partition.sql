@@ -33,38 +33,50 @@ UPDATE lq_task SET part = ?2 WHERE id = ?1;
 SELECT part FROM lq_task WHERE id = ?1;
 
 -- name: task_candidates_fair
--- The top priority among the due tasks (lq_task_claim from the left, as
--- task_candidates walks it; uncorrelated, so read once).  Then per
--- partition, least recently served first, the head of its due tasks of
--- that priority: one range of lq_task_part each, so a claim costs
--- O(log n) per partition it looks at.  The heads are read without a lock
--- (MariaDB takes none in a subquery) and then locked, skipping those
--- another claimer holds, so racing claimers take the next partitions'
--- heads instead of all waiting on one and losing it.  DISTINCT (a no-op:
--- one row a partition) keeps h a derived table of its own: merged into
--- this SELECT, its lq_partition rows would be locked too, and a claimer
--- that found them all held would see no head and fall back to the plain
--- order.  So every partition's head is probed, then sorted.  On a server
--- without SKIP LOCKED the backend drops the last line, as for
--- task_candidates.
+-- top: the top priority among the due tasks (lq_task_claim from the left,
+-- as task_candidates walks it; read once).  h: per partition, the first
+-- due tasks of that priority in (run_at, id) order, one lq_task_part seek
+-- each: the head, then (a batch, the recursive part) the next after it,
+-- up to ?2 / partitions (rounded up) a partition, so a batch needs few
+-- rounds.  They come in turns: every partition's first by least recently
+-- served, then every one's second...  h is read without a lock (MariaDB
+-- takes none in a derived table, and as one its lq_partition rows are not
+-- locked either), and its tasks are then locked, skipping those another
+-- claimer holds, so racing claimers take the next tasks instead of all
+-- waiting on one and losing it.  On a server without SKIP LOCKED the
+-- backend drops the last line, as for task_candidates.
+WITH RECURSIVE top AS (
+  SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
+   WHERE d.queue = ?1 AND {{PART_DUE_D}}
+   ORDER BY d.priority DESC LIMIT 1),
+h (name, served, id, run_at, rn) AS (
+  SELECT p.name, p.served, k.id, k.run_at, 1
+    FROM lq_partition p
+    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
+                               WHERE x.queue = ?1 AND x.part = p.name
+                                 AND x.priority = (SELECT priority FROM top)
+                                 AND {{PART_DUE_X}}
+                               ORDER BY x.run_at, x.id LIMIT 1)
+   WHERE p.queue = ?1
+  UNION ALL
+  SELECT h.name, h.served, k.id, k.run_at, h.rn + 1
+    FROM h
+    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
+                               WHERE x.queue = ?1 AND x.part = h.name
+                                 AND x.priority = (SELECT priority FROM top)
+                                 AND x.run_at >= h.run_at AND (x.run_at > h.run_at OR x.id > h.id)
+                                 AND {{PART_DUE_X}}
+                               ORDER BY x.run_at, x.id LIMIT 1)
+   WHERE h.rn < (SELECT (?2 + COUNT(*) - 1) DIV GREATEST(COUNT(*), 1) FROM lq_partition c WHERE c.queue = ?1))
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
        t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,
        {{PART_LIMITED_T}}, h.name,
        (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
-  FROM (SELECT DISTINCT p.name, p.served,
-               (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
-                 WHERE x.queue = ?1 AND x.part = p.name
-                   AND x.priority = (SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
-                                      WHERE d.queue = ?1 AND {{PART_DUE_D}}
-                                      ORDER BY d.priority DESC LIMIT 1)
-                   AND {{PART_DUE_X}}
-                 ORDER BY x.run_at, x.id LIMIT 1) AS head
-          FROM lq_partition p
-         WHERE p.queue = ?1) h
-  JOIN lq_task t ON t.id = h.head
+  FROM h
+  JOIN lq_task t ON t.id = h.id
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY h.served, h.name
+ ORDER BY h.rn, h.served, h.name
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
