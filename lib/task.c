@@ -1033,9 +1033,15 @@ static lq_status fair_body(lq_db *db, void *arg)
 		}
 	}
 	qsort(f->served, f->nserved, sizeof(f->served[0]), by_served_name);
-	for (size_t i = 0; st == LQ_OK && i < f->nserved; i++) {
-		lq_value p[3] = {lq__v_text(cc->queue), lq__v_text(f->served[i].name), lq_v_int(f->served[i].stamp)};
-		st = lq__exec(db, cc->what, LQ_SQL_partition_serve, p, 3, NULL, NULL, NULL);
+	for (size_t i = 0; st == LQ_OK && i < f->nserved; i += LQ_PART_SERVE_MAX) {
+		lq_value p[1 + 2 * LQ_PART_SERVE_MAX];
+		p[0] = lq__v_text(cc->queue);
+		for (size_t k = 0; k < LQ_PART_SERVE_MAX; k++) {
+			int on = i + k < f->nserved;
+			p[1 + 2 * k] = on ? lq__v_text(f->served[i + k].name) : lq_v_null();
+			p[2 + 2 * k] = on ? lq_v_int(f->served[i + k].stamp) : lq_v_null();
+		}
+		st = lq__exec(db, cc->what, LQ_SQL_partition_serve, p, 1 + 2 * LQ_PART_SERVE_MAX, NULL, NULL, NULL);
 	}
 	if (st != LQ_OK) {
 		release_range(cc->tasks, 0, cc->got);

@@ -433,6 +433,39 @@ static void limited_skipped_when_shut(void **state)
 	}
 }
 
+/* A batch that serves more partitions than one stamp statement takes
+ * (16): every one is stamped, so the claims after it go round them in
+ * the same order. */
+static void many_partitions_stamped(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db);
+	lq_task t[64];
+	size_t n = 0;
+	char part[8];
+	int per[26] = {0};
+
+	for (int r = 0; r < 2; r++)
+		for (int i = 0; i < 20; i++) {
+			snprintf(part, sizeof(part), "%c", 'A' + i);
+			add_part(db, "many", part, 0, now - 1000 + r * 100 + i);
+		}
+	assert_lq_ok(db, lq_task_claim(db, "many", LQ_AT_MOST_ONCE, 0, t, 20, &n));
+	assert_int_equal(n, 20);
+	for (size_t i = 0; i < n; i++) {
+		per[t[i].payload[0] - 'A']++;
+		lq_task_clear(&t[i]);
+	}
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(per[i], 1);
+	/* The batch served them in name order (all new); one by one they
+	 * come in that order again.  A partition served but not stamped
+	 * would come first. */
+	char got[32];
+	claim_order(db, "many", LQ_AT_MOST_ONCE, 20, got);
+	assert_string_equal(got, "ABCDEFGHIJKLMNOPQRST");
+}
+
 int lqt_conf_partition(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +478,7 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(stored_and_checked, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limited_in_turn, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limited_skipped_when_shut, lqt_conf_test_setup),
+		cmocka_unit_test_setup(many_partitions_stamped, lqt_conf_test_setup),
 	};
 	char name[64];
 

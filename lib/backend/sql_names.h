@@ -257,8 +257,9 @@
 	/* fair share across partitions (partition.sql) */                                                   \
 	X(partition_touch, 0)                       /* (?1 queue, ?2 partition) lq_partition row if absent */ \
 	X(partition_any, 1)                         /* (?1 queue) -> (1 if the queue has partitions, else 0) */ \
-	X(partition_serve, 0)                       /* (?1 queue, ?2 partition, ?3 stamp) served = ?3 if higher; \
-							the row again if it went */                          \
+	X(partition_serve, 0)                       /* (?1 queue, then (partition, stamp) x LQ_PART_SERVE_MAX, \
+							NULL-padded) served = stamp if higher; the row again \
+							if it went */                                         \
 	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
 	X(task_set_part, 0)                         /* (?1 id, ?2 partition) */                               \
 	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \

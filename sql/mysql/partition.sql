@@ -15,10 +15,17 @@ INSERT IGNORE INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0);
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = ?1);
 
 -- name: partition_serve
--- An upsert: a partition forgotten while one of its tasks was added comes
--- back with its first claim.
-INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, ?3)
-ON DUPLICATE KEY UPDATE served = GREATEST(served, VALUES(served));
+-- The stamps of up to 16 partitions a claim served (?2, ?3 the first
+-- partition and its stamp, ?4, ?5 the second...; unused places NULL), in
+-- one statement, in the order given (name order: two claimers lock the
+-- rows in the same order); served only rises.  An upsert: a partition
+-- forgotten while one of its tasks was added comes back with its first
+-- claim.
+INSERT INTO lq_partition (queue, name, served)
+SELECT ?1, v.nm, v.st
+  FROM ({{PART_SERVE_ROWS}}) AS v
+ WHERE v.nm IS NOT NULL
+ON DUPLICATE KEY UPDATE served = GREATEST(lq_partition.served, VALUES(served));
 
 -- name: partition_forget
 DELETE FROM lq_partition

@@ -12,9 +12,31 @@ ON CONFLICT (queue, name) DO NOTHING;
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = $1::text)::int;
 
 -- name: partition_serve
--- An upsert: a partition forgotten while one of its tasks was added comes
--- back with its first claim.
-INSERT INTO lq_partition (queue, name, served) VALUES ($1::text, $2::text, $3::bigint)
+-- The stamps of up to 16 partitions a claim served ($2, $3 the first
+-- partition and its stamp, $4, $5 the second...; unused places NULL), in
+-- one statement, in the order given (name order: two claimers lock the
+-- rows in the same order); served only rises.  An upsert: a partition
+-- forgotten while one of its tasks was added comes back with its first
+-- claim.
+INSERT INTO lq_partition (queue, name, served)
+SELECT $1::text, v.nm, v.st
+  FROM (VALUES ($2::text, $3::bigint),
+               ($4::text, $5::bigint),
+               ($6::text, $7::bigint),
+               ($8::text, $9::bigint),
+               ($10::text, $11::bigint),
+               ($12::text, $13::bigint),
+               ($14::text, $15::bigint),
+               ($16::text, $17::bigint),
+               ($18::text, $19::bigint),
+               ($20::text, $21::bigint),
+               ($22::text, $23::bigint),
+               ($24::text, $25::bigint),
+               ($26::text, $27::bigint),
+               ($28::text, $29::bigint),
+               ($30::text, $31::bigint),
+               ($32::text, $33::bigint)) AS v (nm, st)
+ WHERE v.nm IS NOT NULL
 ON CONFLICT (queue, name) DO UPDATE SET served = GREATEST(lq_partition.served, excluded.served);
 
 -- name: partition_forget

@@ -17,9 +17,16 @@ ON CONFLICT (queue, name) DO NOTHING;
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = ?1);
 
 -- name: partition_serve
--- An upsert: a partition forgotten while one of its tasks was added comes
--- back with its first claim.
-INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, ?3)
+-- The stamps of up to 16 partitions a claim served (?2, ?3 the first
+-- partition and its stamp, ?4, ?5 the second...; unused places NULL), in
+-- one statement, in the order given (name order: two claimers lock the
+-- rows in the same order); served only rises.  An upsert: a partition
+-- forgotten while one of its tasks was added comes back with its first
+-- claim.
+INSERT INTO lq_partition (queue, name, served)
+SELECT ?1, v.nm, v.st
+  FROM ({{PART_SERVE_ROWS}}) AS v
+ WHERE v.nm IS NOT NULL
 ON CONFLICT (queue, name) DO UPDATE SET served = max(served, excluded.served);
 
 -- name: partition_forget
