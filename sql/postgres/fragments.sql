@@ -124,6 +124,18 @@ top AS MATERIALIZED (SELECT x.priority FROM lq_task x
                       WHERE x.queue = $1::text AND {{PART_DUE_X}}
                       ORDER BY x.priority DESC LIMIT 1)
 
+-- FAIR_HEAD_PROBE: the partitions p ($1 queue) and the head h of each
+-- one's due tasks of the top priority, locked (skipping what another
+-- claimer holds): one range of lq_task_part a partition.
+-- fragment: FAIR_HEAD_PROBE
+FROM lq_partition p
+ CROSS JOIN LATERAL (SELECT x.id FROM lq_task x
+                      WHERE x.queue = $1::text AND x.part = p.name
+                        AND x.priority = (SELECT priority FROM top)
+                        AND {{PART_DUE_X}}
+                      ORDER BY x.run_at, x.id LIMIT 1
+                        FOR UPDATE SKIP LOCKED) h
+
 -- FAIR_HEAD: the CTE heads of the one-task fair claims ($1 queue): the
 -- head (run_at, id) of the least recently served partition
 -- (lq_partition_served) among those with a due task of the top priority,
@@ -136,13 +148,7 @@ top AS MATERIALIZED (SELECT x.priority FROM lq_task x
 {{FAIR_TOP}},
 heads AS (
   SELECT h.id, p.name, 1::bigint AS pos
-    FROM lq_partition p
-   CROSS JOIN LATERAL (SELECT x.id FROM lq_task x
-                        WHERE x.queue = $1::text AND x.part = p.name
-                          AND x.priority = (SELECT priority FROM top)
-                          AND {{PART_DUE_X}}
-                        ORDER BY x.run_at, x.id LIMIT 1
-                          FOR UPDATE SKIP LOCKED) h
+    {{FAIR_HEAD_PROBE}}
    WHERE p.queue = $1::text
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
    ORDER BY p.served, p.name
@@ -152,27 +158,39 @@ heads AS (
 -- $2 limit): the due tasks of the top priority to claim, locked (skipping
 -- what another claimer holds), in turns (pos): every partition's first
 -- $2 / partitions (rounded up), then every one's first, second... by least
--- recently served, at most $2.
+-- recently served, at most $2.  The one-task branch ($2 = 1; the library
+-- sends one task to FAIR_HEAD's statements) stays for the plans: the
+-- batch branch alone got a generic plan priced past jit_above_cost (its
+-- per-partition LIMIT is an expression, guessed at a tenth of a
+-- partition), which JIT compiled on every call (60 ms for a 1 ms claim;
+-- claim-fair-batch fell from 0.39 to 0.10-0.17).
 -- fragment: FAIR_HEADS
 {{FAIR_TOP}},
 heads AS (
-  SELECT b.id, b.name, row_number() OVER (ORDER BY b.rn, b.served, b.name) AS pos
-    FROM (SELECT h.id, p.name, p.served,
-                 row_number() OVER (PARTITION BY p.name ORDER BY h.run_at, h.id) AS rn
-            FROM lq_partition p
-           CROSS JOIN LATERAL (SELECT x.id, x.run_at FROM lq_task x
-                                WHERE x.queue = $1::text AND x.part = p.name
-                                  AND x.priority = (SELECT priority FROM top)
-                                  AND {{PART_DUE_X}}
-                                ORDER BY x.run_at, x.id
-                                LIMIT (SELECT ($2::bigint + count(*) - 1) / GREATEST(count(*), 1)
-                                         FROM lq_partition c WHERE c.queue = $1::text)
-                                  FOR UPDATE SKIP LOCKED) h
-           WHERE p.queue = $1::text
-             AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text
-                                                      AND lq_queue.paused = 1)) b
-   ORDER BY b.rn, b.served, b.name
-   LIMIT $2::bigint)
+  (SELECT h.id, p.name, 1::bigint AS pos
+     {{FAIR_HEAD_PROBE}}
+    WHERE p.queue = $1::text AND $2::bigint = 1
+      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+    ORDER BY p.served, p.name
+    LIMIT 1)
+  UNION ALL
+  (SELECT b.id, b.name, row_number() OVER (ORDER BY b.rn, b.served, b.name) AS pos
+     FROM (SELECT h.id, p.name, p.served,
+                  row_number() OVER (PARTITION BY p.name ORDER BY h.run_at, h.id) AS rn
+             FROM lq_partition p
+            CROSS JOIN LATERAL (SELECT x.id, x.run_at FROM lq_task x
+                                 WHERE x.queue = $1::text AND x.part = p.name
+                                   AND x.priority = (SELECT priority FROM top)
+                                   AND {{PART_DUE_X}}
+                                 ORDER BY x.run_at, x.id
+                                 LIMIT (SELECT ($2::bigint + count(*) - 1) / GREATEST(count(*), 1)
+                                          FROM lq_partition c WHERE c.queue = $1::text)
+                                   FOR UPDATE SKIP LOCKED) h
+            WHERE p.queue = $1::text AND $2::bigint > 1
+              AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text
+                                                       AND lq_queue.paused = 1)) b
+    ORDER BY b.rn, b.served, b.name
+    LIMIT $2::bigint))
 
 -- FAIR_CAND: the CTE cand of the one-statement fair claims: the heads,
 -- still due and free, locked; plain: a one-off task outside every limit,
