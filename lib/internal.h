@@ -12,6 +12,7 @@
 
 #define LQ_CLAIM_MAX 1000 /* tasks per lq_task_claim call */
 #define LQ_CLAIM_SET_MAX 100 /* ids per task_claim_*_set statement */
+#define LQ_PART_SERVE_MAX 16 /* partitions per partition_serve statement */
 #define LQ_ADD_MANY_CHUNK 100 /* tasks per task_insert_many statement */
 
 struct lq_db {

@@ -988,18 +988,24 @@ struct fair_ctx {
 	struct fair_served *served;      /* cc->n places */
 	size_t nserved;
 	size_t seen;                     /* heads read, claimed or lost */
+	int64_t stamp;                   /* the queue's highest served stamp */
+	int stamped;                     /* stamp read (with the first head) */
 };
 
 static int fair_row(void *arg, const lq_value *c, int n)
 {
 	struct fair_ctx *f = arg;
 	struct claim_ctx *cc = f->cc;
-	if (n < LQ_TASK_COLS + 1) {
+	if (n < LQ_TASK_COLS + 2) {
 		cc->err = LQ_ERROR;
 		return 1;
 	}
 	if (cc->got + cc->cand >= cc->n)
 		return 1;
+	if (!f->stamped) {
+		f->stamp = lq__col_int(&c[LQ_TASK_COLS + 1]);
+		f->stamped = 1;
+	}
 	lq__col_str(&c[LQ_TASK_COLS], f->part[cc->cand], sizeof(f->part[0]));
 	return cand_row(cc, c, n);
 }
@@ -1031,12 +1037,16 @@ static lq_status fair_body(lq_db *db, void *arg)
 	struct fair_ctx *f = arg;
 	struct claim_ctx *cc = f->cc;
 	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
-	cc->got = cc->lost = cc->dropped = 0;
+	cc->got = cc->lost = cc->dropped = cc->held = 0;
+	cc->queue_shut = 0;
 	f->nserved = f->seen = 0;
-	int64_t stamp = 0;
+	f->stamped = 0;
 	lq_value q[2] = {lq__v_text(cc->queue), lq_v_null()};
-	lq_status st = lq__exec(db, cc->what, LQ_SQL_partition_stamp, q, 1, lq__row_int, &stamp, NULL);
-	while (st == LQ_OK && cc->got < cc->n) {
+	lq_status st = LQ_OK;
+	/* idle: rounds that claimed nothing; a head its limit refused (the
+	 * filter saw room another claimer took meanwhile) is read again only
+	 * a few times. */
+	for (int idle = 0; st == LQ_OK && cc->got < cc->n && idle < 4;) {
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		q[1] = lq_v_int(cand_limit(cc));
@@ -1049,14 +1059,16 @@ static lq_status fair_body(lq_db *db, void *arg)
 			break;
 		}
 		size_t base = cc->got, cand = cc->cand, dropped_before = cc->dropped, got_before = cc->got;
+		size_t held_before = cc->held;
 		f->seen += cand;
 		/* Where the dialect has it, the plain one-off heads in one
-		 * statement (claim_set), the others one by one. */
+		 * statement (claim_set), the others one by one; a head under a
+		 * limit passes the limits' gate (claim_one). */
 		unsigned char won[LQ_CLAIM_MAX];
 		int set = (db->be->caps & LQ_CAP_CLAIM_SET) && !cc->one_by_one && cand > 1;
 		for (size_t i = 0; i < cand; i++) {
 			won[i] = 0;
-			if (set && plain_one_off(&cc->tasks[base + i]))
+			if (set && plain_one_off(&cc->tasks[base + i]) && !cc->limited[i])
 				won[i] = 2;
 		}
 		if (set && st == LQ_OK)
@@ -1065,12 +1077,12 @@ static lq_status fair_body(lq_db *db, void *arg)
 			lq_task *t = &cc->tasks[base + i];
 			int claimed = won[i] == 1;
 			if (st == LQ_OK && won[i] == 0)
-				st = claim_one(db, cc, t, 0, &claimed);
+				st = claim_one(db, cc, t, cc->limited[i], &claimed);
 			if (st != LQ_OK || !claimed) {
 				lq_task_clear(t);
 				continue;
 			}
-			fair_note(f, f->part[i], ++stamp);
+			fair_note(f, f->part[i], ++f->stamp);
 			if (&cc->tasks[cc->got] != t) {
 				cc->tasks[cc->got] = *t; /* compact: move ownership down */
 				memset(t, 0, sizeof(*t));
@@ -1078,14 +1090,37 @@ static lq_status fair_body(lq_db *db, void *arg)
 			cc->got++;
 		}
 		/* Every head was lost to other claimers and nothing made room:
-		 * stop rather than chase them. */
-		if (cc->got == got_before && cc->dropped == dropped_before)
+		 * stop rather than chase them.  A head a limit held back is not
+		 * read again while the limit stays shut (the filter skips it),
+		 * and a shut queue limit refuses the rest. */
+		if (cc->queue_shut ||
+		    (cc->got == got_before && cc->dropped == dropped_before && cc->held == held_before))
 			break;
+		if (cc->got == got_before)
+			idle++;
+	}
+	/* No head at all: where the read skips locked rows, racing claimers
+	 * may hold every one.  Then the claim is lost to them (LQ_BUSY),
+	 * not left to the plain order, which would serve the biggest
+	 * partition. */
+	if (st == LQ_OK && f->seen == 0 && db->be->sql[LQ_SQL_task_fair_due_any]) {
+		int64_t any = 0;
+		st = lq__exec(db, cc->what, LQ_SQL_task_fair_due_any, q, 1, lq__row_int, &any, NULL);
+		if (st == LQ_OK && any) {
+			f->seen = 1;
+			cc->lost++;
+		}
 	}
 	qsort(f->served, f->nserved, sizeof(f->served[0]), by_served_name);
-	for (size_t i = 0; st == LQ_OK && i < f->nserved; i++) {
-		lq_value p[3] = {lq__v_text(cc->queue), lq__v_text(f->served[i].name), lq_v_int(f->served[i].stamp)};
-		st = lq__exec(db, cc->what, LQ_SQL_partition_serve, p, 3, NULL, NULL, NULL);
+	for (size_t i = 0; st == LQ_OK && i < f->nserved; i += LQ_PART_SERVE_MAX) {
+		lq_value p[1 + 2 * LQ_PART_SERVE_MAX];
+		p[0] = lq__v_text(cc->queue);
+		for (size_t k = 0; k < LQ_PART_SERVE_MAX; k++) {
+			int on = i + k < f->nserved;
+			p[1 + 2 * k] = on ? lq__v_text(f->served[i + k].name) : lq_v_null();
+			p[2 + 2 * k] = on ? lq_v_int(f->served[i + k].stamp) : lq_v_null();
+		}
+		st = lq__exec(db, cc->what, LQ_SQL_partition_serve, p, 1 + 2 * LQ_PART_SERVE_MAX, NULL, NULL, NULL);
 	}
 	if (st != LQ_OK) {
 		release_range(cc->tasks, 0, cc->got);
@@ -1098,7 +1133,7 @@ static lq_status fair_body(lq_db *db, void *arg)
  * it read heads (claimed, or lost to other claimers). */
 static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc, int *seen)
 {
-	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0, 0};
+	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0, 0, 0, 0};
 	lq_status st;
 	if (!f.part || !f.served) {
 		st = lq__fail(db, LQ_ENOMEM, "%s: out of memory", cc->what);
@@ -1124,14 +1159,21 @@ static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
 	char owner[LQ_OWNER_MAX + 1] = "";
 	lq_value p[4] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
 	int alo = cc->mode == LQ_AT_LEAST_ONCE;
+	lq_sql_id id = alo ? LQ_SQL_task_claim_fair_update : LQ_SQL_task_claim_fair_delete;
+	int np = alo ? 4 : 2;
 	if (alo) {
 		lq__make_owner(db, "claim", owner, sizeof(owner));
 		p[2] = lq__v_text(owner);
 	}
+	if (cc->n == 1) { /* the same without the limit parameter */
+		id = alo ? LQ_SQL_task_claim_fair_one_update : LQ_SQL_task_claim_fair_one_delete;
+		p[1] = p[2];
+		p[2] = p[3];
+		np--;
+	}
 	cc->got = cc->left = 0;
 	cc->err = LQ_OK;
-	lq_status st = lq__exec_once(db, cc->what, alo ? LQ_SQL_task_claim_fair_update : LQ_SQL_task_claim_fair_delete,
-				     p, alo ? 4 : 2, batch_row, cc, NULL);
+	lq_status st = lq__exec_once(db, cc->what, id, p, np, batch_row, cc, NULL);
 	if (st == LQ_OK && cc->err != LQ_OK)
 		st = lq__fail(db, cc->err, "%s: %s", cc->what,
 			      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");

@@ -24,18 +24,6 @@ static int64_t add_keyed(lq_db *db, const char *queue, const char *key)
 	return id;
 }
 
-static void set_limit(lq_db *db, const char *key, int concurrency, int rate_n, int64_t period)
-{
-	lq_limit l;
-
-	memset(&l, 0, sizeof(l));
-	snprintf(l.key, sizeof(l.key), "%s", key);
-	l.concurrency = concurrency;
-	l.rate_n = rate_n;
-	l.rate_period_ms = period;
-	assert_lq_ok(db, lq_limit_set(db, &l));
-}
-
 /* Claim up to n, one call; returns how many, acking none. */
 static size_t claim(lq_db *db, const char *queue, lq_mode mode, int64_t ttl, lq_task *t, size_t n)
 {
@@ -73,9 +61,9 @@ static void set_list_rm(void **state)
 	lq_limit l, got;
 	struct seen s = {0};
 
-	set_limit(db, "k", 2, 0, 0);
-	set_limit(db, "queue:q", 0, 10, 1000);
-	set_limit(db, "k", 3, 5, 60000); /* replaces */
+	lqt_set_limit(db, "k", 2, 0, 0);
+	lqt_set_limit(db, "queue:q", 0, 10, 1000);
+	lqt_set_limit(db, "k", 3, 5, 60000); /* replaces */
 	assert_lq_ok(db, lq_limit_get(db, "k", &got));
 	assert_string_equal(got.key, "k");
 	assert_int_equal(got.concurrency, 3);
@@ -129,7 +117,7 @@ static void cap_holds(void **state)
 	lq_limit got;
 	size_t n;
 
-	set_limit(db, "k", 2, 0, 0);
+	lqt_set_limit(db, "k", 2, 0, 0);
 	for (int i = 0; i < 5; i++)
 		add_keyed(db, "c", "k");
 	for (int m = 0; m < 2; m++) {
@@ -169,7 +157,7 @@ static void queue_cap(void **state)
 	lq_task t[10];
 	size_t n;
 
-	set_limit(db, "queue:qc", 2, 0, 0);
+	lqt_set_limit(db, "queue:qc", 2, 0, 0);
 	for (int i = 0; i < 4; i++)
 		add_keyed(db, "qc", NULL);
 	add_keyed(db, "other", NULL);
@@ -196,13 +184,13 @@ static void no_head_of_line(void **state)
 	char key[32];
 	size_t total = 0, n;
 
-	set_limit(db, "hot", 1, 0, 0);
+	lqt_set_limit(db, "hot", 1, 0, 0);
 	for (int i = 0; i < 60; i++)
 		add_keyed(db, "h", "hot");
 	for (int i = 0; i < 20; i++) {
 		snprintf(key, sizeof(key), "free-%d", i);
 		if (i % 2)
-			set_limit(db, key, 1, 0, 0); /* limited, but open */
+			lqt_set_limit(db, key, 1, 0, 0); /* limited, but open */
 		add_keyed(db, "h", key);
 	}
 	for (int i = 0; i < 10; i++)
@@ -219,7 +207,7 @@ static void no_head_of_line(void **state)
 	total = 0;
 	for (int i = 0; i < 60; i++)
 		add_keyed(db, "h2", "hot2");
-	set_limit(db, "hot2", 2, 0, 0);
+	lqt_set_limit(db, "hot2", 2, 0, 0);
 	for (int i = 0; i < 30; i++)
 		add_keyed(db, "h2", NULL);
 	while ((n = claim(db, "h2", LQ_AT_MOST_ONCE, 30000, t, 8)) > 0) {
@@ -237,7 +225,7 @@ static void expired_claim_frees(void **state)
 	lq_task t[4];
 	size_t n;
 
-	set_limit(db, "k", 1, 0, 0);
+	lqt_set_limit(db, "k", 1, 0, 0);
 	add_keyed(db, "x", "k");
 	add_keyed(db, "x", "k");
 	n = claim(db, "x", LQ_AT_LEAST_ONCE, 300, t, 4); /* then "crash": never acked */
@@ -263,7 +251,7 @@ static void rate_limits(void **state)
 	lq_limit got;
 	size_t n;
 
-	set_limit(db, "slow", 0, 3, 3600 * 1000);
+	lqt_set_limit(db, "slow", 0, 3, 3600 * 1000);
 	for (int i = 0; i < 5; i++)
 		add_keyed(db, "r", "slow");
 	n = claim(db, "r", LQ_AT_MOST_ONCE, 30000, t, 10);
@@ -276,7 +264,7 @@ static void rate_limits(void **state)
 	assert_int_equal(got.tokens, 0);
 
 	/* A queue's rate. */
-	set_limit(db, "queue:rq", 0, 2, 3600 * 1000);
+	lqt_set_limit(db, "queue:rq", 0, 2, 3600 * 1000);
 	for (int i = 0; i < 4; i++)
 		add_keyed(db, "rq", NULL);
 	n = claim(db, "rq", LQ_AT_LEAST_ONCE, 30000, t, 10);
@@ -285,7 +273,7 @@ static void rate_limits(void **state)
 	assert_int_equal(claim(db, "rq", LQ_AT_MOST_ONCE, 30000, t, 10), 0);
 
 	/* Starts come back: one every 200 ms. */
-	set_limit(db, "fast", 0, 1, 200);
+	lqt_set_limit(db, "fast", 0, 1, 200);
 	for (int i = 0; i < 3; i++)
 		add_keyed(db, "f", "fast");
 	size_t total = 0;
@@ -308,8 +296,8 @@ static void refused_start_returns(void **state)
 	lq_limit got;
 	size_t n;
 
-	set_limit(db, "k", 0, 3, 3600 * 1000);
-	set_limit(db, "queue:rf", 1, 0, 0);
+	lqt_set_limit(db, "k", 0, 3, 3600 * 1000);
+	lqt_set_limit(db, "queue:rf", 1, 0, 0);
 	for (int i = 0; i < 3; i++)
 		add_keyed(db, "rf", "k");
 	n = claim(db, "rf", LQ_AT_LEAST_ONCE, 30000, t, 4);
@@ -335,7 +323,7 @@ static void key_kept(void **state)
 	lq_db *db = DB(state);
 	lq_task t, got;
 
-	set_limit(db, "k", 0, 100, 1000);
+	lqt_set_limit(db, "k", 0, 100, 1000);
 	for (int max = 2; max >= 1; max--) {
 		lq_task_opts o = LQ_TASK_OPTS_INIT;
 		int64_t id = 0;
@@ -370,7 +358,7 @@ static void cap_holds_every_path(void **state)
 	lq_limit got;
 	size_t n = 0;
 
-	set_limit(db, "k", 1, 0, 0);
+	lqt_set_limit(db, "k", 1, 0, 0);
 	add_keyed(db, "c", NULL);
 	assert_int_equal(claim(db, "c", LQ_AT_LEAST_ONCE, 30000, plain, 1), 1);
 	for (int i = 0; i < 3; i++)
@@ -395,7 +383,7 @@ static void cap_holds_every_path(void **state)
 	lq_task_clear(&keyed[0]);
 
 	/* A queue whose tasks have partitions (tenants) and a key. */
-	set_limit(db, "k2", 1, 0, 0);
+	lqt_set_limit(db, "k2", 1, 0, 0);
 	for (int i = 0; i < 3; i++) {
 		lq_task_opts o = LQ_TASK_OPTS_INIT;
 		char part[8];

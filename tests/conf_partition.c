@@ -271,6 +271,201 @@ static void stored_and_checked(void **state)
 	assert_string_equal(part, "");
 }
 
+/* A task of partition part under concurrency key key (NULL: none); its
+ * payload is the partition's letter, lower case when it has a key. */
+static int64_t add_keyed_part(lq_db *db, const char *queue, const char *part, const char *key, int64_t run_at)
+{
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	char payload[2] = {part[0], '\0'};
+	int64_t id = 0;
+
+	if (key)
+		payload[0] = (char)(payload[0] - 'A' + 'a');
+	o.queue = queue;
+	o.partition = part;
+	o.concurrency_key = key;
+	o.run_at = run_at;
+	o.payload = payload;
+	o.payload_len = 1;
+	assert_lq_ok(db, lq_task_add(db, "t", &o, &id, NULL));
+	return id;
+}
+
+/* One-by-one at-least-once claims until none is left: the payload letters
+ * in out; the tasks without a key are acked, the keyed ones kept (their
+ * slots stay taken) in held[], *nheld of them. */
+static void claim_keep_keyed(lq_db *db, const char *queue, char *out, size_t size, lq_task *held, int *nheld)
+{
+	size_t k = 0;
+	*nheld = 0;
+	for (;;) {
+		lq_task t;
+		size_t got = 0;
+		lq_status st = lq_task_claim(db, queue, LQ_AT_LEAST_ONCE, 30000, &t, 1, &got);
+		if (st != LQ_OK) {
+			assert_int_equal(st == LQ_EMPTY || st == LQ_BUSY, 1);
+			break;
+		}
+		assert_int_equal(got, 1);
+		assert_true(k + 1 < size);
+		out[k++] = (char)t.payload[0];
+		if (t.concurrency_key[0]) {
+			held[(*nheld)++] = t;
+		} else {
+			assert_lq_ok(db, lq_task_ack(db, &t));
+			lq_task_clear(&t);
+		}
+	}
+	out[k] = '\0';
+}
+
+/* A task under a limit with room is claimed in its partition's turn, not
+ * after every due task without a limit; a queue's cap holds across the
+ * partitions. */
+static void limited_in_turn(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db);
+	lq_task held[8];
+	int nheld = 0;
+	char got[32];
+
+	lqt_set_limit(db, "room", 2, 0, 0);
+	for (int i = 0; i < 3; i++)
+		add_keyed_part(db, "lt", "A", NULL, now - 1000 + i);
+	add_keyed_part(db, "lt", "B", "room", now - 500);
+	claim_keep_keyed(db, "lt", got, sizeof(got), held, &nheld);
+	assert_string_equal(got, "AbAA");
+	assert_int_equal(nheld, 1);
+	assert_int_equal(held[0].mode, LQ_AT_LEAST_ONCE);
+	lq_task_clear(&held[0]);
+
+	/* A queue's own cap: its tasks still go round the partitions, as
+	 * many at once as the cap allows. */
+	lqt_set_limit(db, "queue:lq", 2, 0, 0);
+	for (int i = 0; i < 3; i++)
+		add_keyed_part(db, "lq", "A", NULL, now - 1000 + i);
+	add_keyed_part(db, "lq", "B", NULL, now - 500);
+	lq_task t[2];
+	for (int i = 0; i < 2; i++) {
+		size_t n = 0;
+		assert_lq_ok(db, lq_task_claim(db, "lq", LQ_AT_MOST_ONCE, 30000, &t[i], 1, &n));
+		assert_int_equal(t[i].mode, LQ_AT_LEAST_ONCE);
+		got[i] = (char)t[i].payload[0];
+	}
+	got[2] = '\0';
+	assert_string_equal(got, "AB");
+	size_t n = 0;
+	lq_task more;
+	lq_status st = lq_task_claim(db, "lq", LQ_AT_MOST_ONCE, 30000, &more, 1, &n);
+	assert_int_equal(st == LQ_EMPTY || st == LQ_BUSY, 1);
+	assert_lq_ok(db, lq_task_ack(db, &t[0]));
+	assert_lq_ok(db, lq_task_claim(db, "lq", LQ_AT_MOST_ONCE, 30000, &more, 1, &n));
+	assert_int_equal(more.payload[0], 'A');
+	lq_task_clear(&more);
+	lq_task_clear(&t[0]);
+	lq_task_clear(&t[1]);
+}
+
+/* A saturated key (or a rate with no start left) is skipped in its
+ * partition's turn: the partition's other tasks flow, and the others'.
+ * B's two capped tasks come first in B; C's two share a rate of one an
+ * hour.  A batch skips them too, in either mode, and takes a capped task
+ * with room. */
+static void limited_skipped_when_shut(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task held[8], t[16];
+	int nheld = 0;
+	size_t n = 0;
+	char got[32];
+	lq_limit l;
+
+	lqt_set_limit(db, "cap", 1, 0, 0);
+	lqt_set_limit(db, "rate", 0, 1, 3600 * 1000);
+	for (int m = 0; m < 3; m++) {
+		const char *q = m == 0 ? "shut" : m == 1 ? "shut-amo" : "shut-alo";
+		int64_t now = lqt_db_now(db);
+		for (int i = 0; i < 3; i++)
+			add_keyed_part(db, q, "A", NULL, now - 1000 + i);
+		add_keyed_part(db, q, "B", "cap", now - 2000);
+		add_keyed_part(db, q, "B", "cap", now - 1900);
+		add_keyed_part(db, q, "B", NULL, now - 900);
+		add_keyed_part(db, q, "B", NULL, now - 800);
+		add_keyed_part(db, q, "C", "rate", now - 2000);
+		add_keyed_part(db, q, "C", "rate", now - 1900);
+		if (m == 0) {
+			claim_keep_keyed(db, q, got, sizeof(got), held, &nheld);
+			assert_string_equal(got, "AbcABAB");
+		} else {
+			/* shut-amo: cap is full (held[2], below), rate spent; then
+			 * cap's slot is freed for shut-alo. */
+			lq_mode mode = m == 1 ? LQ_AT_MOST_ONCE : LQ_AT_LEAST_ONCE;
+			assert_lq_ok(db, lq_task_claim(db, q, mode, 30000, t, 16, &n));
+			assert_int_equal(n, m == 1 ? 5 : 6);
+			int keyed = 0;
+			for (size_t i = 0; i < n; i++) {
+				if (t[i].concurrency_key[0]) {
+					keyed++;
+					assert_string_equal(t[i].concurrency_key, "cap");
+					assert_int_equal(t[i].mode, LQ_AT_LEAST_ONCE);
+				}
+				lq_task_clear(&t[i]);
+			}
+			assert_int_equal(keyed, m == 1 ? 0 : 1);
+			if (m == 1) {
+				assert_lq_ok(db, lq_task_ack(db, &held[2]));
+				lq_task_clear(&held[2]);
+			}
+			continue;
+		}
+		/* Nothing else may start: cap is full, rate spent. */
+		assert_int_equal(nheld, 2);
+		assert_lq_ok(db, lq_limit_get(db, "cap", &l));
+		assert_int_equal(l.running, 1);
+		/* The slot freed, B's second capped task goes. */
+		assert_lq_ok(db, lq_task_ack(db, &held[0]));
+		claim_keep_keyed(db, q, got, sizeof(got), held + 2, &nheld);
+		assert_string_equal(got, "b");
+		lq_task_clear(&held[0]);
+		lq_task_clear(&held[1]);
+		/* held[2] keeps the slot for shut-amo. */
+	}
+}
+
+/* A batch that serves more partitions than one stamp statement takes
+ * (16): every one is stamped, so the claims after it go round them in
+ * the same order. */
+static void many_partitions_stamped(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db);
+	lq_task t[64];
+	size_t n = 0;
+	char part[8];
+	int per[26] = {0};
+
+	for (int r = 0; r < 2; r++)
+		for (int i = 0; i < 20; i++) {
+			snprintf(part, sizeof(part), "%c", 'A' + i);
+			add_part(db, "many", part, 0, now - 1000 + r * 100 + i);
+		}
+	assert_lq_ok(db, lq_task_claim(db, "many", LQ_AT_MOST_ONCE, 0, t, 20, &n));
+	assert_int_equal(n, 20);
+	for (size_t i = 0; i < n; i++) {
+		per[t[i].payload[0] - 'A']++;
+		lq_task_clear(&t[i]);
+	}
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(per[i], 1);
+	/* The batch served them in name order (all new); one by one they
+	 * come in that order again.  A partition served but not stamped
+	 * would come first. */
+	char got[32];
+	claim_order(db, "many", LQ_AT_MOST_ONCE, 20, got);
+	assert_string_equal(got, "ABCDEFGHIJKLMNOPQRST");
+}
+
 int lqt_conf_partition(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +476,9 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(none_is_a_partition, lqt_conf_test_setup),
 		cmocka_unit_test_setup(drained_forgets, lqt_conf_test_setup),
 		cmocka_unit_test_setup(stored_and_checked, lqt_conf_test_setup),
+		cmocka_unit_test_setup(limited_in_turn, lqt_conf_test_setup),
+		cmocka_unit_test_setup(limited_skipped_when_shut, lqt_conf_test_setup),
+		cmocka_unit_test_setup(many_partitions_stamped, lqt_conf_test_setup),
 	};
 	char name[64];
 

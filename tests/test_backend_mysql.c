@@ -589,10 +589,14 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_fair_delete:
 	case LQ_SQL_task_claim_fair_update:
 	case LQ_SQL_task_claim_one_delete_run:
+	case LQ_SQL_task_claim_fair_one_delete:
+	case LQ_SQL_task_claim_fair_one_update:
 		return LQ_CAP_CLAIM_RETURNING;
 	case LQ_SQL_lease_release_notify:
 	case LQ_SQL_lease_wait_mark:
 		return LQ_CAP_NOTIFY;
+	case LQ_SQL_task_fair_due_any:
+		return LQ_CAP_SKIP_LOCKED;
 	case LQ_SQL_task_insert_notify:
 		return LQ_CAP_ONE_STATEMENT_ADD;
 	case LQ_SQL_task_claim_delete_set:

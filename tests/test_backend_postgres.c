@@ -868,9 +868,10 @@ static void test_every_statement(void **state)
 		LQ_SQL_lease_read_extend, LQ_SQL_lease_read_shrink, LQ_SQL_lease_promote, LQ_SQL_lease_demote,
 		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_many,
 		LQ_SQL_task_ack_run, LQ_SQL_task_ack_run_many, LQ_SQL_task_ack_claim_one_update,
-		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_stamp, LQ_SQL_partition_serve,
+		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_serve,
 		LQ_SQL_partition_forget, LQ_SQL_task_set_part, LQ_SQL_task_part_get, LQ_SQL_task_claim_fair_delete,
-		LQ_SQL_task_claim_fair_update, LQ_SQL_task_candidates_fair,
+		LQ_SQL_task_claim_fair_update, LQ_SQL_task_claim_fair_one_delete, LQ_SQL_task_claim_fair_one_update,
+		LQ_SQL_task_candidates_fair, LQ_SQL_task_fair_due_any,
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
@@ -1473,7 +1474,9 @@ static void test_due_index_used(void **state)
 		lq_sql_id id;
 		const char *args;
 	} once[] = {{"cod", LQ_SQL_task_claim_one_delete, "'none'"},
-		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"}};
+		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"},
+		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
+		    {"cfu", LQ_SQL_task_claim_fair_one_update, "'none', 'w', 30000"}};
 	for (size_t k = 0; k < sizeof(once) / sizeof(once[0]); k++) {
 		PGresult *r = PQprepare(pg, once[k].name, lq__sql_postgres[once[k].id], 0, NULL);
 		if (PQresultStatus(r) != PGRES_COMMAND_OK)

@@ -328,6 +328,21 @@ int64_t lqt_db_now(lq_db *db)
 	return now;
 }
 
+void lqt_set_limit(lq_db *db, const char *key, int concurrency, int rate_n, int64_t period_ms)
+{
+	lq_limit l;
+	lq_status st;
+
+	memset(&l, 0, sizeof(l));
+	snprintf(l.key, sizeof(l.key), "%s", key);
+	l.concurrency = concurrency;
+	l.rate_n = rate_n;
+	l.rate_period_ms = period_ms;
+	st = lq_limit_set(db, &l);
+	if (st != LQ_OK)
+		lqt_die(__FILE__, __LINE__, "lq_limit_set %s: %s: %s", key, lq_status_str(st), lq_errmsg(db));
+}
+
 uint32_t lqt_rand(void)
 {
 	static uint64_t s;

@@ -57,6 +57,9 @@ int64_t lqt_mono_us(void);
 void lqt_sleep_ms(int64_t ms);
 /* The database clock; fails the test (or exits) when it cannot be read. */
 int64_t lqt_db_now(lq_db *db);
+/* lq_limit_set of key (concurrency, rate_n starts per period ms; 0: none);
+ * fails the test (or exits) when refused. */
+void lqt_set_limit(lq_db *db, const char *key, int concurrency, int rate_n, int64_t period_ms);
 /* lq_lease_take of one of a semaphore's slots, and of a read lease. */
 lq_status lqt_acquire_slot(lq_db *db, const char *name, int slots, int64_t ttl_ms, const char *owner,
 			   int64_t wait_ms, lq_lease *out);

@@ -275,9 +275,9 @@
 	/* fair share across partitions (partition.sql) */                                                   \
 	X(partition_touch, 0)                       /* (?1 queue, ?2 partition) lq_partition row if absent */ \
 	X(partition_any, 1)                         /* (?1 queue) -> (1 if the queue has partitions, else 0) */ \
-	X(partition_stamp, 1)                       /* (?1 queue) -> (highest served stamp, 0 if none) */     \
-	X(partition_serve, 0)                       /* (?1 queue, ?2 partition, ?3 stamp) served = ?3 if higher; \
-							the row again if it went */                          \
+	X(partition_serve, 0)                       /* (?1 queue, then (partition, stamp) x LQ_PART_SERVE_MAX, \
+							NULL-padded) served = stamp if higher; the row again \
+							if it went */                                         \
 	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
 	X(task_set_part, 0)                         /* (?1 id, ?2 partition) */                               \
 	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \
@@ -287,10 +287,19 @@
 						     one statement; only where LQ_CAP_CLAIM_RETURNING */      \
 	X(task_claim_fair_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit, ?3 owner, ?4 claim_ttl) the same, \
 						     at-least-once */                                         \
-	X(task_candidates_fair, LQ_TASK_COLS + 1)   /* (?1 queue, ?2 limit) -> TASK_COLS, partition: the head \
-							(run_at, id) of each partition's due tasks of the top \
-							due priority, least recently served partition first; \
-							FOR UPDATE SKIP LOCKED where the dialect can */
+	X(task_claim_fair_one_delete, LQ_TASK_COLS + 1) /* (?1 queue) task_claim_fair_delete of one task, \
+							   with constant LIMITs (a plan PostgreSQL keeps \
+							   generic) */                                    \
+	X(task_claim_fair_one_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,   \
+							   at-least-once */                               \
+	X(task_candidates_fair, LQ_TASK_COLS + 2)   /* (?1 queue, ?2 limit) -> TASK_COLS, partition, stamp:  \
+							the head (run_at, id) of each partition's due tasks of \
+							the top due priority, least recently served partition \
+							first, and the queue's highest served stamp (0 if     \
+							none); FOR UPDATE SKIP LOCKED where the dialect can */ \
+	X(task_fair_due_any, 1)                     /* (?1 queue) -> (1 if a task task_candidates_fair could  \
+							choose waits, locked or not, else 0); only where   \
+							LQ_CAP_SKIP_LOCKED */
 
 typedef enum lq_sql_id {
 #define LQ__SQL_ENUM(name, cols) LQ_SQL_##name,

@@ -72,16 +72,27 @@ l.name, l.concurrency, l.rate_n, l.rate_period_ms, l.tat,
        {{NOW}}
 
 -- PART_DUE_X: alias x (a task in a partition's head probe) is due,
--- unpaused and unclaimed or its claim expired: the fair claim's filter.
--- A task under a limit (its key, or its queue's) is left to the plain
--- claim, which passes the limits' gate.
+-- unpaused and unclaimed or its claim expired, and no limit on its key is
+-- shut (LIMIT_OPEN's test): the fair claim's filter.  A task under a shut
+-- key is skipped, so its partition's other tasks take the partition's
+-- turn; one under a limit with room is claimed in it, through the limits'
+-- gate (PART_LIMITED_T).
 -- fragment: PART_DUE_X
 x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until <= {{NOW}})
-  AND x.concurrency_key IS NULL AND NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = CONCAT('queue:', x.queue))
+  AND (x.concurrency_key IS NULL
+       OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = x.concurrency_key AND ({{LIMIT_SHUT_KEY}})))
+
+-- PART_LIMITED_T: LIMITED of a task row t of any queue: 1 when its claim
+-- must pass the limits' gate (its key, or its queue's limit), else 0.
+-- fragment: PART_LIMITED_T
+CASE WHEN t.concurrency_key IS NOT NULL
+       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = CONCAT('queue:', t.queue)) THEN 1 ELSE 0 END
 
 -- PART_DUE_D: the same test of alias d (the top due priority's probe).
 -- fragment: PART_DUE_D
 d.run_at <= {{NOW}} AND d.paused = 0 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
+  AND (d.concurrency_key IS NULL
+       OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = d.concurrency_key AND ({{LIMIT_SHUT_KEY}})))
 
 -- CLAIM_FILTER: a task row (lq_task, unaliased) of queue ?1 a claim may
 -- take: due, unpaused, no live claim or back-off on it, no limit on its

@@ -4,6 +4,8 @@
 -- has the top due priority.  '' is the partition of the tasks given none.
 -- absent: task_claim_fair_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair, then task_claim_*
 -- absent: task_claim_fair_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_fair_one_delete no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_fair_one_update no LQ_CAP_CLAIM_RETURNING, as above
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
@@ -12,14 +14,18 @@ INSERT IGNORE INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0);
 -- name: partition_any
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = ?1);
 
--- name: partition_stamp
-SELECT COALESCE(MAX(served), 0) FROM lq_partition WHERE queue = ?1;
-
 -- name: partition_serve
--- An upsert: a partition forgotten while one of its tasks was added comes
--- back with its first claim.
-INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, ?3)
-ON DUPLICATE KEY UPDATE served = GREATEST(served, VALUES(served));
+-- The stamps of up to 16 partitions a claim served (?2, ?3 the first
+-- partition and its stamp, ?4, ?5 the second...; unused places NULL), in
+-- one statement, in the order given (name order: two claimers lock the
+-- rows in the same order); served only rises.  An upsert: a partition
+-- forgotten while one of its tasks was added comes back with its first
+-- claim.
+INSERT INTO lq_partition (queue, name, served)
+SELECT ?1, v.nm, v.st
+  FROM ({{PART_SERVE_ROWS}}) AS v
+ WHERE v.nm IS NOT NULL
+ON DUPLICATE KEY UPDATE served = GREATEST(lq_partition.served, VALUES(served));
 
 -- name: partition_forget
 DELETE FROM lq_partition
@@ -34,31 +40,68 @@ UPDATE lq_task SET part = ?2 WHERE id = ?1;
 SELECT part FROM lq_task WHERE id = ?1;
 
 -- name: task_candidates_fair
--- The top priority among the due tasks (lq_task_claim from the left, as
--- task_candidates walks it; uncorrelated, so read once).  Then per
--- partition, least recently served first, the head of its due tasks of
--- that priority: one range of lq_task_part each, so a claim costs
--- O(log n) per partition it looks at.  When the CLAIMABLE_DUE probe finds
--- nothing, neither is read: the walk would read on through every task not
--- due yet.  It is tested twice: in the partitions' WHERE, and in the top
--- priority's subquery, which MariaDB would otherwise run once up front,
--- before any WHERE.  No lock: MariaDB takes none in a subquery, and FOR
--- UPDATE here would lock the lq_partition rows too; the conditional claim
--- by id that follows is the atomic step.
+-- top: the top priority among the due tasks (lq_task_claim from the left,
+-- as task_candidates walks it; read once).  h: per partition, the first
+-- due tasks of that priority in (run_at, id) order, one lq_task_part seek
+-- each: the head, then (a batch, the recursive part) the next after it,
+-- up to ?2 / partitions (rounded up) a partition, so a batch needs few
+-- rounds.  They come in turns: every partition's first by least recently
+-- served, then every one's second...  h is read without a lock (MariaDB
+-- takes none in a derived table, and as one its lq_partition rows are not
+-- locked either), and its tasks are then locked, skipping those another
+-- claimer holds, so racing claimers take the next tasks instead of all
+-- waiting on one and losing it.  On a server without SKIP LOCKED the
+-- backend drops the last line, as for task_candidates.  When the
+-- CLAIMABLE_DUE probe finds nothing, neither top nor h is read: top's walk
+-- of lq_task_claim would otherwise read on through every task not due yet.
+WITH RECURSIVE top AS (
+  SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
+   WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
+   ORDER BY d.priority DESC LIMIT 1),
+h (name, served, id, run_at, rn) AS (
+  SELECT p.name, p.served, k.id, k.run_at, 1
+    FROM lq_partition p
+    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
+                               WHERE x.queue = ?1 AND x.part = p.name
+                                 AND x.priority = (SELECT priority FROM top)
+                                 AND {{PART_DUE_X}}
+                               ORDER BY x.run_at, x.id LIMIT 1)
+   WHERE p.queue = ?1 AND {{CLAIMABLE_DUE}}
+  UNION ALL
+  SELECT h.name, h.served, k.id, k.run_at, h.rn + 1
+    FROM h
+    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
+                               WHERE x.queue = ?1 AND x.part = h.name
+                                 AND x.priority = (SELECT priority FROM top)
+                                 AND x.run_at >= h.run_at AND (x.run_at > h.run_at OR x.id > h.id)
+                                 AND {{PART_DUE_X}}
+                               ORDER BY x.run_at, x.id LIMIT 1)
+   WHERE h.rn < (SELECT (?2 + COUNT(*) - 1) DIV GREATEST(COUNT(*), 1) FROM lq_partition c WHERE c.queue = ?1))
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, 0, h.name
-  FROM (SELECT p.name, p.served,
-               (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
-                 WHERE x.queue = ?1 AND x.part = p.name
-                   AND x.priority = (SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
-                                      WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
-                                      ORDER BY d.priority DESC LIMIT 1)
-                   AND {{PART_DUE_X}}
-                 ORDER BY x.run_at, x.id LIMIT 1) AS head
-          FROM lq_partition p
-         WHERE p.queue = ?1 AND {{CLAIMABLE_DUE}}) h
-  JOIN lq_task t ON t.id = h.head
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,
+       {{PART_LIMITED_T}}, h.name,
+       (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
+  FROM h
+  JOIN lq_task t ON t.id = h.id
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY h.served, h.name
- LIMIT ?2;
+ ORDER BY h.rn, h.served, h.name
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_fair_due_any
+-- Whether task_candidates_fair would find a head but for the locks: when
+-- it found none, racing claimers hold every head (the claim is lost to
+-- them, not a reason for the plain order) or no partition has a due task
+-- of the top priority.  Read without a lock, one range of lq_task_part a
+-- partition until one has a due task, and none when the CLAIMABLE_DUE
+-- probe finds no due task at all.
+SELECT {{CLAIMABLE_DUE}} AND EXISTS (
+         SELECT 1 FROM lq_partition p
+           JOIN lq_task x FORCE INDEX (lq_task_part) ON x.queue = ?1 AND x.part = p.name
+          WHERE p.queue = ?1
+            AND x.priority = (SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
+                               WHERE d.queue = ?1 AND {{PART_DUE_D}}
+                               ORDER BY d.priority DESC LIMIT 1)
+            AND {{PART_DUE_X}})
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1);

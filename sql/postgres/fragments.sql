@@ -66,10 +66,7 @@ gone AS (
   RETURNING t.*)
 
 -- fragment: CLAIM_ONE_ROWS
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
-       g.concurrency_key, 0::bigint,
+SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN gone g ON g.id = cand.id
 
@@ -136,35 +133,85 @@ l.name, l.concurrency, l.rate_n, l.rate_period_ms, l.tat,
        (SELECT n FROM clk)
 
 -- PART_DUE_X: alias x (a task in a partition's head probe) is due,
--- unpaused and unclaimed or its claim expired, by the clk instant: the
--- fair claim's filter.
--- A task under a limit (its key, or its queue's) is left to the plain
--- claim, which passes the limits' gate.
+-- unpaused and unclaimed or its claim expired, by the clk instant, and no
+-- limit on its key is shut (LIMIT_OPEN's test): the fair claim's filter.
+-- A task under a shut key is skipped, so its partition's other tasks take
+-- the partition's turn; one under a limit with room is claimed in it,
+-- through the limits' gate (PART_LIMITED_T).
 -- fragment: PART_DUE_X
 x.run_at <= (SELECT n FROM clk) AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until <= (SELECT n FROM clk))
-  AND x.concurrency_key IS NULL AND NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || x.queue)
+  AND (x.concurrency_key IS NULL
+       OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = x.concurrency_key AND ({{LIMIT_SHUT_KEY}})
+                      OFFSET 0))
 
--- FAIR_HEADS: the CTEs top and heads of the one-statement fair claims
--- ($1 queue, $2 limit): the top due priority (read once), then the due
--- tasks of that priority to claim, locked (skipping what another claimer
--- holds), in turns (pos).  One task ($2 = 1): the head (run_at, id) of the
--- least recently served partition (lq_partition_served), and the nested
--- loop stops at the first partition that has one.  A batch: every
--- partition's first $2 / partitions (rounded up), then every one's first,
--- second... by least recently served, at most $2.
--- fragment: FAIR_HEADS
+-- PART_LIMITED_T: LIMITED of a task row t of any queue: 1 when its claim
+-- must pass the limits' gate (its key, or its queue's limit), else 0.
+-- fragment: PART_LIMITED_T
+CASE WHEN t.concurrency_key IS NOT NULL
+       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || t.queue) THEN 1 ELSE 0 END
+
+-- CLAIMED_COLS_G: TASK_COLS of a claimed row g (a DELETE's or an UPDATE's
+-- RETURNING t.*), as every one-statement claim (task.sql, ack_claim.sql,
+-- partition.sql) returns it, so that a new column lands in all of them;
+-- the claimed flag follows.
+-- fragment: CLAIMED_COLS_G
+g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
+       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
+       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
+       g.concurrency_key, 0::bigint
+
+-- FAIR_TOP: the CTE top of the one-statement fair claims ($1 queue): the
+-- top due priority, read once.
+-- fragment: FAIR_TOP
 top AS MATERIALIZED (SELECT x.priority FROM lq_task x
                       WHERE x.queue = $1::text AND {{PART_DUE_X}}
-                      ORDER BY x.priority DESC LIMIT 1),
+                      ORDER BY x.priority DESC LIMIT 1)
+
+-- FAIR_HEAD_PROBE: the partitions p ($1 queue) and the head h of each
+-- one's due tasks of the top priority, locked (skipping what another
+-- claimer holds): one range of lq_task_part a partition.
+-- fragment: FAIR_HEAD_PROBE
+FROM lq_partition p
+ CROSS JOIN LATERAL (SELECT x.id FROM lq_task x
+                      WHERE x.queue = $1::text AND x.part = p.name
+                        AND x.priority = (SELECT priority FROM top)
+                        AND {{PART_DUE_X}}
+                      ORDER BY x.run_at, x.id LIMIT 1
+                        FOR UPDATE SKIP LOCKED) h
+
+-- FAIR_HEAD: the CTE heads of the one-task fair claims ($1 queue): the
+-- head (run_at, id) of the least recently served partition
+-- (lq_partition_served) among those with a due task of the top priority,
+-- locked (skipping what another claimer holds); the nested loop stops at
+-- the first partition that has one.  Its LIMITs are constants, so that
+-- PostgreSQL keeps a generic plan (as task_claim_one_delete): with the
+-- batch's parameter LIMIT in the same statement it planned anew on every
+-- call, which cost more than the claim.
+-- fragment: FAIR_HEAD
+{{FAIR_TOP}},
+heads AS (
+  SELECT h.id, p.name, 1::bigint AS pos
+    {{FAIR_HEAD_PROBE}}
+   WHERE p.queue = $1::text
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+   ORDER BY p.served, p.name
+   LIMIT 1)
+
+-- FAIR_HEADS: the CTEs top and heads of the fair batch claims ($1 queue,
+-- $2 limit): the due tasks of the top priority to claim, locked (skipping
+-- what another claimer holds), in turns (pos): every partition's first
+-- $2 / partitions (rounded up), then every one's first, second... by least
+-- recently served, at most $2.  The one-task branch ($2 = 1; the library
+-- sends one task to FAIR_HEAD's statements) stays for the plans: the
+-- batch branch alone got a generic plan priced past jit_above_cost (its
+-- per-partition LIMIT is an expression, guessed at a tenth of a
+-- partition), which JIT compiled on every call (60 ms for a 1 ms claim;
+-- claim-fair-batch fell from 0.39 to 0.10-0.17).
+-- fragment: FAIR_HEADS
+{{FAIR_TOP}},
 heads AS (
   (SELECT h.id, p.name, 1::bigint AS pos
-     FROM lq_partition p
-    CROSS JOIN LATERAL (SELECT x.id FROM lq_task x
-                         WHERE x.queue = $1::text AND x.part = p.name
-                           AND x.priority = (SELECT priority FROM top)
-                           AND {{PART_DUE_X}}
-                         ORDER BY x.run_at, x.id LIMIT 1
-                           FOR UPDATE SKIP LOCKED) h
+     {{FAIR_HEAD_PROBE}}
     WHERE p.queue = $1::text AND $2::bigint = 1
       AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
     ORDER BY p.served, p.name
@@ -187,6 +234,49 @@ heads AS (
                                                        AND lq_queue.paused = 1)) b
     ORDER BY b.rn, b.served, b.name
     LIMIT $2::bigint))
+
+-- FAIR_CAND: the CTE cand of the one-statement fair claims: the heads,
+-- still due and free, locked; plain: a one-off task outside every limit,
+-- which the statement claims (a recurring one, an expired claim on its
+-- last attempt, a task under a limit go back with claimed = 0 to the
+-- transactional path).
+-- fragment: FAIR_CAND
+cand AS (
+  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
+                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)
+                AND ({{PART_LIMITED_T}}) = 0) AS plain
+    FROM lq_task t
+   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+     FOR UPDATE OF t SKIP LOCKED)
+
+-- FAIR_GONE_DELETE: the CTE gone of the at-most-once fair claims: the
+-- plain candidates deleted (FAIR_GONE_WHERE).
+-- fragment: FAIR_GONE_DELETE
+gone AS (
+  DELETE FROM lq_task t
+  {{FAIR_GONE_WHERE}}
+  RETURNING t.*)
+
+-- FAIR_GONE_WHERE: which candidates the fair claims' DELETE or UPDATE
+-- (alias t) takes: the plain ones, checked again.
+-- fragment: FAIR_GONE_WHERE
+WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+
+-- FAIR_ROWS: the result of the one-statement fair claims (CTEs cand,
+-- heads, gone): TASK_COLS and claimed 0|1 of each candidate, in turn
+-- order; claimed = 0 as in task_claim_batch_delete.
+-- fragment: FAIR_ROWS
+SELECT {{CLAIMED_COLS_G}},
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
+ ORDER BY h.pos
 
 -- FAIR_SERVED: the CTE that stamps the partitions a fair claim served (its
 -- CTEs heads and gone): after the highest stamp, by the turn of each one's

@@ -11,13 +11,32 @@ ON CONFLICT (queue, name) DO NOTHING;
 -- name: partition_any
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = $1::text)::int;
 
--- name: partition_stamp
-SELECT COALESCE(MAX(served), 0) FROM lq_partition WHERE queue = $1::text;
-
 -- name: partition_serve
--- An upsert: a partition forgotten while one of its tasks was added comes
--- back with its first claim.
-INSERT INTO lq_partition (queue, name, served) VALUES ($1::text, $2::text, $3::bigint)
+-- The stamps of up to 16 partitions a claim served ($2, $3 the first
+-- partition and its stamp, $4, $5 the second...; unused places NULL), in
+-- one statement, in the order given (name order: two claimers lock the
+-- rows in the same order); served only rises.  An upsert: a partition
+-- forgotten while one of its tasks was added comes back with its first
+-- claim.
+INSERT INTO lq_partition (queue, name, served)
+SELECT $1::text, v.nm, v.st
+  FROM (VALUES ($2::text, $3::bigint),
+               ($4::text, $5::bigint),
+               ($6::text, $7::bigint),
+               ($8::text, $9::bigint),
+               ($10::text, $11::bigint),
+               ($12::text, $13::bigint),
+               ($14::text, $15::bigint),
+               ($16::text, $17::bigint),
+               ($18::text, $19::bigint),
+               ($20::text, $21::bigint),
+               ($22::text, $23::bigint),
+               ($24::text, $25::bigint),
+               ($26::text, $27::bigint),
+               ($28::text, $29::bigint),
+               ($30::text, $31::bigint),
+               ($32::text, $33::bigint)) AS v (nm, st)
+ WHERE v.nm IS NOT NULL
 ON CONFLICT (queue, name) DO UPDATE SET served = GREATEST(lq_partition.served, excluded.served);
 
 -- name: partition_forget
@@ -44,7 +63,9 @@ top AS (SELECT x.priority FROM lq_task x
          ORDER BY x.priority DESC LIMIT 1)
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key, 0::bigint, p.name
+       t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key,
+       {{PART_LIMITED_T}}, p.name,
+       (SELECT COALESCE(max(s.served), 0) FROM lq_partition s WHERE s.queue = $1::text)
   FROM lq_partition p
  CROSS JOIN top
  CROSS JOIN LATERAL (SELECT * FROM lq_task x
@@ -56,6 +77,20 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
  ORDER BY p.served, p.name
  LIMIT $2::bigint;
+
+-- name: task_fair_due_any
+-- Whether task_candidates_fair would find a head but for the locks: when
+-- it found none, racing claimers hold every due task of the top priority
+-- (the claim is lost to them, not a reason for the plain order) or no
+-- partition has one.  Read without a lock.
+WITH {{CLK}},
+{{FAIR_TOP}}
+SELECT (EXISTS (SELECT 1 FROM lq_partition p
+                  JOIN lq_task x ON x.queue = $1::text AND x.part = p.name
+                 WHERE p.queue = $1::text
+                   AND x.priority = (SELECT priority FROM top)
+                   AND {{PART_DUE_X}})
+        AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1))::int;
 
 -- name: task_claim_fair_delete
 -- The fair claim of up to $2 due one-off tasks at-most-once in one round
@@ -69,59 +104,47 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
 -- order; claimed = 0 as in task_claim_batch_delete.
 WITH {{CLK}},
 {{FAIR_HEADS}},
-cand AS (
-  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
-                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)) AS plain
-    FROM lq_task t
-   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-     FOR UPDATE OF t SKIP LOCKED),
-gone AS (
-  DELETE FROM lq_task t
-   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-  RETURNING t.*),
+{{FAIR_CAND}},
+{{FAIR_GONE_DELETE}},
 {{FAIR_SERVED}}
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms, g.concurrency_key, 0::bigint,
-       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
-  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
- ORDER BY h.pos;
+{{FAIR_ROWS}};
 
 -- name: task_claim_fair_update
 -- task_claim_fair_delete at-least-once, for owner $3 with a claim lease of
 -- $4 ms, as task_claim_batch_update.
 WITH {{CLK}},
 {{FAIR_HEADS}},
-cand AS (
-  SELECT t.id, (t.every_ms IS NULL AND t.cron IS NULL
-                AND NOT (t.claim_owner IS NOT NULL AND t.attempts >= t.max_attempts)) AS plain
-    FROM lq_task t
-   WHERE t.id = ANY (ARRAY (SELECT id FROM heads))
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-     FOR UPDATE OF t SKIP LOCKED),
+{{FAIR_CAND}},
 gone AS (
   UPDATE lq_task t
      SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
          attempts = t.attempts + 1
-   WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
+  {{FAIR_GONE_WHERE}}
   RETURNING t.*),
 {{FAIR_SERVED}}
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms, g.concurrency_key, 0::bigint,
-       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
-  FROM cand JOIN heads h ON h.id = cand.id LEFT JOIN gone g ON g.id = cand.id
- ORDER BY h.pos;
+{{FAIR_ROWS}};
+
+-- name: task_claim_fair_one_delete
+-- task_claim_fair_delete of one task ($1 queue), with constant LIMITs
+-- (FAIR_HEAD): a plan PostgreSQL keeps generic.
+WITH {{CLK}},
+{{FAIR_HEAD}},
+{{FAIR_CAND}},
+{{FAIR_GONE_DELETE}},
+{{FAIR_SERVED}}
+{{FAIR_ROWS}};
+
+-- name: task_claim_fair_one_update
+-- task_claim_fair_update of one task ($1 queue, $2 owner, $3 claim lease
+-- ms), as task_claim_fair_one_delete.
+WITH {{CLK}},
+{{FAIR_HEAD}},
+{{FAIR_CAND}},
+gone AS (
+  UPDATE lq_task t
+     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
+         attempts = t.attempts + 1
+  {{FAIR_GONE_WHERE}}
+  RETURNING t.*),
+{{FAIR_SERVED}}
+{{FAIR_ROWS}};

@@ -122,10 +122,7 @@ gone AS (
      AND t.paused = 0
      AND ({{CLAIM_FREE_T}})
   RETURNING t.*)
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
-       g.concurrency_key, 0::bigint,
+SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN gone g ON g.id = cand.id;
 
@@ -162,10 +159,7 @@ took AS (
      AND t.paused = 0
      AND ({{CLAIM_FREE_T}})
   RETURNING t.*)
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
-       g.concurrency_key, 0::bigint,
+SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
@@ -197,10 +191,7 @@ took AS (
      AND t.paused = 0
      AND ({{CLAIM_FREE_T}})
   RETURNING t.*)
-SELECT g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
-       g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
-       g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
-       g.concurrency_key, 0::bigint,
+SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 

@@ -182,3 +182,23 @@ SELECT 1 AS k, ?1 AS q, ?2 AS nm, ?3 AS pl, ?4 AS ra, ?5 AS dl, ?6 AS ma, ?7 AS 
 -- fragment: SCHEDULE_COLS
 id, queue, name, every_ms, cron, tz, paused, overlap, catch_up, missed,
 alert_after_ms, last_success_at, created_at, run_at, next_at, {{NOW}}
+
+-- PART_SERVE_ROWS: the up to 16 (partition, stamp) pairs of
+-- partition_serve's parameters (?2..?33) as a table nm, st.
+-- fragment: PART_SERVE_ROWS
+SELECT ?2 AS nm, ?3 AS st
+       UNION ALL SELECT ?4, ?5
+       UNION ALL SELECT ?6, ?7
+       UNION ALL SELECT ?8, ?9
+       UNION ALL SELECT ?10, ?11
+       UNION ALL SELECT ?12, ?13
+       UNION ALL SELECT ?14, ?15
+       UNION ALL SELECT ?16, ?17
+       UNION ALL SELECT ?18, ?19
+       UNION ALL SELECT ?20, ?21
+       UNION ALL SELECT ?22, ?23
+       UNION ALL SELECT ?24, ?25
+       UNION ALL SELECT ?26, ?27
+       UNION ALL SELECT ?28, ?29
+       UNION ALL SELECT ?30, ?31
+       UNION ALL SELECT ?32, ?33

@@ -4,6 +4,9 @@
 -- priority.  '' is the partition of the tasks given none.
 -- absent: task_claim_fair_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair, then task_claim_*
 -- absent: task_claim_fair_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_fair_one_delete no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_fair_one_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_fair_due_any no LQ_CAP_SKIP_LOCKED: task_candidates_fair sees every head
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
@@ -13,13 +16,17 @@ ON CONFLICT (queue, name) DO NOTHING;
 -- name: partition_any
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = ?1);
 
--- name: partition_stamp
-SELECT COALESCE(MAX(served), 0) FROM lq_partition WHERE queue = ?1;
-
 -- name: partition_serve
--- An upsert: a partition forgotten while one of its tasks was added comes
--- back with its first claim.
-INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, ?3)
+-- The stamps of up to 16 partitions a claim served (?2, ?3 the first
+-- partition and its stamp, ?4, ?5 the second...; unused places NULL), in
+-- one statement, in the order given (name order: two claimers lock the
+-- rows in the same order); served only rises.  An upsert: a partition
+-- forgotten while one of its tasks was added comes back with its first
+-- claim.
+INSERT INTO lq_partition (queue, name, served)
+SELECT ?1, v.nm, v.st
+  FROM ({{PART_SERVE_ROWS}}) AS v
+ WHERE v.nm IS NOT NULL
 ON CONFLICT (queue, name) DO UPDATE SET served = max(served, excluded.served);
 
 -- name: partition_forget
@@ -42,7 +49,9 @@ SELECT part FROM lq_task WHERE id = ?1;
 -- and the walk stops after ?2 heads.
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, 0, h.name
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,
+       {{PART_LIMITED_T}}, h.name,
+       (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
   FROM (SELECT p.name, p.served,
                (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
                  WHERE x.queue = ?1 AND x.part = p.name AND x.priority = m.top
