@@ -108,6 +108,10 @@ want_rc 0
 want_out "^id: +$amo_id\$"
 want_out "^state: +running at most once since .* on [^ ]+"
 want_out "^attempt: +1\$"
+run task show "$amo_id" --raw
+want_rc 1
+want_err "task $amo_id: running at most once"
+want_err_line
 run --json task show "$amo_id"
 want_rc 0
 json_ok "$T/out" || why+=("show: not one JSON document: $(excerpt "$T/out")")
