@@ -179,3 +179,70 @@ int lq__claim_revoked(lq_db *db, const lq_task *t)
 		 rc.reason[0] ? rc.reason : "no reason given");
 	return 1;
 }
+
+struct running_ctx {
+	lq_running_fn fn;
+	void *ctx;
+	lq_running *out; /* lq_task_running_get: the one row */
+	int found;
+};
+
+/* A row of task_running_list.  At-most-once: the run's attempt is the
+ * attempts its task had before the claim, plus one (lq__run_attempt). */
+static int running_row(void *arg, const lq_value *c, int n)
+{
+	struct running_ctx *rc = arg;
+	lq_running r;
+
+	if (n < 9)
+		return 1;
+	memset(&r, 0, sizeof(r));
+	r.task_id = lq__col_int(&c[0]);
+	lq__col_str(&c[1], r.owner, sizeof(r.owner));
+	r.claim_until = lq__col_int(&c[2]);
+	lq__col_str(&c[3], r.queue, sizeof(r.queue));
+	lq__col_str(&c[4], r.name, sizeof(r.name));
+	r.run_at = lq__col_int(&c[5]);
+	r.attempt = (int)lq__col_int(&c[6]) + 1;
+	r.started_at = lq__col_int(&c[7]);
+	r.now = lq__col_int(&c[8]);
+	rc->found = 1;
+	if (rc->out) {
+		*rc->out = r;
+		return 1;
+	}
+	return rc->fn(&r, rc->ctx);
+}
+
+LQ_EXTERN(lq_status) lq_task_running_list(lq_db *db, const char *queue, lq_running_fn fn, void *ctx)
+{
+	lq__ok(db);
+	lq_status st;
+	if ((st = lq__ready_queue(db, queue)) != LQ_OK)
+		return st;
+	struct running_ctx rc = {fn, ctx, NULL, 0};
+	lq_value p[2] = {lq__v_opt_text(queue), lq_v_int(0)};
+	return lq__exec(db, "task running list", LQ_SQL_task_running_list, p, 2, running_row, &rc, NULL);
+}
+
+LQ_EXTERN(lq_status) lq_task_running_get(lq_db *db, int64_t id, lq_running *out)
+{
+	lq__ok(db);
+	memset(out, 0, sizeof(*out));
+	if (id <= 0)
+		return lq__fail(db, LQ_EINVAL, "task %lld: a task id must be positive", (long long)id);
+	lq_status st = lq__ready(db);
+	if (st != LQ_OK)
+		return st;
+	char what[64];
+	snprintf(what, sizeof(what), "task %lld", (long long)id);
+	struct running_ctx rc = {NULL, NULL, out, 0};
+	lq_value p[2] = {lq__v_opt_text(NULL), lq_v_int(id)};
+	st = lq__exec(db, what, LQ_SQL_task_running_list, p, 2, running_row, &rc, NULL);
+	if (st != LQ_OK)
+		return st;
+	if (!rc.found)
+		return lq__fail(db, LQ_NOTFOUND, "task %lld: no cancellable at-most-once run of it is live",
+				(long long)id);
+	return LQ_OK;
+}

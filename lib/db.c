@@ -609,6 +609,14 @@ int lq__latest_version(const lq_db *db)
 	return latest;
 }
 
+lq_status lq__ready_queue(lq_db *db, const char *queue)
+{
+	lq_status st;
+	if (queue && (st = lq__check_name(db, "queue name", queue)) != LQ_OK)
+		return st;
+	return lq__ready(db);
+}
+
 lq_status lq__ready(lq_db *db)
 {
 	lq_status st = lq__connect(db);

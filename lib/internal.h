@@ -71,6 +71,8 @@ void lq__ok(lq_db *db);
 lq_status lq__connect(lq_db *db);
 /* Connect if needed and make sure the schema is there and not too new. */
 lq_status lq__ready(lq_db *db);
+/* A listing's queue filter (NULL: every queue) checked, then lq__ready. */
+lq_status lq__ready_queue(lq_db *db, const char *queue);
 
 /* Applied schema version (0: none) and the newest this library knows. */
 lq_status lq__schema_version(lq_db *db, int *version);

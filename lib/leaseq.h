@@ -698,6 +698,34 @@ LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_
  */
 LQ_EXTERN(lq_status) lq_task_cancel(lq_db *db, int64_t id, const char *reason, int *was_running);
 
+/* A run of an at-most-once task claimed LQ_AT_MOST_ONCE_CANCELLABLE: the
+ * claim deleted the task row, so lq_task_get and lq_task_list do not see
+ * it; its mark (kept by the worker's heartbeats until the run ends) is what
+ * is read here.  A new structure: it grows by raising LQ_ABI_VERSION like
+ * the others. */
+typedef struct lq_running {
+	int64_t task_id;
+	char queue[LQ_NAME_MAX + 1];
+	char name[LQ_NAME_MAX + 1];
+	char owner[LQ_OWNER_MAX + 1]; /* the claim's owner: the worker running it */
+	int64_t run_at;         /* due time of the occurrence that runs */
+	int attempt;            /* 1 for the first (as lq_run.attempt) */
+	int64_t started_at;     /* when it was claimed (database clock) */
+	int64_t claim_until;    /* the claim's end unless a heartbeat renews it */
+	int64_t now;            /* database clock when read */
+} lq_running;
+typedef int (*lq_running_fn)(const lq_running *r, void *ctx);
+/* Call fn for every live cancellable at-most-once run (its claim_until
+ * still ahead of the database clock: a crashed worker's run is not
+ * listed) of queue (NULL: every queue), by started_at then task id; fn
+ * returns non-zero to stop.  One statement; the rows are not buffered.
+ * LQ_OK (also when fn stopped it); LQ_EINVAL: a bad queue name. */
+LQ_EXTERN(lq_status) lq_task_running_list(lq_db *db, const char *queue, lq_running_fn fn, void *ctx);
+/* The live cancellable at-most-once run of task id, as lq_task_running_list
+ * reads it.  LQ_OK; LQ_NOTFOUND: no such run (the task may still be live:
+ * lq_task_get). */
+LQ_EXTERN(lq_status) lq_task_running_get(lq_db *db, int64_t id, lq_running *out);
+
 /* One task by id, live or dead.  LQ_OK; LQ_NOTFOUND if neither. */
 LQ_EXTERN(lq_status) lq_task_get(lq_db *db, int64_t id, lq_task *out);
 

@@ -2254,9 +2254,7 @@ LQ_EXTERN(lq_status) lq_task_list(lq_db *db, const char *queue, unsigned flags, 
 {
 	lq__ok(db);
 	lq_status st;
-	if (queue && (st = lq__check_name(db, "queue name", queue)) != LQ_OK)
-		return st;
-	if ((st = lq__ready(db)) != LQ_OK)
+	if ((st = lq__ready_queue(db, queue)) != LQ_OK)
 		return st;
 	struct list_ctx lc = {fn, ctx, LQ_OK};
 	if (flags & LQ_LIST_DEAD) {

@@ -6,8 +6,9 @@
 # and the history says "cancelled" once; so does a task that a default
 # (at-most-once) worker is running; a finished or unknown id is "not
 # found" (exit 1, as `task rm`); bad input exits 64.  `stats` counts the
-# cancelled runs.  Run by ctest as `bash tests/cli_cancel.sh <backend>`
-# with LEASECTL=<path to leasectl>.
+# cancelled runs.  While the default worker runs a task, `task show` and
+# `task list` show it running although its row is gone.  Run by ctest as
+# `bash tests/cli_cancel.sh <backend>` with LEASECTL=<path to leasectl>.
 # Single quotes around $... are deliberate: the handler shells expand them.
 # shellcheck disable=SC2016
 set -euo pipefail
@@ -101,8 +102,32 @@ rm -f "$T/pid" "$T/finished"
 bg w worker --queue "$Q" --drain \
     --handler "cx_amo=echo \$\$ > $T/pid; sleep 3$MARK.3 & sleep 3$MARK.4; touch $T/finished"
 wait_for_file "$T/pid" 20 || why+=("the handler did not start")
+# Its row is gone, but show and list find the run.
 run task show "$amo_id"
+want_rc 0
+want_out "^id: +$amo_id\$"
+want_out "^state: +running at most once since .* on [^ ]+"
+want_out "^attempt: +1\$"
+run task show "$amo_id" --raw
 want_rc 1
+want_err "task $amo_id: running at most once"
+want_err_line
+run --json task show "$amo_id"
+want_rc 0
+json_ok "$T/out" || why+=("show: not one JSON document: $(excerpt "$T/out")")
+[[ "$(json_get "$T/out" id)" == "$amo_id" && "$(json_get "$T/out" state)" == running &&
+    "$(json_get "$T/out" mode)" == at-most-once && "$(json_get "$T/out" name)" == cx_amo ]] ||
+    why+=("show JSON: $(excerpt "$T/out")")
+run task list --queue "$Q"
+want_rc 0
+grep -q -E "^$amo_id +$Q +cx_amo .* running " "$T/out" || why+=("task list: no running row: $(excerpt "$T/out")")
+run --json task list --queue "$Q"
+want_rc 0
+py -c 'import json,sys; sys.exit(not any(o["id"] == int(sys.argv[2]) and o["state"] == "running"
+    and o["mode"] == "at-most-once" for o in json.load(open(sys.argv[1]))))' "$T/out" "$amo_id" ||
+    why+=("task list JSON: $(excerpt "$T/out")")
+run task list --queue "other_$Q"
+grep -q -E "^$amo_id " "$T/out" && why+=("task list --queue lists another queue's run")
 run --json task cancel "$amo_id" --reason "stop it"
 want_rc 0
 [[ "$(json_get "$T/out" cancelled)" == true ]] || why+=("JSON cancelled: $(excerpt "$T/out")")
@@ -122,7 +147,10 @@ n_runs=$(py -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$T/o
 run task cancel "$amo_id"
 want_rc 1
 want_err "task $amo_id: not found"
-end "task cancel of a task a default (at-most-once) worker runs: running true; the group is stopped; one 'cancelled' run"
+run task show "$amo_id"
+want_rc 1
+want_err "task $amo_id: not found"
+end "a task a default (at-most-once) worker runs: task show and list show it running; task cancel: running true; the group is stopped; one 'cancelled' run"
 
 begin
 run --json stats

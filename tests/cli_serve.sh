@@ -7,7 +7,9 @@
 # /healthz while the database is unreachable, SIGTERM stops it; with
 # --allow-actions and a secret: each refusal (no secret, no or wrong form
 # token, cross-origin) changes nothing, each action acts (cancel stops a
-# running worker's handler), and a foreign page in Chromium cannot act;
+# running worker's handler, also an at-most-once one's, whose row the
+# running table lists and whose cancel button Chromium presses), and a
+# foreign page in Chromium cannot act;
 # --log-format json.
 # Run by ctest as `bash tests/cli_serve.sh <backend>` with LEASECTL=<path>.
 #
@@ -298,6 +300,47 @@ get /action -X POST -u "x:$SECRET" --data "action=cancel&target=$RUN_TASK&csrf=$
 get /action -X POST -u "x:$SECRET" --data "action=cancel&target=abc&csrf=$CSRF"
 [[ $CODE == 400 ]] || why+=("cancel of a bad id: $CODE, expected 400")
 end "dashboard cancel: a running task has a cancel button (also in Chromium); refused without secret, token or origin; then the worker stops it, history says cancelled; again 404"
+
+# A task a default (at-most-once) worker is running: its claim deleted the
+# task row, but the run's mark puts it in the running table (worker, start,
+# cancel button); Chromium presses that button (the same POST, form token
+# and origin checks), the worker stops the handler, the history says
+# cancelled, and the row is gone.
+begin
+run --json task add srv_amo --queue "$QC"
+AMO_TASK=$(json_get "$T/out" id)
+bg aw worker --queue "$QC" --drain --handler "srv_amo=echo \$\$ > $T/srv_amo.pid; sleep 3$CMARK.7"
+wait_for_file "$T/srv_amo.pid" 20 || why+=("the at-most-once handler did not start")
+get /
+row=$(sed -n '/<table id=running>/,/<\/table>/p' "$T/body" | grep -F "<tr><td class=n>$AMO_TASK</td>" || true)
+[[ -n "$row" ]] || why+=("the running table does not list the at-most-once run $AMO_TASK")
+grep -q -F "<td>srv_amo</td>" <<<"$row" || why+=("the run's row has not its name: $row")
+# The worker's claim, then two times: since when it runs, until when.
+grep -q -E '<td>[^<]+</td><td>[0-9]{4}-[0-9]{2}-[0-9]{2}T[^<]*</td><td>[0-9]{4}-[0-9]{2}-[0-9]{2}T' <<<"$row" ||
+    why+=("the run's row has no worker and start: $row")
+grep -q "name=target value=\"$AMO_TASK\"><button type=submit>cancel" <<<"$row" ||
+    why+=("no cancel button for the at-most-once run $AMO_TASK")
+if [[ -n "${CHROMIUM:-}" ]]; then
+    timeout -k 5 90 "$PYTHON" -I -S "$(dirname "${BASH_SOURCE[0]}")/lib/dashboard_click.py" "$CHROMIUM" \
+        "http://x:$SECRET@127.0.0.1:$PORT/" "$AMO_TASK" "$T/chromium6" >"$T/click.out" 2>&1 ||
+        why+=("chromium could not press the cancel button: $(excerpt "$T/click.out")")
+else
+    get /action -X POST -u "x:$SECRET" -H "Origin: http://127.0.0.1:$PORT" --data "action=cancel&target=$AMO_TASK&csrf=$CSRF"
+    [[ $CODE == 303 ]] || why+=("cancel: $CODE $(excerpt "$T/body"), expected 303")
+fi
+grep -q "task $AMO_TASK cancelled" "$T/serve.err" || why+=("the cancel did not reach serve: $(excerpt "$T/serve.err")")
+bg_wait aw
+[[ $RC == 0 ]] || why+=("the at-most-once worker exited $RC")
+grep -q "task $AMO_TASK \"srv_amo\" cancelled" "$T/err" ||
+    why+=("the worker did not stop the cancelled run: $(excerpt "$T/err")")
+left=$( (pgrep -f "sleep 3$CMARK.7" || true) | wc -l)
+[[ $left == 0 ]] || why+=("the cancelled handler still runs")
+run --json task history "$AMO_TASK"
+[[ "$(json_get "$T/out" outcome)" == cancelled ]] || why+=("history: $(excerpt "$T/out")")
+get /
+sed -n '/<table id=running>/,/<\/table>/p' "$T/body" | grep -q -F "<tr><td class=n>$AMO_TASK</td>" &&
+    why+=("the cancelled run is still in the running table")
+end "dashboard cancel of an at-most-once run: listed with worker and start; Chromium's press of its cancel button stops the handler; history says cancelled"
 
 # A real browser: the page another site serves cannot act through the
 # dashboard, even with the secret in the URL (Chromium sends Origin: null

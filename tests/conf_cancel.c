@@ -353,6 +353,75 @@ static void cancel_amo_cancellable_crashed(void **state)
 	lq_task_clear(&t);
 }
 
+struct running_seen {
+	int n;
+	lq_running r[4];
+};
+
+static int running_seen(const lq_running *r, void *arg)
+{
+	struct running_seen *rs = arg;
+
+	if (rs->n < 4)
+		rs->r[rs->n] = *r;
+	rs->n++;
+	return 0;
+}
+
+static int running_of(lq_db *db, const char *queue, struct running_seen *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	assert_lq_ok(db, lq_task_running_list(db, queue, running_seen, rs));
+	return rs->n;
+}
+
+/* The runs of at-most-once cancellable claims are listed (with their claim
+ * and their queue) while they run; an ack, a cancel or a crash (the claim
+ * past its end) takes them off the list. */
+static void running_list_amo_cancellable(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t a = add(db, "acked", 0), b = add(db, "cancelled", 0), c = add(db, "crashed", 0);
+	lq_task t[2], u;
+	size_t n = 0;
+	struct running_seen rs;
+	lq_running one;
+
+	assert_int_equal(running_of(db, NULL, &rs), 0);
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, t, 2, &n));
+	assert_int_equal(n, 2);
+	assert_int_equal(t[0].id, a);
+	assert_int_equal(t[1].id, b);
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 50, &u, 1, &n));
+	assert_int_equal(u.id, c);
+	assert_int_equal(running_of(db, NULL, &rs), 3);
+	assert_int_equal(running_of(db, LQ_DEFAULT_QUEUE, &rs), 3);
+	assert_int_equal(running_of(db, "elsewhere", &rs), 0);
+	assert_lq_ok(db, lq_task_running_get(db, a, &one));
+	assert_int_equal(one.task_id, a);
+	assert_string_equal(one.name, "acked");
+	assert_string_equal(one.queue, LQ_DEFAULT_QUEUE);
+	assert_string_equal(one.owner, t[0].claim_owner);
+	assert_int_equal(one.attempt, 1);
+	assert_true(one.claim_until > one.now && one.started_at <= one.now);
+	assert_int_equal(one.run_at, t[0].run_at);
+	lqt_sleep_ms(200); /* c's claim ends: a crashed worker's run */
+	assert_int_equal(running_of(db, NULL, &rs), 2);
+	assert_int_equal(rs.r[0].task_id, a);
+	assert_int_equal(rs.r[1].task_id, b);
+	assert_lq(db, LQ_NOTFOUND, lq_task_running_get(db, c, &one));
+	assert_lq_ok(db, lq_task_ack(db, &t[0]));
+	assert_int_equal(running_of(db, NULL, &rs), 1);
+	assert_int_equal(rs.r[0].task_id, b);
+	assert_lq_ok(db, lq_task_cancel(db, b, NULL, NULL));
+	assert_int_equal(running_of(db, NULL, &rs), 0);
+	assert_lq(db, LQ_NOTFOUND, lq_task_running_get(db, b, &one));
+	assert_lq(db, LQ_EINVAL, lq_task_running_list(db, "", running_seen, &rs));
+	lq_task_clear(&t[0]);
+	lq_task_clear(&t[1]);
+	lq_task_clear(&u);
+}
+
 /* An expired claim is not running: the cancel takes the task, and the late
  * worker hears LQ_LOST as for any claim it failed to keep. */
 static void cancel_expired_claim(void **state)
@@ -450,6 +519,7 @@ int lqt_conf_cancel(void)
 		cmocka_unit_test_setup(cancel_amo_cancellable_handback, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_amo_cancellable_crashed, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_in_runner_amo, lqt_conf_test_setup),
+		cmocka_unit_test_setup(running_list_amo_cancellable, lqt_conf_test_setup),
 	};
 	char name[64];
 

@@ -376,6 +376,7 @@ char *lc_base64(const unsigned char *p, size_t n);
 /* Shared JSON/human renderings of library structs. */
 void lc_json_lease(struct lc_json *j, const lq_lease *l);
 void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload);
+void lc_json_running(struct lc_json *j, const lq_running *r);
 void lc_json_report(struct lc_json *j, const lq_run_report *r);
 
 /* Logs (leasectl_log.c): --log-format text|json for worker, tick and exec.

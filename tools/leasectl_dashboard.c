@@ -219,6 +219,7 @@ struct sched_row {
 /* A task running under a live claim, with its cancel button. */
 struct running_row {
 	int64_t id, claim_until;
+	int64_t started_at; /* 0: an at-least-once claim (its start is not kept) */
 	int attempts;
 	char queue[LQ_NAME_MAX + 1], name[LQ_NAME_MAX + 1], owner[LQ_OWNER_MAX + 1];
 };
@@ -235,38 +236,57 @@ struct live_scan {
 	size_t nrun, more_run;
 };
 
-static void keep_running(struct live_scan *ls, const lq_task *t)
+/* row: id, claim_until, started_at and attempts set; the names from
+ * queue, name and owner. */
+static void keep_running(struct live_scan *ls, struct running_row row, const char *queue, const char *name,
+			 const char *owner)
 {
 	if (ls->nrun == DASH_RUNNING_ROWS) {
 		ls->more_run++;
 		return;
 	}
-	struct running_row *r = &ls->run[ls->nrun++];
-	r->id = t->id;
-	r->claim_until = t->claim_until;
-	r->attempts = t->attempts;
-	snprintf(r->queue, sizeof(r->queue), "%s", t->queue);
-	snprintf(r->name, sizeof(r->name), "%s", t->name);
-	snprintf(r->owner, sizeof(r->owner), "%s", t->claim_owner);
+	snprintf(row.queue, sizeof(row.queue), "%s", queue);
+	snprintf(row.name, sizeof(row.name), "%s", name);
+	snprintf(row.owner, sizeof(row.owner), "%s", owner);
+	ls->run[ls->nrun++] = row;
 }
 
-/* The tasks workers run now (at-least-once claims: an at-most-once run
- * left no row), each with what its handler last reported (one indexed read
- * per row, at most DASH_RUNNING_ROWS) and a button that cancels it. */
+/* A run of an at-most-once claim (worker's and tick's default): no task
+ * row is left, its mark is read after the live tasks. */
+static int live_running(const lq_running *run, void *arg)
+{
+	struct live_scan *ls = arg;
+
+	for (size_t i = 0; i < ls->s->nq; i++)
+		if (!strcmp(ls->s->q[i].name, run->queue)) {
+			ls->running[i]++;
+			break;
+		}
+	keep_running(ls, (struct running_row){run->task_id, run->claim_until, run->started_at, run->attempt, "", "", ""},
+		     run->queue, run->name, run->owner);
+	return 0;
+}
+
+/* The tasks workers run now (at-least-once claims, then the cancellable
+ * at-most-once runs), each with what its handler last reported (one
+ * indexed read per at-least-once row, at most DASH_RUNNING_ROWS; an
+ * at-most-once run has no row to report into) and a button that cancels
+ * it. */
 static lq_status running_table(const struct lc_dashboard *d, lq_db *db, FILE *f, const struct live_scan *ls,
 			       int64_t now)
 {
-	char until[96], when[96], pct[16], id[32];
+	char until[96], when[96], started[96], pct[16], id[32];
 	lq_status st = LQ_OK;
 
 	fputs("<h2>Running tasks</h2>\n<table id=running><tr><th class=n>id</th><th>queue</th><th>name</th>"
 	      "<th class=n>progress</th><th>message</th><th>reported</th>"
-	      "<th class=n>attempt</th><th>claimed by</th><th>claim until</th><th></th></tr>\n",
+	      "<th class=n>attempt</th><th>claimed by</th><th>started</th><th>claim until</th><th></th></tr>\n",
 	      f);
 	for (size_t k = 0; k < ls->nrun && st == LQ_OK; k++) {
 		const struct running_row *r = &ls->run[k];
-		lq_progress p;
-		st = lq_task_progress_get(db, r->id, &p);
+		lq_progress p = {.percent = -1};
+		if (!r->started_at)
+			st = lq_task_progress_get(db, r->id, &p);
 		if (st == LQ_NOTFOUND) { /* settled since the scan */
 			st = LQ_OK;
 			continue;
@@ -287,6 +307,11 @@ static lq_status running_table(const struct lc_dashboard *d, lq_db *db, FILE *f,
 		fprintf(f, "</td><td class=n>%d</td><td>", r->attempts);
 		html(f, r->owner);
 		fputs("</td><td>", f);
+		if (r->started_at) {
+			lc_fmt_when(started, sizeof(started), r->started_at, now);
+			html(f, started);
+		}
+		fputs("</td><td>", f);
 		html(f, until);
 		fputs("</td><td>", f);
 		snprintf(id, sizeof(id), "%lld", (long long)r->id);
@@ -294,7 +319,7 @@ static lq_status running_table(const struct lc_dashboard *d, lq_db *db, FILE *f,
 		fputs("</td></tr>\n", f);
 	}
 	if (ls->more_run)
-		fprintf(f, "<tr><td colspan=10>and %zu more: leasectl task list</td></tr>\n", ls->more_run);
+		fprintf(f, "<tr><td colspan=11>and %zu more: leasectl task list</td></tr>\n", ls->more_run);
 	fputs("</table>\n", f);
 	return st;
 }
@@ -314,7 +339,8 @@ static int live_row(const lq_task *t, void *arg)
 		break;
 	}
 	if (running)
-		keep_running(ls, t);
+		keep_running(ls, (struct running_row){t->id, t->claim_until, 0, t->attempts, "", "", ""}, t->queue,
+			     t->name, t->claim_owner);
 	if (!t->every_ms && !t->cron[0])
 		return 0;
 	if (ls->nsched == DASH_SCHEDULE_ROWS) {
@@ -416,6 +442,8 @@ lq_status lc_dashboard_page(struct lc_dashboard *d, lq_db *db, FILE *f)
 		return LQ_ENOMEM;
 	}
 	st = lq_task_list(db, NULL, 0, live_row, &ls);
+	if (st == LQ_OK)
+		st = lq_task_running_list(db, NULL, live_running, &ls);
 	lc_fmt_time(now, sizeof(now), s.now);
 	fputs("<!doctype html>\n<html><head><meta charset=utf-8><meta http-equiv=refresh content=5>\n"
 	      "<title>leaseq</title><style>body{font:14px sans-serif;margin:2em}"

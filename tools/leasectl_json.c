@@ -290,6 +290,24 @@ void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload)
 	lc_json_kbytes(j, "payload", t->payload, t->payload_len);
 }
 
+/* A cancellable at-most-once run (lq_task_running_list) with a task's keys
+ * where they apply: its task row is gone, its mark is what is left. */
+void lc_json_running(struct lc_json *j, const lq_running *r)
+{
+	lc_json_kint(j, "id", r->task_id);
+	lc_json_kstr(j, "queue", r->queue);
+	lc_json_kstr(j, "name", r->name);
+	lc_json_kint(j, "run_at", r->run_at);
+	lc_json_kint(j, "attempts", r->attempt);
+	lc_json_kstr(j, "claim_owner", r->owner);
+	lc_json_kint(j, "claim_until", r->claim_until);
+	lc_json_kbool(j, "dead", 0);
+	lc_json_kstr(j, "state", "running");
+	lc_json_kstr(j, "mode", "at-most-once");
+	lc_json_kint(j, "started_at", r->started_at);
+	lc_json_kint(j, "now", r->now);
+}
+
 void lc_json_report(struct lc_json *j, const lq_run_report *r)
 {
 	lc_json_kint(j, "ran", r->ran);

@@ -580,12 +580,16 @@ static const struct lc_usage list_usage = {
 	.path = "task list",
 	.summary = "list tasks",
 	.description = "One line per task, by id: queue, name, when it runs next, attempts,\n"
-		       "priority, state (due, waiting, claimed, paused or dead), schedule (once,\n"
-		       "every DUR, cron EXPR ZONE) and the last error.  JSON: an array of task\n"
-		       "objects with the schema's field names (id, queue, name, run_at, attempts,\n"
-		       "max_attempts, priority, timeout_ms, unique_key, concurrency_key,\n"
+		       "priority, state (due, waiting, claimed, running, paused or dead), schedule\n"
+		       "(once, every DUR, cron EXPR ZONE) and the last error.  JSON: an array of\n"
+		       "task objects with the schema's field names (id, queue, name, run_at,\n"
+		       "attempts, max_attempts, priority, timeout_ms, unique_key, concurrency_key,\n"
 		       "claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,\n"
-		       "created_at, dead, died_at; times in epoch ms).",
+		       "created_at, dead, died_at; times in epoch ms).  Then, unless --due or\n"
+		       "--dead, the tasks running at most once (claimed by 'worker' or 'tick',\n"
+		       "which deletes their rows), by start, in state running: in JSON with id,\n"
+		       "queue, name, run_at, attempts, claim_owner, claim_until, dead, \"state\":\n"
+		       "\"running\", \"mode\": \"at-most-once\" and started_at.",
 	.opts = list_opts,
 	.examples = "leasectl task list --queue mail --due\nleasectl task list --dead --json | jq '.[].last_error'",
 	.exits = "0   listed (also when there are none)\n64  bad usage\n69  database unreachable\n1   other failure",
@@ -629,6 +633,34 @@ static int list_one(const lq_task *t, void *arg)
 	return 0;
 }
 
+/* A task running at most once: its row is gone, its run's mark is listed
+ * after the tasks (a second query, streamed like the first). */
+static int list_running_one(const lq_running *r, void *arg)
+{
+	struct list_state *s = arg;
+	char id[32], when[96], att[16];
+
+	s->l.n++;
+	if (s->l.json) {
+		lc_json_obj(&s->l.j);
+		if (s->db)
+			lc_json_kstr(&s->l.j, "db", s->db);
+		lc_json_running(&s->l.j, r);
+		lc_json_end_obj(&s->l.j);
+		return 0;
+	}
+	snprintf(id, sizeof(id), "%lld", (long long)r->task_id);
+	lc_fmt_when(when, sizeof(when), r->run_at, r->now);
+	snprintf(att, sizeof(att), "%d", r->attempt);
+	if (s->db)
+		lc_table_row(&s->l.t, (const char *const[]){s->db, id, r->queue, r->name, when, att, "-", "running",
+							  "once", NULL});
+	else
+		lc_table_row(&s->l.t,
+			     (const char *const[]){id, r->queue, r->name, when, att, "-", "running", "once", NULL});
+	return 0;
+}
+
 /* One database's tasks into the listing. */
 static int list_db(lq_db *db, const char *label, void *arg)
 {
@@ -637,6 +669,9 @@ static int list_db(lq_db *db, const char *label, void *arg)
 
 	s->db = label;
 	st = lq_task_list(db, s->queue, s->flags, list_one, s);
+	/* Running is neither due nor dead. */
+	if (st == LQ_OK && !s->flags)
+		st = lq_task_running_list(db, s->queue, list_running_one, s);
 	return st == LQ_OK ? 0 : lc_db_error(db, st);
 }
 
@@ -698,7 +733,11 @@ static const struct lc_usage show_usage = {
 		       "object, with \"payload\" as a string when it is valid UTF-8, else\n"
 		       "\"payload_base64\"; \"progress\", \"progress_msg\" and \"progress_at\" for a\n"
 		       "live task (null when none); \"partition\" when the task has one (task add\n"
-		       "--partition).",
+		       "--partition).  A task running at most once (claimed by 'worker' or\n"
+		       "'tick', which deleted its row and its payload) shows as its run: id,\n"
+		       "queue, name, since when and on which worker it runs, run_at and attempt;\n"
+		       "JSON: the keys of 'task list' for it (\"state\": \"running\", \"mode\":\n"
+		       "\"at-most-once\"), and no payload (--raw fails).",
 	.opts = show_opts,
 	.examples = "leasectl task show 42\nleasectl task show 42 --raw > payload.bin",
 	.exits = TASK_EXITS_ID,
@@ -776,6 +815,41 @@ static void print_task(const lq_task *t, const lq_schedule *s, const char *part)
 	}
 }
 
+/* A task whose row its at-most-once claim deleted, while it runs. */
+static int show_running(const struct lc_ctx *ctx, lq_db *db, int64_t id, int raw)
+{
+	lq_running r;
+	lq_status st = lq_task_running_get(db, id, &r);
+	char buf[600], when[96];
+
+	if (st == LQ_NOTFOUND)
+		return task_not_found(id);
+	if (st != LQ_OK)
+		return lc_db_error(db, st);
+	if (raw) {
+		lc_errorf("task %lld: running at most once: its payload went with its claim", (long long)id);
+		return LC_EXIT_FAIL;
+	}
+	if (ctx->json) {
+		struct lc_json j;
+		lc_json_init(&j, stdout);
+		lc_json_obj(&j);
+		lc_json_running(&j, &r);
+		lc_json_end_obj(&j);
+		lc_json_end(&j);
+		return 0;
+	}
+	printf("id:           %lld\n", (long long)r.task_id);
+	printf("queue:        %s\n", lc_pr(buf, sizeof(buf), r.queue));
+	printf("name:         %s\n", lc_pr(buf, sizeof(buf), r.name));
+	lc_fmt_when(when, sizeof(when), r.started_at, r.now);
+	printf("state:        running at most once since %s on %s\n", when, lc_pr(buf, sizeof(buf), r.owner));
+	lc_fmt_when(when, sizeof(when), r.run_at, r.now);
+	printf("run_at:       %s\n", when);
+	printf("attempt:      %d\n", r.attempt);
+	return 0;
+}
+
 static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 {
 	struct show_args a = {0};
@@ -802,7 +876,7 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 			st = pst;
 	}
 	if (st == LQ_NOTFOUND) {
-		rc = task_not_found(id);
+		rc = show_running(ctx, db, id, a.raw);
 	} else if (st != LQ_OK) {
 		rc = lc_db_error(db, st);
 	} else if (a.raw) {

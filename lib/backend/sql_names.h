@@ -231,6 +231,9 @@
 	X(task_running_get, 8)                      /* (?1 id) -> (owner, claim_until, queue, name, run_at,   \
 						       attempts, started_at, NOW) of its run, locked */        \
 	X(task_running_sweep, 0)                    /* () forget runs past their claim_until (crashed) */     \
+	X(task_running_list, 9)                     /* (?1 queue|NULL, ?2 id|0) -> (id, owner, claim_until,   \
+						       queue, name, run_at, attempts, started_at, NOW) of the \
+						       live runs, by started_at, id */                        \
 	X(task_claim_one_delete_run, LQ_TASK_COLS + 1) /* (?1 queue, ?2 owner, ?3 ttl) task_claim_one_delete  \
 						       that also writes task_running_insert's row of the task \
 						       it deleted; PostgreSQL only (else the transaction)  */  \

@@ -55,6 +55,19 @@ SELECT claim_owner, claim_until, queue, name, run_at, attempts::bigint, started_
 -- A crashed worker's run: past its end nobody can stop it any more.
 DELETE FROM lq_task_running WHERE claim_until <= {{NOW}};
 
+-- name: task_running_list
+-- The live runs (claim_until ahead of the database clock; a crashed
+-- worker's row past it is swept by the next claim or cancel), of queue $1
+-- (NULL: every queue) or of task $2 (0: every task), by start.
+WITH {{CLK}}
+SELECT task_id, claim_owner, claim_until, queue, name, run_at, attempts::bigint, started_at,
+       (SELECT n FROM clk)
+  FROM lq_task_running
+ WHERE claim_until > (SELECT n FROM clk)
+   AND ($1::text IS NULL OR queue = $1::text)
+   AND ($2::bigint = 0 OR task_id = $2::bigint)
+ ORDER BY started_at, task_id;
+
 -- name: task_claim_one_delete_run
 -- task_claim_one_delete that also marks the run of the task it deletes, in
 -- the same statement: ($1 queue, $2 owner, $3 claim_ttl).

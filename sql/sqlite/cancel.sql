@@ -53,3 +53,14 @@ SELECT claim_owner, claim_until, queue, name, run_at, attempts, started_at, {{NO
 -- name: task_running_sweep
 -- A crashed worker's run: past its end nobody can stop it any more.
 DELETE FROM lq_task_running WHERE claim_until <= {{NOW}};
+
+-- name: task_running_list
+-- The live runs (claim_until ahead of the database clock; a crashed
+-- worker's row past it is swept by the next claim or cancel), of queue ?1
+-- (NULL: every queue) or of task ?2 (0: every task), by start.
+SELECT task_id, claim_owner, claim_until, queue, name, run_at, attempts, started_at, {{NOW}}
+  FROM lq_task_running
+ WHERE claim_until > {{NOW}}
+   AND (?1 IS NULL OR queue = ?1)
+   AND (?2 = 0 OR task_id = ?2)
+ ORDER BY started_at, task_id;
