@@ -412,6 +412,25 @@ static void test_dsn_timeouts(void **state)
 	done(c);
 }
 
+/* A connection that keeps a session (no transaction pooler) turns JIT off
+ * before its first prepared statement: a claim's generic plan can cost
+ * more than jit_above_cost, and compiling it took ~55 ms a call. */
+static void test_session_jit_off(void **state)
+{
+	(void)state;
+	lq_err err = {{0}, 0};
+	struct rows r = {0};
+	struct lq_conn *c = conn();
+
+	RUN0(c, db_now, &r);
+	lq_status st = be->exec_script(c, "DO $$ BEGIN IF current_setting('jit') <> 'off' THEN "
+					  "RAISE EXCEPTION 'jit is %', current_setting('jit'); END IF; END $$",
+				       &err);
+	assert_int_equal(st, LQ_OK);
+	rows_reset(&r);
+	done(c);
+}
+
 /* ------------------------------------------------------------ values */
 
 static void test_bytea_roundtrip(void **state)
@@ -1520,6 +1539,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_connect_bad_dsn, close_all),
 		cmocka_unit_test_teardown(test_connect_refused, close_all),
 		cmocka_unit_test_teardown(test_dsn_timeouts, close_all),
+		cmocka_unit_test_teardown(test_session_jit_off, close_all),
 		cmocka_unit_test_setup_teardown(test_bytea_roundtrip, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_affected_rows, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_every_statement, reset, close_all),

@@ -67,6 +67,7 @@ struct lq_conn {
 	int quiet;           /* ?notify=off: send no wake-ups (NOTIFY) */
 	const volatile sig_atomic_t *stop;
 	int unnamed; /* send unnamed statements (PQsendQueryParams): no session state */
+	int jit_off; /* this session's JIT is off (see session_jit_off) */
 	int pooled;  /* a transaction pooler is in between: no LISTEN either */
 	int detect;  /* ?pooler=auto, not yet found out */
 	int noted;   /* LQ_NOTE_* already said on this connection */
@@ -943,6 +944,23 @@ static void stmt_name(lq_sql_id id, char *buf, size_t size)
 	snprintf(buf, size, "lq%d", (int)id);
 }
 
+/* leaseq's statements are short OLTP ones, but a claim's generic plan can
+ * be costed above jit_above_cost, and then every call compiled it (~55 ms
+ * for a batch claim of a few ms).  A connection that keeps a session (it
+ * prepares statements: no transaction pooler) turns JIT off once, outside
+ * any transaction (a rollback would undo it).  Behind a pooler, the role's
+ * setting rules (ALTER ROLE ... SET jit = off). */
+static lq_status session_jit_off(struct lq_conn *c, lq_err *err)
+{
+	if (c->jit_off || PQtransactionStatus(c->pg) != PQTRANS_IDLE)
+		return LQ_OK;
+	lq_status st = set_option(c, "jit", "off", err);
+	if (st == LQ_EINVAL)
+		st = LQ_OK; /* a server without the setting: nothing to turn off */
+	c->jit_off = st == LQ_OK;
+	return st;
+}
+
 static lq_status prepare(struct lq_conn *c, lq_sql_id id, lq_err *err)
 {
 	char name[16], state[6] = "";
@@ -1129,7 +1147,9 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 				return st;
 		}
 		if (!c->unnamed && !c->prepared[id]) {
-			st = prepare(c, id, err);
+			st = session_jit_off(c, err);
+			if (st == LQ_OK)
+				st = prepare(c, id, err);
 			if (st != LQ_OK)
 				return st;
 		}
