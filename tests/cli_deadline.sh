@@ -238,10 +238,13 @@ run --json task list --queue "$Q"
 want_rc 0
 end "with the blocker gone, a draining worker runs the queue"
 
+# (A worker stopped while its claim's COMMIT waited may have claimed a
+# task at most once: it is gone from the queue, its run shown "running"
+# until the run's mark lapses.  That was claimed, not left behind.)
 run task list --queue "$Q"
 begin
 want_rc 0
-[[ $(grep -c "job" "$T/out" || true) == 0 ]] || why+=("tasks left in $Q: $(excerpt "$T/out")")
+[[ $(grep "job" "$T/out" | grep -c -v -w running || true) == 0 ]] || why+=("tasks left in $Q: $(excerpt "$T/out")")
 end "no enqueued task is left behind"
 
 finish
