@@ -71,14 +71,17 @@ static lq_status cancel_marked(lq_db *db, struct cancel_ctx *cc, const char *wha
 		return st;
 	int64_t n = 0;
 	lq_value p[4] = {id, lq__v_text(cc->t.claim_owner), lq_v_int(cc->t.claim_until), lq__v_opt_text(cc->reason)};
-	st = lq__exec(db, what, LQ_SQL_task_running_end, p, 2, NULL, NULL, &n);
-	if (st != LQ_OK || n != 1)
-		return st;
+	/* The revoked claim is remembered before its mark goes: whoever finds
+	 * the mark gone finds this row too, at worst by waiting for it. */
 	st = lq__exec(db, what, LQ_SQL_task_cancel_sweep, NULL, 0, NULL, NULL, NULL);
 	if (st == LQ_OK)
 		st = lq__exec(db, what, LQ_SQL_task_cancel_mark, p, 4, NULL, NULL, NULL);
+	if (st == LQ_OK)
+		st = lq__exec(db, what, LQ_SQL_task_running_end, p, 2, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
+	if (n != 1) /* cannot happen under the row lock: start over */
+		return lq__fail(db, LQ__RETRY, "%s: its run mark changed under a lock", what);
 	cc->found = cc->running = 1;
 	return lq__run_record(db, what, &cc->t, LQ_RUN_CANCELLED,
 			      cc->reason && cc->reason[0] ? cc->reason : "cancelled");
@@ -163,21 +166,36 @@ static int reason_row(void *arg, const lq_value *c, int n)
 	return 1;
 }
 
-int lq__claim_revoked(lq_db *db, const lq_task *t)
+lq_status lq__claim_revoked_look(lq_db *db, const lq_task *t, int *revoked)
 {
 	char what[64], saved[sizeof(db->errmsg)];
 	snprintf(what, sizeof(what), "task %lld", (long long)t->id);
 	memcpy(saved, db->errmsg, sizeof(saved));
 	struct reason_ctx rc = {0, ""};
 	lq_value p[2] = {lq_v_int(t->id), lq__v_text(t->claim_owner)};
-	/* A failed look is no answer: the caller's LQ_LOST says "stop" too. */
-	if (lq__exec(db, what, LQ_SQL_task_cancel_check, p, 2, reason_row, &rc, NULL) != LQ_OK || !rc.found) {
+	*revoked = 0;
+	lq_status st = lq__exec(db, what, LQ_SQL_task_cancel_check, p, 2, reason_row, &rc, NULL);
+	if (st != LQ_OK)
+		return st;
+	if (!rc.found) {
 		memcpy(db->errmsg, saved, sizeof(saved));
-		return 0;
+		return LQ_OK;
 	}
+	*revoked = 1;
 	lq__fail(db, LQ_REVOKED, "task %lld: cancelled (%s): its claim was revoked", (long long)t->id,
 		 rc.reason[0] ? rc.reason : "no reason given");
-	return 1;
+	return LQ_OK;
+}
+
+int lq__claim_revoked(lq_db *db, const lq_task *t)
+{
+	char saved[sizeof(db->errmsg)];
+	memcpy(saved, db->errmsg, sizeof(saved));
+	int revoked = 0;
+	/* A failed look is no answer: the caller's LQ_LOST says "stop" too. */
+	if (lq__claim_revoked_look(db, t, &revoked) != LQ_OK)
+		memcpy(db->errmsg, saved, sizeof(saved));
+	return revoked;
 }
 
 struct running_ctx {

@@ -145,6 +145,9 @@ int lq__utf8_valid(const char *s, size_t len);
 /* After an at-least-once claim was found gone: 1 when lq_task_cancel revoked
  * it (db->errmsg then says so, for LQ_REVOKED), else 0 (errmsg untouched). */
 int lq__claim_revoked(lq_db *db, const lq_task *t);
+/* The same look, saying when it could not look (*revoked: 1 when the
+ * claim was revoked; then lq_errmsg says why). */
+lq_status lq__claim_revoked_look(lq_db *db, const lq_task *t, int *revoked);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 

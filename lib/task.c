@@ -1563,7 +1563,9 @@ static lq_status settle_unread(lq_db *db, const lq_task *t)
 
 /* A settle found its claim (or run mark) gone: LQ_OK when its own lost
  * attempt settled it, which the run's history row then says; LQ_REVOKED
- * when a cancel took it; else LQ_LOST, with no message yet. */
+ * when a cancel took it; LQ_LOST, with no message yet, when neither; the
+ * error of the look when it could not tell (never a guess: a marked run's
+ * end records the run only on LQ_LOST). */
 static lq_status gone_why(lq_db *db, const lq_task *t, enum settle_try again)
 {
 	if (again == SETTLE_AGAIN_UNKNOWN) {
@@ -1577,7 +1579,11 @@ static lq_status gone_why(lq_db *db, const lq_task *t, enum settle_try again)
 			return LQ_OK;
 		}
 	}
-	return lq__claim_revoked(db, t) ? LQ_REVOKED : LQ_LOST;
+	int revoked = 0;
+	lq_status st = lq__claim_revoked_look(db, t, &revoked);
+	if (st != LQ_OK)
+		return st;
+	return revoked ? LQ_REVOKED : LQ_LOST;
 }
 
 /* An at-least-once ack or fail found its claim gone. */

@@ -21,7 +21,11 @@ VALUES (?1, ?2, ?3, {{NOW}}, ?4);
 DELETE FROM lq_task_cancel WHERE claim_until <= {{NOW}};
 
 -- name: task_cancel_check
-SELECT reason FROM lq_task_cancel WHERE task_id = ?1 AND claim_owner = ?2;
+-- A locking read: it reads the newest committed row, and waits for a
+-- cancel that has written it but not yet committed, so a worker that found
+-- its claim or mark gone is never told "lost" for a cancel in flight.
+SELECT reason FROM lq_task_cancel WHERE task_id = ?1 AND claim_owner = ?2
+  LOCK IN SHARE MODE;
 
 -- At-most-once runs that can be cancelled (lq_task_running, migration 16):
 -- the claim that deleted the task writes the row in its transaction; the
