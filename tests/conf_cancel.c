@@ -353,6 +353,33 @@ static void cancel_amo_cancellable_crashed(void **state)
 	lq_task_clear(&t);
 }
 
+/* The end of a marked run whose mark is gone records the run as lapsed
+ * only after it looked for a cancel and found none: a look that fails is
+ * no answer (a cancel may have recorded the run already), so the ack says
+ * so and records nothing. */
+static void amo_end_unsure_of_cancel(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t id = add(db, "unsure", 0);
+	lq_task t;
+	size_t n = 0;
+	struct lqt_runs rs;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 50, &t, 1, &n));
+	assert_int_equal(n, 1);
+	lqt_sleep_ms(200);
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL)); /* sweeps the lapsed mark */
+	assert_lq_ok(db, lqt_exec_sql(db, "ALTER TABLE lq_task_cancel RENAME TO lq_task_cancel_away"));
+	lq_status st = lq_task_ack(db, &t);
+	assert_lq_ok(db, lqt_exec_sql(db, "ALTER TABLE lq_task_cancel_away RENAME TO lq_task_cancel"));
+	if (st == LQ_OK)
+		fail_msg("the ack recorded a run it could not tell from a cancelled one");
+	assert_lq_ok(db, lq_run_flush(db));
+	lqt_runs_of(db, id, &rs);
+	assert_int_equal(rs.n, 0);
+	lq_task_clear(&t);
+}
+
 struct running_seen {
 	int n;
 	lq_running r[4];
@@ -518,6 +545,7 @@ int lqt_conf_cancel(void)
 		cmocka_unit_test_setup(cancel_amo_cancellable_fair, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_amo_cancellable_handback, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_amo_cancellable_crashed, lqt_conf_test_setup),
+		cmocka_unit_test_setup(amo_end_unsure_of_cancel, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cancel_in_runner_amo, lqt_conf_test_setup),
 		cmocka_unit_test_setup(running_list_amo_cancellable, lqt_conf_test_setup),
 	};
