@@ -120,6 +120,38 @@ static void priority_first(void **state)
 	assert_lq(db, LQ_EMPTY, lq_task_claim(db, "prio", LQ_AT_MOST_ONCE, 0, &t, 1, &n));
 }
 
+/* The top due priority is that of an older task when the latest due one
+ * has a lower priority (PostgreSQL finds it from the latest due task, then
+ * looks above); a higher priority that is not due yet does not count. */
+static void priority_above_latest(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db);
+	const int want[3] = {7, 0, 0};
+	lq_task t[4];
+	size_t n = 0;
+
+	add_part(db, "prio-old", "A", 7, now - 100);
+	add_part(db, "prio-old", "B", 0, now - 10);
+	add_part(db, "prio-old", "C", 9, now + 3600 * 1000); /* not due */
+	add_part(db, "prio-old", "A", 0, now - 5);
+	for (int i = 0; i < 3; i++) {
+		assert_lq_ok(db, lq_task_claim(db, "prio-old", LQ_AT_MOST_ONCE, 0, t, 1, &n));
+		assert_int_equal(n, 1);
+		assert_int_equal(t[0].priority, want[i]);
+		assert_int_equal(t[0].payload[0], "ABA"[i]);
+		lq_task_clear(&t[0]);
+	}
+	add_part(db, "prio-old", "B", 3, now - 50);
+	add_part(db, "prio-old", "A", 1, now - 1);
+	assert_lq_ok(db, lq_task_claim(db, "prio-old", LQ_AT_MOST_ONCE, 0, t, 4, &n));
+	assert_int_equal(n, 2); /* the top priority first, in a batch too */
+	assert_int_equal(t[0].priority, 3);
+	assert_int_equal(t[1].priority, 1);
+	for (size_t i = 0; i < n; i++)
+		lq_task_clear(&t[i]);
+}
+
 /* A batch spreads over the partitions: round after round of one task of
  * each, not the biggest partition's first. */
 static void batch_spreads(void **state)
@@ -472,6 +504,7 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(round_robin, lqt_conf_test_setup),
 		cmocka_unit_test_setup(served_goes_back, lqt_conf_test_setup),
 		cmocka_unit_test_setup(priority_first, lqt_conf_test_setup),
+		cmocka_unit_test_setup(priority_above_latest, lqt_conf_test_setup),
 		cmocka_unit_test_setup(batch_spreads, lqt_conf_test_setup),
 		cmocka_unit_test_setup(none_is_a_partition, lqt_conf_test_setup),
 		cmocka_unit_test_setup(drained_forgets, lqt_conf_test_setup),

@@ -96,15 +96,14 @@ SELECT (EXISTS (SELECT 1 FROM lq_partition p
 -- The fair claim of up to $2 due one-off tasks at-most-once in one round
 -- trip, one task a partition (a round; the library runs rounds until the
 -- batch is full), as task_claim_batch_delete claims in plain order.
--- heads: the heads of the least recently served partitions (FAIR_HEADS).
--- cand locks them (skipping what another claimer holds), gone deletes the
--- plain one-off ones, and the partitions served get stamps after the
+-- heads: the heads of the least recently served partitions (FAIR_HEADS),
+-- locked (skipping what another claimer holds); gone deletes the plain
+-- one-off ones, and the partitions served get stamps after the
 -- highest one in their turn's order, written in name order (two claimers
 -- lock lq_partition rows in the same order).  Rows come back in turn
 -- order; claimed = 0 as in task_claim_batch_delete.
 WITH {{CLK}},
 {{FAIR_HEADS}},
-{{FAIR_CAND}},
 {{FAIR_GONE_DELETE}},
 {{FAIR_SERVED}}
 {{FAIR_ROWS}};
@@ -114,7 +113,6 @@ WITH {{CLK}},
 -- $4 ms, as task_claim_batch_update.
 WITH {{CLK}},
 {{FAIR_HEADS}},
-{{FAIR_CAND}},
 gone AS (
   UPDATE lq_task t
      SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
@@ -129,7 +127,6 @@ gone AS (
 -- (FAIR_HEAD): a plan PostgreSQL keeps generic.
 WITH {{CLK}},
 {{FAIR_HEAD}},
-{{FAIR_CAND}},
 {{FAIR_GONE_DELETE}},
 {{FAIR_SERVED}}
 {{FAIR_ROWS}};
@@ -139,7 +136,6 @@ WITH {{CLK}},
 -- ms), as task_claim_fair_one_delete.
 WITH {{CLK}},
 {{FAIR_HEAD}},
-{{FAIR_CAND}},
 gone AS (
   UPDATE lq_task t
      SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
