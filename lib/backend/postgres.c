@@ -651,7 +651,10 @@ static void quiet_notices(void *arg, const PGresult *r)
 	}
 }
 
-static lq_status set_option(struct lq_conn *c, const char *name, const char *value, lq_err *err)
+/* Set a session setting; origin says where it came from, for the error
+ * ("from the DSN"). */
+static lq_status set_option(struct lq_conn *c, const char *name, const char *value, const char *origin,
+			    lq_err *err)
 {
 	const char *vals[2] = {name, value};
 	struct pg_call k;
@@ -663,7 +666,7 @@ static lq_status set_option(struct lq_conn *c, const char *name, const char *val
 			 NULL, NULL, err);
 	if (st != LQ_OK) {
 		char prefix[64];
-		snprintf(prefix, sizeof(prefix), "%s from the DSN: ", name);
+		snprintf(prefix, sizeof(prefix), "%s %s: ", name, origin);
 		err_prefix(err, prefix);
 		if (st == LQ_ERROR)
 			st = LQ_EINVAL; /* e.g. out of range: a bad DSN */
@@ -838,9 +841,9 @@ static lq_status pg_connect(const char *dsn, unsigned flags, struct lq_conn **ou
 	/* Behind a pooler statement_timeout bounds our own wait only (a cancel
 	 * goes through the pooler); the server is not told. */
 	if (st == LQ_OK && opts.statement_timeout[0] && !c->pooled)
-		st = set_option(c, "statement_timeout", opts.statement_timeout, err);
+		st = set_option(c, "statement_timeout", opts.statement_timeout, "from the DSN", err);
 	if (st == LQ_OK && opts.lock_timeout[0])
-		st = set_option(c, "lock_timeout", opts.lock_timeout, err);
+		st = set_option(c, "lock_timeout", opts.lock_timeout, "from the DSN", err);
 	if (st != LQ_OK) {
 		if (st == LQ__RETRY)
 			st = LQ_ECONN;
@@ -954,7 +957,7 @@ static lq_status session_jit_off(struct lq_conn *c, lq_err *err)
 {
 	if (c->jit_off || PQtransactionStatus(c->pg) != PQTRANS_IDLE)
 		return LQ_OK;
-	lq_status st = set_option(c, "jit", "off", err);
+	lq_status st = set_option(c, "jit", "off", "off for the session", err);
 	if (st == LQ_EINVAL)
 		st = LQ_OK; /* a server without the setting: nothing to turn off */
 	c->jit_off = st == LQ_OK;
