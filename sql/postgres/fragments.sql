@@ -27,12 +27,11 @@ t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)
 -- fragment: CLAIM_FREE_D
 d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)
 
--- CLAIM_ONE_CAND: the CTE cand of a claim of one task (task_claim_one_*):
--- the first due candidate of queue $1, locked, and whether it is plain (a
--- one-off task the one statement may take).  The statement has {{CLK}}.
--- fragment: CLAIM_ONE_CAND
-cand AS (
-  SELECT id, (every_ms IS NULL AND cron IS NULL
+-- CLAIM_CAND_DUE: the start of every cand CTE of queue $1 (CLAIM_ONE_CAND,
+-- CLAIM_BATCH_CAND): its due, unpaused, free tasks outside a shut limit,
+-- and whether each is plain (a one-off task the one statement may take).
+-- fragment: CLAIM_CAND_DUE
+SELECT id, (every_ms IS NULL AND cron IS NULL
               AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
               AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
@@ -42,6 +41,27 @@ cand AS (
      AND ({{CLAIM_FREE}})
      AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+
+-- CLAIM_BATCH_CAND: the CTE cand of the batch claims (task_claim_batch_*,
+-- $2 tasks): the first due candidates, locked, no more than the due tasks
+-- a walk from the clock finds (the plan's bound).
+-- fragment: CLAIM_BATCH_CAND
+cand AS (
+  {{CLAIM_CAND_DUE}}
+   ORDER BY priority DESC, run_at, id
+   LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
+                                  WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
+                                    AND d.paused = 0
+                                    AND ({{CLAIM_FREE_D}})
+                                  ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
+     FOR UPDATE SKIP LOCKED)
+
+-- CLAIM_ONE_CAND: the CTE cand of a claim of one task (task_claim_one_*):
+-- the first due candidate of queue $1, locked, and whether it is plain (a
+-- one-off task the one statement may take).  The statement has {{CLK}}.
+-- fragment: CLAIM_ONE_CAND
+cand AS (
+  {{CLAIM_CAND_DUE}}
      AND (SELECT d.run_at FROM lq_task d
            WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
              AND d.paused = 0

@@ -96,24 +96,7 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
 -- (...))" keeps the write on the primary key even in a generic plan, which
 -- cannot know that cand holds at most $2 rows.
 WITH {{CLK}},
-cand AS (
-  SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
-              AND ({{LIMITED}}) = 0) AS plain
-    FROM lq_task
-   WHERE queue = $1::text
-     AND run_at <= (SELECT n FROM clk)
-     AND paused = 0
-     AND ({{CLAIM_FREE}})
-     AND ({{LIMIT_OPEN}})
-     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
-   ORDER BY priority DESC, run_at, id
-   LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
-                                  WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
-                                    AND d.paused = 0
-                                    AND ({{CLAIM_FREE_D}})
-                                  ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
-     FOR UPDATE SKIP LOCKED),
+{{CLAIM_BATCH_CAND}},
 gone AS (
   DELETE FROM lq_task t
    WHERE t.id = ANY (ARRAY (SELECT id FROM cand WHERE plain))
@@ -131,24 +114,7 @@ SELECT {{CLAIMED_COLS_G}},
 -- owner $3 with a claim lease of $4 ms; result as task_claim_batch_delete,
 -- with the rows as updated.
 WITH {{CLK}},
-cand AS (
-  SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
-              AND ({{LIMITED}}) = 0) AS plain
-    FROM lq_task
-   WHERE queue = $1::text
-     AND run_at <= (SELECT n FROM clk)
-     AND paused = 0
-     AND ({{CLAIM_FREE}})
-     AND ({{LIMIT_OPEN}})
-     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
-   ORDER BY priority DESC, run_at, id
-   LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
-                                  WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
-                                    AND d.paused = 0
-                                    AND ({{CLAIM_FREE_D}})
-                                  ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
-     FOR UPDATE SKIP LOCKED),
+{{CLAIM_BATCH_CAND}},
 took AS (
   UPDATE lq_task t
      SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
