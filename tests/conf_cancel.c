@@ -323,6 +323,20 @@ static void cancel_amo_cancellable_batch(void **state)
 		lq_task_clear(&t[i]);
 }
 
+/* Claim task id at-most-once cancellable into *t and let its run's mark
+ * lapse, as when its worker crashed: then a cancel finds nothing to stop
+ * (and sweeps the mark). */
+static void claim_lapsed(lq_db *db, int64_t id, lq_task *t)
+{
+	size_t n = 0;
+
+	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 50, t, 1, &n));
+	assert_int_equal(n, 1);
+	assert_int_equal(t->id, id);
+	lqt_sleep_ms(200);
+	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL));
+}
+
 /* A crashed worker's mark outlives it only until its claim_until: then it
  * is not running, the cancel finds nothing, and the task never runs again
  * (at-most-once).  The late worker's heartbeat hears LQ_LOST, its ack
@@ -335,10 +349,7 @@ static void cancel_amo_cancellable_crashed(void **state)
 	size_t n = 0;
 	struct lqt_runs rs;
 
-	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 50, &t, 1, &n));
-	assert_int_equal(n, 1);
-	lqt_sleep_ms(200);
-	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL));
+	claim_lapsed(db, id, &t);
 	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 30000, &u, 1, &n));
 	assert_lq(db, LQ_EMPTY, lq_task_claim(db, NULL, LQ_AT_LEAST_ONCE, 30000, &u, 1, &n));
 	assert_lq(db, LQ_NOTFOUND, lq_task_get(db, id, &u));
@@ -362,13 +373,9 @@ static void amo_end_unsure_of_cancel(void **state)
 	lq_db *db = DB(state);
 	int64_t id = add(db, "unsure", 0);
 	lq_task t;
-	size_t n = 0;
 	struct lqt_runs rs;
 
-	assert_lq_ok(db, lq_task_claim(db, NULL, LQ_AT_MOST_ONCE_CANCELLABLE, 50, &t, 1, &n));
-	assert_int_equal(n, 1);
-	lqt_sleep_ms(200);
-	assert_lq(db, LQ_NOTFOUND, lq_task_cancel(db, id, NULL, NULL)); /* sweeps the lapsed mark */
+	claim_lapsed(db, id, &t);
 	assert_lq_ok(db, lqt_exec_sql(db, "ALTER TABLE lq_task_cancel RENAME TO lq_task_cancel_away"));
 	lq_status st = lq_task_ack(db, &t);
 	assert_lq_ok(db, lqt_exec_sql(db, "ALTER TABLE lq_task_cancel_away RENAME TO lq_task_cancel"));
