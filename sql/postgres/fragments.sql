@@ -35,26 +35,37 @@ SELECT id, (every_ms IS NULL AND cron IS NULL
               AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
               AND ({{LIMITED}}) = 0) AS plain
     FROM lq_task
-   WHERE queue = $1::text
+   {{CLAIM_DUE_WHERE}}
+
+-- CLAIM_DUE_WHERE: which tasks of queue $1 (lq_task, unaliased) a claim
+-- may take: due, unpaused, free, outside a shut limit, the queue not
+-- paused (task_candidates, CLAIM_CAND_DUE).
+-- fragment: CLAIM_DUE_WHERE
+WHERE queue = $1::text
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
      AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
 
--- CLAIM_BATCH_CAND: the CTE cand of the batch claims (task_claim_batch_*,
--- $2 tasks): the first due candidates, locked, no more than the due tasks
--- a walk from the clock finds (the plan's bound).
--- fragment: CLAIM_BATCH_CAND
-cand AS (
-  {{CLAIM_CAND_DUE}}
-   ORDER BY priority DESC, run_at, id
+-- CLAIM_DUE_BOUND: up to $2 of them in claim order, locked, no more than
+-- the due tasks a walk from the clock finds (the plan's bound)
+-- (task_candidates, CLAIM_BATCH_CAND).
+-- fragment: CLAIM_DUE_BOUND
+ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
                                   WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
                                     AND d.paused = 0
                                     AND ({{CLAIM_FREE_D}})
                                   ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
-     FOR UPDATE SKIP LOCKED)
+     FOR UPDATE SKIP LOCKED
+
+-- CLAIM_BATCH_CAND: the CTE cand of the batch claims (task_claim_batch_*,
+-- $2 tasks): the first due candidates, locked (CLAIM_DUE_BOUND).
+-- fragment: CLAIM_BATCH_CAND
+cand AS (
+  {{CLAIM_CAND_DUE}}
+   {{CLAIM_DUE_BOUND}})
 
 -- CLAIM_ONE_CAND: the CTE cand of a claim of one task (task_claim_one_*):
 -- the first due candidate of queue $1, locked, and whether it is plain (a

@@ -73,19 +73,8 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
        concurrency_key, {{LIMITED}}
   FROM lq_task
- WHERE queue = $1::text
-   AND run_at <= (SELECT n FROM clk)
-   AND paused = 0
-   AND ({{CLAIM_FREE}})
-   AND ({{LIMIT_OPEN}})
-   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
- ORDER BY priority DESC, run_at, id
- LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
-                                WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
-                                  AND d.paused = 0
-                                  AND ({{CLAIM_FREE_D}})
-                                ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
-   FOR UPDATE SKIP LOCKED;
+ {{CLAIM_DUE_WHERE}}
+ {{CLAIM_DUE_BOUND}};
 
 -- name: task_claim_batch_delete
 -- At-most-once claim of up to $2 due one-off tasks in one round trip: lock
