@@ -249,6 +249,8 @@ class MessengerTest extends TestCase
             }
         }
         sort($handled);
+        // Two consumers: the poison messages' first failures come in any order.
+        ksort($attempts);
         $this->assertSame($expected, $handled, 'each message handled exactly once');
         $this->assertSame(array_fill_keys($poison, 1 + Setup::RETRIES), $attempts, 'each poison message tried 1 + retries times');
 
