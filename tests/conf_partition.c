@@ -498,6 +498,44 @@ static void many_partitions_stamped(void **state)
 	assert_string_equal(got, "ABCDEFGHIJKLMNOPQRST");
 }
 
+/* A fair batch is set-based, as the plain one: a batch of 100 over ten
+ * partitions takes a handful of statements, not one (or more) a task.
+ * Each round of heads is one read; the claims of a round, one statement. */
+static void batch_in_few_statements(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db);
+	lq_task t[100];
+	char part[8];
+
+	for (int m = 0; m < 2; m++) {
+		const char *q = m ? "few-alo" : "few-amo";
+		lq_mode mode = m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+		for (int i = 0; i < 100; i++) {
+			snprintf(part, sizeof(part), "%c", 'A' + i % 10);
+			add_part(db, q, part, 0, now - 1000 + i);
+		}
+		size_t n = 0;
+		int64_t before = lq_db_statements(db);
+		assert_lq_ok(db, lq_task_claim(db, q, mode, 30000, t, 100, &n));
+		int64_t sent = lq_db_statements(db) - before;
+		assert_int_equal(n, 100);
+		int per[10] = {0};
+		for (size_t i = 0; i < n; i++) {
+			per[t[i].payload[0] - 'A']++;
+			if (mode == LQ_AT_LEAST_ONCE)
+				assert_lq_ok(db, lq_task_ack(db, &t[i]));
+			lq_task_clear(&t[i]);
+		}
+		for (int i = 0; i < 10; i++)
+			assert_int_equal(per[i], 10);
+		print_message("fair batch of 100 (%s): %lld statements\n", q, (long long)sent);
+		/* Injected conflicts retry the transaction, statements and all. */
+		if (!lqt_retry_storm())
+			assert_true(sent <= 12);
+	}
+}
+
 int lqt_conf_partition(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +550,7 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(limited_in_turn, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limited_skipped_when_shut, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_partitions_stamped, lqt_conf_test_setup),
+		cmocka_unit_test_setup(batch_in_few_statements, lqt_conf_test_setup),
 	};
 	char name[64];
 

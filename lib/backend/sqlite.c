@@ -486,7 +486,7 @@ static int sqlite_app_tx(struct lq_conn *c)
 const struct lq_backend lq__backend_sqlite = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "sqlite",
-	.caps = LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_CLAIM_RETURNING | LQ_CAP_CLAIM_SHORT,
+	.caps = LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_CLAIM_RETURNING | LQ_CAP_CLAIM_SHORT | LQ_CAP_CLAIM_SET,
 	.sql = lq__sql_sqlite,
 	.migrations = lq__migrations_sqlite,
 	.n_migrations = &lq__migrations_sqlite_count,

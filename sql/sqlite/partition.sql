@@ -42,27 +42,47 @@ UPDATE lq_task SET part = ?2 WHERE id = ?1;
 SELECT part FROM lq_task WHERE id = ?1;
 
 -- name: task_candidates_fair
--- m: the top priority among the due tasks (lq_task_claim from the left, as
--- task_candidates walks it).  Then per partition, least recently served
--- first, the head of its due tasks of that priority: one range of
--- lq_task_part each, so a claim costs O(log n) per partition it looks at,
--- and the walk stops after ?2 heads.
+-- top: the top priority among the due tasks (lq_task_claim from the left,
+-- as task_candidates walks it).  h: per partition, the first due tasks of
+-- that priority in (run_at, id) order, one range of lq_task_part each:
+-- the head, then (a batch, the recursive part) the next after it, up to
+-- ?2 / partitions (rounded up) a partition, so that a batch needs few
+-- rounds.  They come in turns: every partition's first by least recently
+-- served, then every one's second...  The first round walks
+-- lq_partition_served and stops after ?2 heads, so a claim costs O(log n)
+-- per task it reads, however many partitions the queue has.
+WITH RECURSIVE top (priority) AS (
+  SELECT x.priority FROM lq_task x INDEXED BY lq_task_claim
+   WHERE x.queue = ?1 AND {{PART_DUE_X}}
+   ORDER BY x.priority DESC LIMIT 1),
+h (name, served, id, run_at, rn) AS (
+  SELECT f.name, f.served, f.id, f.run_at, 1
+    FROM (SELECT p.name, p.served, k.id, k.run_at
+            FROM lq_partition p INDEXED BY lq_partition_served
+            JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
+                                       WHERE x.queue = ?1 AND x.part = p.name
+                                         AND x.priority = (SELECT priority FROM top)
+                                         AND {{PART_DUE_X}}
+                                       ORDER BY x.run_at, x.id LIMIT 1)
+           WHERE p.queue = ?1
+           ORDER BY p.served, p.name LIMIT ?2) f
+  UNION ALL
+  SELECT h.name, h.served, k.id, k.run_at, h.rn + 1
+    FROM h
+    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
+                               WHERE x.queue = ?1 AND x.part = h.name
+                                 AND x.priority = (SELECT priority FROM top)
+                                 AND (x.run_at, x.id) > (h.run_at, h.id)
+                                 AND {{PART_DUE_X}}
+                               ORDER BY x.run_at, x.id LIMIT 1)
+   WHERE h.rn < (SELECT (?2 + count(*) - 1) / max(count(*), 1) FROM lq_partition c WHERE c.queue = ?1))
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
        t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,
        {{PART_LIMITED_T}}, h.name,
        (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
-  FROM (SELECT p.name, p.served,
-               (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
-                 WHERE x.queue = ?1 AND x.part = p.name AND x.priority = m.top
-                   AND {{PART_DUE_X}}
-                 ORDER BY x.run_at, x.id LIMIT 1) AS head
-          FROM lq_partition p INDEXED BY lq_partition_served,
-               (SELECT x.priority AS top FROM lq_task x INDEXED BY lq_task_claim
-                 WHERE x.queue = ?1 AND {{PART_DUE_X}}
-                 ORDER BY x.priority DESC LIMIT 1) m
-         WHERE p.queue = ?1) h
-  JOIN lq_task t ON t.id = h.head
+  FROM h
+  JOIN lq_task t ON t.id = h.id
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY h.served, h.name
+ ORDER BY h.rn, h.served, h.name
  LIMIT ?2;

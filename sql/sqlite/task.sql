@@ -1,8 +1,6 @@
 -- Tasks (SQLite).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- Every claim, ack and heartbeat is conditional and checked by affected rows.
 -- Not in this dialect (see lib/backend/sql_names.h):
--- absent: task_claim_delete_set no LQ_CAP_CLAIM_SET: claims go one by one
--- absent: task_claim_update_set no LQ_CAP_CLAIM_SET, as above
 -- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
 
 -- name: task_insert
@@ -91,6 +89,30 @@ DELETE FROM lq_task
 UPDATE lq_task
    SET claim_owner = ?2, claim_until = {{NOW}} + ?3, attempts = attempts + 1
  WHERE id = ?1
+   AND run_at <= {{NOW}}
+   AND paused = 0
+   AND ({{CLAIM_FREE}});
+
+-- name: task_claim_delete_set
+-- task_claim_delete for up to 100 ids at once (unused places NULL, which
+-- match nothing): the candidates were read in the same write transaction,
+-- so the caller expects every one of them to go; the changes say whether
+-- they did.
+DELETE FROM lq_task
+ WHERE id IN ({{CLAIM_SET_IDS}})
+   AND every_ms IS NULL AND cron IS NULL
+   AND run_at <= {{NOW}}
+   AND paused = 0
+   AND ({{CLAIM_FREE}});
+
+-- name: task_claim_update_set
+-- task_claim_update for up to 100 one-off ids at once (?3.., NULL-padded),
+-- all for owner ?1 with a claim lease of ?2 ms; judged by the changes, as
+-- task_claim_delete_set.
+UPDATE lq_task
+   SET claim_owner = ?1, claim_until = {{NOW}} + ?2, attempts = attempts + 1
+ WHERE id IN ({{CLAIM_SET_OWNER_IDS}})
+   AND every_ms IS NULL AND cron IS NULL
    AND run_at <= {{NOW}}
    AND paused = 0
    AND ({{CLAIM_FREE}});
