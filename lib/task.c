@@ -2418,8 +2418,8 @@ static lq_status ack_claim_statement(lq_db *db, struct ack_claim_ctx *a)
 	char owner[LQ_OWNER_MAX + 1], worker[LQ_OWNER_MAX + 1];
 	lq__make_owner(db, "claim", owner, sizeof(owner));
 	lq__run_worker(worker, sizeof(worker));
-	lq_value p[7] = {lq_v_int(a->done->id), lq__v_text(a->done->claim_owner), lq__v_text(worker),
-			 lq_v_int(a->done->now), lq__v_text(cc->queue), lq__v_text(owner), lq_v_int(cc->claim_ttl)};
+	lq_value p[7] = {lq__v_text(cc->queue), lq_v_int(a->done->id), lq__v_text(a->done->claim_owner),
+			 lq__v_text(worker), lq_v_int(a->done->now), lq__v_text(owner), lq_v_int(cc->claim_ttl)};
 	lq_status st = claim_exec(db, cc, LQ_SQL_task_ack_claim_one_update, p, 7, ack_claim_row, a);
 	if (st != LQ_OK)
 		return st;

@@ -1520,6 +1520,95 @@ static void test_due_index_used(void **state)
 	PQfinish(pg);
 }
 
+/* The most pages any node of the statement's EXPLAIN (ANALYZE, BUFFERS)
+ * read (the root's count includes its children's; planning not counted),
+ * run and rolled back. */
+static long pages_read(PGconn *pg, const char *name, lq_sql_id id, const char *args)
+{
+	char sql[256];
+	PGresult *r = PQprepare(pg, name, lq__sql_postgres[id], 0, NULL);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("prepare %s: %s", lq__sql_name(id), PQerrorMessage(pg));
+	PQclear(r);
+	pq_ok(pg, "BEGIN");
+	snprintf(sql, sizeof(sql), "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) EXECUTE %s(%s)", name, args);
+	r = PQexec(pg, sql);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(pg));
+	long most = 0;
+	for (int i = 0; i < PQntuples(r); i++) {
+		if (strncmp(PQgetvalue(r, i, 0), "Planning", 8) == 0)
+			break; /* the catalogue's pages, not the statement's */
+		const char *b = strstr(PQgetvalue(r, i, 0), "Buffers: shared");
+		if (!b)
+			continue;
+		long pages = 0;
+		const char *hit = strstr(b, "hit="), *rd = strstr(b, "read=");
+		if (hit)
+			pages += strtol(hit + 4, NULL, 10);
+		if (rd)
+			pages += strtol(rd + 5, NULL, 10);
+		if (pages > most)
+			most = pages;
+	}
+	PQclear(r);
+	pq_ok(pg, "ROLLBACK");
+	r = PQexec(pg, "DEALLOCATE ALL");
+	PQclear(r);
+	return most;
+}
+
+/*
+ * A claim starts at the highest priority that has a due task: the tasks of
+ * higher priorities that are not due yet are skipped, not walked.  With
+ * 100 000 of them at priority 5 and the due ones at 0, each claim read
+ * every one of their index entries (a walk of lq_task_claim from the left):
+ * over 500 pages where a claim of two tasks, writes included, reads 30 to 60.
+ */
+static void test_claim_skips_future_priorities(void **state)
+{
+	(void)state;
+	char sql[256];
+
+	PGconn *pg = PQconnectdb(dsn);
+	if (PQstatus(pg) != CONNECTION_OK)
+		skip(); /* a DSN with leaseq-only options: libpq alone cannot use it */
+	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
+	pq_ok(pg, sql);
+	pq_ok(pg, "INSERT INTO lq_task (queue, name, run_at, priority) "
+		  "SELECT 'pw', 'later', (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3600000 + g, 5 "
+		  "FROM generate_series(1, 100000) g");
+	pq_ok(pg, "INSERT INTO lq_task (queue, name, run_at, priority) SELECT 'pw', 'due', g, 0 "
+		  "FROM generate_series(1, 20) g");
+	pq_ok(pg, "ANALYZE lq_task");
+
+	static const struct {
+		const char *name;
+		lq_sql_id id;
+		const char *args;
+	} claims[] = {{"cand", LQ_SQL_task_candidates, "'pw', 2"},
+		      {"cbd", LQ_SQL_task_claim_batch_delete, "'pw', 2"},
+		      {"cbu", LQ_SQL_task_claim_batch_update, "'pw', 2, 'w', 30000"},
+		      {"cod", LQ_SQL_task_claim_one_delete, "'pw'"},
+		      {"cou", LQ_SQL_task_claim_one_update, "'pw', 'w', 30000"},
+		      {"acu", LQ_SQL_task_ack_claim_one_update, "'pw', 0, 'w', 'w', 0, 'w', 30000"}};
+	int walked = 0;
+	for (int generic = 0; generic < 2; generic++) {
+		pq_ok(pg, generic ? "SET plan_cache_mode = force_generic_plan"
+				  : "SET plan_cache_mode = force_custom_plan");
+		for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
+			long pages = pages_read(pg, claims[k].name, claims[k].id, claims[k].args);
+			print_message("%s (%s plan): %ld pages\n", lq__sql_name(claims[k].id),
+				      generic ? "generic" : "custom", pages);
+			if (pages > 100)
+				walked++;
+		}
+	}
+	PQfinish(pg);
+	if (walked)
+		fail_msg("%d claims read more than 100 pages: they walk the tasks of priority 5 not due yet", walked);
+}
+
 int main(void)
 {
 	dsn = getenv("LEASEQ_TEST_PG_DSN");
@@ -1551,6 +1640,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pooler, close_all),
 		cmocka_unit_test_setup_teardown(test_retry_mapping, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_due_index_used, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_claim_skips_future_priorities, reset, close_all),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -195,9 +195,9 @@
 							its 'done' run_insert in one round trip and one       \
 							transaction -> (acked 0|1); only where                \
 							LQ_CAP_ONE_STATEMENT_ACK */                           \
-	X(task_ack_claim_one_update, LQ_TASK_COLS + 2) /* (?1 id, ?2 owner, ?3 worker, ?4 started_at, ?5 queue,  \
-							?6 new owner, ?7 claim_ttl) task_ack_run of ?1 and    \
-							task_claim_one_update of ?5 in one statement ->       \
+	X(task_ack_claim_one_update, LQ_TASK_COLS + 2) /* (?1 queue, ?2 id, ?3 owner, ?4 worker, ?5 started_at,  \
+							?6 new owner, ?7 claim_ttl) task_ack_run of ?2 and    \
+							task_claim_one_update of ?1 in one statement ->       \
 							TASK_COLS, claimed (1|0|-1: no candidate), acked;     \
 							only where LQ_CAP_ONE_STATEMENT_ACK_CLAIM */          \
 	X(task_ack_run_many, 1)                     /* (?1 worker, then ?2.. id, owner, started_at of up to  \

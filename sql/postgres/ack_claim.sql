@@ -2,46 +2,33 @@
 -- at-least-once worker sends per task.  See lib/ack_claim.c.
 
 -- name: task_ack_claim_one_update
--- task_ack_run of task $1 (claim owner $2, worker $3, started_at $4) and
--- task_claim_one_update of queue $5 for owner $6 with a claim lease of $7 ms,
+-- task_ack_run of task $2 (claim owner $3, worker $4, started_at $5) and
+-- task_claim_one_update of queue $1 for owner $6 with a claim lease of $7 ms,
 -- in one statement: one round trip and one transaction.  The ack, its
--- history row and its count are written only if the claim of $1 was still
--- $2's; the claim happens either way.  Every part sees the statement's one
+-- history row and its count are written only if the claim of $2 was still
+-- $3's; the claim happens either way.  Every part sees the statement's one
 -- snapshot, so the acked row would still look claimable to cand once its
--- claim expired: cand leaves $1 out (the same row must not be written twice
--- in one statement).  The candidate filter is task_claim_one_update's, from
--- the same fragments: a filter added there belongs here too (LIMITED is
--- written out: its fragment reads the queue from $1, here $5).  A task under
--- a limit is left to the transactional path, which passes the limits' gate.
+-- claim expired: cand leaves $2 out (the same row must not be written twice
+-- in one statement).  The candidate filter and the top due priority are
+-- task_claim_one_update's fragments, which read the queue from $1.  A task
+-- under a limit is left to the transactional path, which passes the
+-- limits' gate.
 -- -> TASK_COLS, claimed (1 claimed, 0 a candidate left to the transactional
 -- path, -1 no candidate: the other columns are NULL), acked (0|1) on every row.
-WITH {{CLK}},
-acked AS (DELETE FROM lq_task WHERE id = $1::bigint AND claim_owner = $2::text
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}},
+acked AS (DELETE FROM lq_task WHERE id = $2::bigint AND claim_owner = $3::text
       RETURNING id, run_at, queue, name, attempts),
 run AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
-      SELECT id, run_at, queue, name, $3::text, attempts, $4::bigint, (SELECT n FROM clk), 'done' FROM acked
+      SELECT id, run_at, queue, name, $4::text, attempts, $5::bigint, (SELECT n FROM clk), 'done' FROM acked
       RETURNING id, queue, name),
 counted AS (INSERT INTO lq_counter (metric, queue, name, shard, n)
       SELECT 'run_done', queue, name, id % 8, 1 FROM run
       ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1),
 cand AS (
-  SELECT id, (every_ms IS NULL AND cron IS NULL
-              AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
-              AND lq_task.concurrency_key IS NULL
-              AND NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || $5::text)) AS plain
-    FROM lq_task
-   WHERE queue = $5::text
-     AND id <> $1::bigint
-     AND run_at <= (SELECT n FROM clk)
-     AND paused = 0
-     AND ({{CLAIM_FREE}})
-     AND ({{LIMIT_OPEN}})
-     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $5::text AND lq_queue.paused = 1)
-     AND (SELECT d.run_at FROM lq_task d
-           WHERE d.queue = $5::text AND d.run_at <= (SELECT n FROM clk)
-             AND d.paused = 0
-             AND ({{CLAIM_FREE_D}})
-           ORDER BY d.run_at DESC LIMIT 1) IS NOT NULL
+  {{CLAIM_CAND_DUE}}
+     AND id <> $2::bigint
+     AND priority <= (SELECT p FROM top)
    ORDER BY priority DESC, run_at, id
    LIMIT 1
      FOR UPDATE SKIP LOCKED),

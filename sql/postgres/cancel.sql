@@ -71,7 +71,8 @@ SELECT task_id, claim_owner, claim_until, queue, name, run_at, attempts::bigint,
 -- name: task_claim_one_delete_run
 -- task_claim_one_delete that also marks the run of the task it deletes, in
 -- the same statement: ($1 queue, $2 owner, $3 claim_ttl).
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}},
 {{CLAIM_ONE_GONE}},
 ran AS (
   INSERT INTO lq_task_running (task_id, claim_owner, claim_until, queue, name, run_at, attempts, started_at)

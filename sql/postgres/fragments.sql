@@ -27,6 +27,47 @@ t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)
 -- fragment: CLAIM_FREE_D
 d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)
 
+-- CLAIM_TOP: the CTEs a, up and top of a claim of queue $1 (the statement
+-- is WITH RECURSIVE and has {{CLK}}): top is the highest priority that
+-- has a due, unpaused, free task, none when nothing is due.  The claims
+-- walk lq_task_claim (queue, priority DESC, run_at, id) from there down: a
+-- walk from the left read every task of a higher priority that is not due
+-- yet (100 000 of priority 5 and the due ones at 0: over 500 pages a
+-- claim, against 30 to 60).  a: the priority of the latest due task (a
+-- descent of lq_task_due from the clock, also the "is anything due?"
+-- probe).  No higher priority in the queue (one descent of
+-- lq_task_claim): that is top.  Otherwise up walks the higher priorities
+-- the queue has, one descent each, and top is the highest with a due free
+-- task (a range of lq_task_claim in its order: as EXISTS, PostgreSQL
+-- scanned the table for it).  Measured with pgbench (one client, the
+-- one-task claim, 80 000 due tasks): the same latency as before within
+-- the noise (p10 205 us before, 208 after).
+-- fragment: CLAIM_TOP
+a (p) AS (
+  SELECT d.priority FROM lq_task d
+   WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
+     AND d.paused = 0
+     AND ({{CLAIM_FREE_D}})
+   ORDER BY d.run_at DESC LIMIT 1),
+up (p) AS (
+  SELECT p FROM a
+  UNION ALL
+  SELECT (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > up.p
+           ORDER BY x.priority LIMIT 1)
+    FROM up WHERE up.p IS NOT NULL),
+top (p) AS MATERIALIZED (
+  SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > a.p
+                     ORDER BY x.priority LIMIT 1) IS NULL THEN a.p
+              ELSE (SELECT max(up.p) FROM up
+                     WHERE up.p = a.p
+                        OR (SELECT d.id FROM lq_task d
+                             WHERE d.queue = $1::text AND d.priority = up.p
+                               AND d.run_at <= (SELECT n FROM clk)
+                               AND d.paused = 0
+                               AND ({{CLAIM_FREE_D}})
+                             ORDER BY d.priority DESC, d.run_at, d.id LIMIT 1) IS NOT NULL) END
+    FROM a)
+
 -- CLAIM_CAND_DUE: the start of every cand CTE of queue $1 (CLAIM_ONE_CAND,
 -- CLAIM_BATCH_CAND): its due, unpaused, free tasks outside a shut limit,
 -- and whether each is plain (a one-off task the one statement may take).
@@ -48,11 +89,12 @@ WHERE queue = $1::text
      AND ({{LIMIT_OPEN}})
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
 
--- CLAIM_DUE_BOUND: up to $2 of them in claim order, locked, no more than
--- the due tasks a walk from the clock finds (the plan's bound)
--- (task_candidates, CLAIM_BATCH_CAND).
+-- CLAIM_DUE_BOUND: up to $2 of them in claim order from the top due
+-- priority (CLAIM_TOP), locked, no more than the due tasks a walk from the
+-- clock finds (the plan's bound) (task_candidates, CLAIM_BATCH_CAND).
 -- fragment: CLAIM_DUE_BOUND
-ORDER BY priority DESC, run_at, id
+  AND priority <= (SELECT p FROM top)
+ ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
                                   WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
                                     AND d.paused = 0
@@ -68,16 +110,14 @@ cand AS (
    {{CLAIM_DUE_BOUND}})
 
 -- CLAIM_ONE_CAND: the CTE cand of a claim of one task (task_claim_one_*):
--- the first due candidate of queue $1, locked, and whether it is plain (a
--- one-off task the one statement may take).  The statement has {{CLK}}.
+-- the first due candidate of queue $1 from the top due priority, locked,
+-- and whether it is plain (a one-off task the one statement may take).
+-- The statement has {{CLK}} and {{CLAIM_TOP}}; when nothing is due, top
+-- is NULL and the walk does not start.
 -- fragment: CLAIM_ONE_CAND
 cand AS (
   {{CLAIM_CAND_DUE}}
-     AND (SELECT d.run_at FROM lq_task d
-           WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
-             AND d.paused = 0
-             AND ({{CLAIM_FREE_D}})
-           ORDER BY d.run_at DESC LIMIT 1) IS NOT NULL
+     AND priority <= (SELECT p FROM top)
    ORDER BY priority DESC, run_at, id
    LIMIT 1
      FOR UPDATE SKIP LOCKED)

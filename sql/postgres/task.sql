@@ -67,7 +67,8 @@ SELECT id FROM lq_task WHERE unique_key = $1::text;
 -- ones claimed already, whose dead index entries wait at the left for
 -- VACUUM, and the walk itself reads them once; a count from the left read
 -- them a second time (18 % of a one-task claim under pgbench, 5 % now).
-WITH {{CLK}}
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}}
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
@@ -84,7 +85,8 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
 -- claimed = 0 and are left to the transactional path.  "id = ANY (ARRAY
 -- (...))" keeps the write on the primary key even in a generic plan, which
 -- cannot know that cand holds at most $2 rows.
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}},
 {{CLAIM_BATCH_CAND}},
 gone AS (
   DELETE FROM lq_task t
@@ -102,7 +104,8 @@ SELECT {{CLAIMED_COLS_G}},
 -- At-least-once claim of up to $2 due one-off tasks in one round trip, for
 -- owner $3 with a claim lease of $4 ms; result as task_claim_batch_delete,
 -- with the rows as updated.
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}},
 {{CLAIM_BATCH_CAND}},
 took AS (
   UPDATE lq_task t
@@ -125,16 +128,18 @@ SELECT {{CLAIMED_COLS_G}},
 -- of a LIMIT, so that PostgreSQL settles on a generic plan: a LIMIT it
 -- cannot know is estimated at a tenth of the rows, which priced the
 -- generic plan above the custom ones, and planning anew on every call cost
--- more than running the claim.  The probe reads from the newest due task
--- back, as task_candidates' count does.
-WITH {{CLK}},
+-- more than running the claim.  The probe (CLAIM_TOP) reads from the
+-- newest due task back, as task_candidates' count does.
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}},
 {{CLAIM_ONE_GONE}}
 {{CLAIM_ONE_ROWS}};
 
 -- name: task_claim_one_update
 -- task_claim_batch_update for one task: ($1 queue, $2 owner, $3 claim
 -- lease ms); constant LIMITs as in task_claim_one_delete.
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}},
 {{CLAIM_ONE_CAND}},
 took AS (
   UPDATE lq_task t

@@ -12,8 +12,8 @@ CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)
 claim_until IS NULL OR claim_until <= {{NOW}}
 
 -- SQLITE_CLAIM_WALK: task_candidates' walk of queue ?1 (lq_task_claim from
--- the left: due, free, neither the task nor its queue paused), in claim
--- order.
+-- the top due priority: due, free, neither the task nor its queue
+-- paused), in claim order.
 -- fragment: SQLITE_CLAIM_WALK
 FROM lq_task INDEXED BY lq_task_claim
  WHERE queue = ?1
@@ -22,7 +22,41 @@ FROM lq_task INDEXED BY lq_task_claim
    AND ({{CLAIM_FREE}})
    AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+   AND priority <= ({{SQLITE_TOP}})
  ORDER BY priority DESC, run_at, id
+
+-- SQLITE_TOP: the highest priority of queue ?1 that has a due, unpaused,
+-- free task (NULL when nothing is due), where SQLITE_CLAIM_WALK starts: a
+-- walk from the left read every task of a higher priority that is not
+-- due yet first (100 000 of priority 5 and the due ones at 0: 9 ms a
+-- claim, against 30 us).  a: the priority of the latest due task (a
+-- descent of lq_task_due from the clock).  No higher priority in the
+-- queue (one descent of lq_task_claim): that is the top, and the
+-- recursive part, which costs a claim a third more, is not run.
+-- Otherwise up walks the higher priorities the queue has, one descent
+-- each, and the top is the highest with a due free task.
+-- fragment: SQLITE_TOP
+SELECT CASE
+         WHEN NOT EXISTS (SELECT 1 FROM lq_task x INDEXED BY lq_task_claim
+                           WHERE x.queue = ?1 AND x.priority > a.p) THEN a.p
+         ELSE (WITH RECURSIVE up (p) AS (
+                 SELECT a.p
+                 UNION ALL
+                 SELECT (SELECT x.priority FROM lq_task x INDEXED BY lq_task_claim
+                          WHERE x.queue = ?1 AND x.priority > up.p ORDER BY x.priority LIMIT 1)
+                   FROM up WHERE up.p IS NOT NULL)
+               SELECT max(up.p) FROM up
+                WHERE up.p = a.p
+                   OR EXISTS (SELECT 1 FROM lq_task d INDEXED BY lq_task_claim
+                               WHERE d.queue = ?1 AND d.priority = up.p AND d.run_at <= {{NOW}}
+                                 AND d.paused = 0
+                                 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})))
+       END
+  FROM (SELECT d.priority AS p FROM lq_task d INDEXED BY lq_task_due
+         WHERE d.queue = ?1 AND d.run_at <= {{NOW}}
+           AND d.paused = 0
+           AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
+         ORDER BY d.run_at DESC LIMIT 1) a
 
 -- SQLITE_DUE_WALK: the claimable due tasks of queue ?1 on lq_task_due; a
 -- count of them, up to the batch size, bounds the walk as in

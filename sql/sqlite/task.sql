@@ -63,9 +63,11 @@ UPDATE lq_task
 RETURNING {{SQLITE_CLAIMED_COLS}};
 
 -- name: task_claim_one_delete
--- task_claim_batch_delete of one task (?1 queue).
+-- task_claim_batch_delete of one task (?1 queue).  No count of the due
+-- tasks bounds its walk: SQLITE_TOP is NULL when none is due, and the walk
+-- then does not start.
 DELETE FROM lq_task
- WHERE id IN (SELECT id {{SQLITE_CLAIM_WALK}} LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT 1)))
+ WHERE id IN (SELECT id {{SQLITE_CLAIM_WALK}} LIMIT 1)
    AND {{SQLITE_CLAIM_PLAIN}}
 RETURNING {{SQLITE_CLAIMED_COLS}};
 
@@ -73,7 +75,7 @@ RETURNING {{SQLITE_CLAIMED_COLS}};
 -- task_claim_batch_update of one task (?1 queue, ?2 owner, ?3 claim_ttl).
 UPDATE lq_task
    SET claim_owner = ?2, claim_until = {{NOW}} + ?3, attempts = attempts + 1
- WHERE id IN (SELECT id {{SQLITE_CLAIM_WALK}} LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT 1)))
+ WHERE id IN (SELECT id {{SQLITE_CLAIM_WALK}} LIMIT 1)
    AND {{SQLITE_CLAIM_PLAIN}}
 RETURNING {{SQLITE_CLAIMED_COLS}};
 
