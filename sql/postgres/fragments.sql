@@ -231,22 +231,38 @@ g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
        g.concurrency_key, 0::bigint
 
--- FAIR_TOP: the CTE top of the one-statement fair claims ($1 queue): the
--- top due priority, read once.  Not from the front of lq_task_claim: a
--- busy queue's claimed tasks leave dead index entries there until VACUUM,
--- and every claim walked them all (852 pages a claim of 100 in a bench
--- run, as much as the claim itself).  Instead the priority of the latest
--- due task (a: a descent of lq_task_due from the clock, past the claimed
--- ones), then any due one above it (a range of lq_task_claim that is
--- empty when the queue's due tasks share one priority).
+-- FAIR_TOP: the CTEs fa, fup and top of the fair claims ($1 queue; the
+-- statement is WITH RECURSIVE and has {{CLK}}): top is the top priority of
+-- the tasks PART_DUE_X lets through, read once.  Not from the front of
+-- lq_task_claim: a busy queue's claimed tasks leave dead index entries
+-- there until VACUUM, and every claim walked them all (852 pages a claim
+-- of 100 in a bench run, as much as the claim itself), and so were the
+-- tasks of a higher priority not due yet (100 000 of them: 910 pages a
+-- claim).  Instead, as CLAIM_TOP: fa, the priority of the latest due task
+-- (a descent of lq_task_due from the clock, past the claimed ones); that is
+-- the top when the queue has no higher priority (one descent of
+-- lq_task_claim); otherwise fup walks the higher priorities, one descent
+-- each, and the top is the highest with a task PART_DUE_X lets through.
 -- fragment: FAIR_TOP
+fa (priority) AS (
+  SELECT x.priority FROM lq_task x
+   WHERE x.queue = $1::text AND {{PART_DUE_X}}
+   ORDER BY x.run_at DESC, x.id DESC LIMIT 1),
+fup (p) AS (
+  SELECT priority FROM fa
+  UNION ALL
+  SELECT (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > fup.p
+           ORDER BY x.priority LIMIT 1)
+    FROM fup WHERE fup.p IS NOT NULL),
 top AS MATERIALIZED (
-  SELECT COALESCE((SELECT x.priority FROM lq_task x
-                    WHERE x.queue = $1::text AND x.priority > a.priority AND {{PART_DUE_X}}
-                    ORDER BY x.priority DESC LIMIT 1), a.priority) AS priority
-    FROM (SELECT x.priority FROM lq_task x
-           WHERE x.queue = $1::text AND {{PART_DUE_X}}
-           ORDER BY x.run_at DESC, x.id DESC LIMIT 1) a)
+  SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > fa.priority
+                     ORDER BY x.priority LIMIT 1) IS NULL THEN fa.priority
+              ELSE (SELECT max(fup.p) FROM fup
+                     WHERE fup.p = fa.priority
+                        OR (SELECT x.id FROM lq_task x
+                             WHERE x.queue = $1::text AND x.priority = fup.p AND {{PART_DUE_X}}
+                             ORDER BY x.priority DESC, x.run_at, x.id LIMIT 1) IS NOT NULL) END AS priority
+    FROM fa)
 
 -- FAIR_HEAD_PROBE: the partitions p ($1 queue) and the head h of each
 -- one's due tasks of the top priority, locked (skipping what another

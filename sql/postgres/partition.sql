@@ -51,16 +51,14 @@ UPDATE lq_task SET part = $2::text WHERE id = $1::bigint;
 SELECT part FROM lq_task WHERE id = $1::bigint;
 
 -- name: task_candidates_fair
--- top: the top priority among the due tasks (lq_task_claim from the left,
--- as task_candidates walks it).  Then per partition, least recently served
+-- top: the top priority among the due tasks (FAIR_TOP, from the latest
+-- due one up).  Then per partition, least recently served
 -- first (lq_partition_served), the head of its due tasks of that priority:
 -- one range of lq_task_part each, locked and skipped if another claimer
 -- holds it, so a claim costs O(log n) per partition it looks at, and the
 -- nested loop stops after $2 heads.
-WITH {{CLK}},
-top AS (SELECT x.priority FROM lq_task x
-         WHERE x.queue = $1::text AND {{PART_DUE_X}}
-         ORDER BY x.priority DESC LIMIT 1)
+WITH RECURSIVE {{CLK}},
+{{FAIR_TOP}}
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
        t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key,
@@ -83,7 +81,7 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
 -- it found none, racing claimers hold every due task of the top priority
 -- (the claim is lost to them, not a reason for the plain order) or no
 -- partition has one.  Read without a lock.
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
 {{FAIR_TOP}}
 SELECT (EXISTS (SELECT 1 FROM lq_partition p
                   JOIN lq_task x ON x.queue = $1::text AND x.part = p.name
@@ -102,7 +100,7 @@ SELECT (EXISTS (SELECT 1 FROM lq_partition p
 -- highest one in their turn's order, written in name order (two claimers
 -- lock lq_partition rows in the same order).  Rows come back in turn
 -- order; claimed = 0 as in task_claim_batch_delete.
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
 {{FAIR_HEADS}},
 {{FAIR_GONE_DELETE}},
 {{FAIR_SERVED}}
@@ -111,7 +109,7 @@ WITH {{CLK}},
 -- name: task_claim_fair_update
 -- task_claim_fair_delete at-least-once, for owner $3 with a claim lease of
 -- $4 ms, as task_claim_batch_update.
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
 {{FAIR_HEADS}},
 gone AS (
   UPDATE lq_task t
@@ -125,7 +123,7 @@ gone AS (
 -- name: task_claim_fair_one_delete
 -- task_claim_fair_delete of one task ($1 queue), with constant LIMITs
 -- (FAIR_HEAD): a plan PostgreSQL keeps generic.
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
 {{FAIR_HEAD}},
 {{FAIR_GONE_DELETE}},
 {{FAIR_SERVED}}
@@ -134,7 +132,7 @@ WITH {{CLK}},
 -- name: task_claim_fair_one_update
 -- task_claim_fair_update of one task ($1 queue, $2 owner, $3 claim lease
 -- ms), as task_claim_fair_one_delete.
-WITH {{CLK}},
+WITH RECURSIVE {{CLK}},
 {{FAIR_HEAD}},
 gone AS (
   UPDATE lq_task t
