@@ -59,6 +59,11 @@ static void claims_skip_future_priorities(void **state)
 		   "+ 31536000000 + i, 5 FROM g");
 	exec_ok(s, "WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < 20) "
 		   "INSERT INTO lq_task (queue, name, run_at, priority) SELECT 'pw', 'due', i, 0 FROM g");
+	/* queue pwf: the same tasks in four partitions, claimed fairly */
+	exec_ok(s, "INSERT INTO lq_task (queue, name, run_at, priority, part) "
+		   "SELECT 'pwf', name, run_at, priority, 'p' || (id % 4) FROM lq_task WHERE queue = 'pw'");
+	exec_ok(s, "INSERT INTO lq_partition (queue, name, served) VALUES ('pwf', 'p0', 0), ('pwf', 'p1', 1), "
+		   "('pwf', 'p2', 2), ('pwf', 'p3', 3)");
 	exec_ok(s, "ANALYZE");
 
 	static const struct {
@@ -69,17 +74,14 @@ static void claims_skip_future_priorities(void **state)
 		      {LQ_SQL_task_claim_batch_delete, 2, {"pw", "2"}},
 		      {LQ_SQL_task_claim_batch_update, 4, {"pw", "2", "w", "30000"}},
 		      {LQ_SQL_task_claim_one_delete, 1, {"pw"}},
-		      {LQ_SQL_task_claim_one_update, 3, {"pw", "w", "30000"}}};
+		      {LQ_SQL_task_claim_one_update, 3, {"pw", "w", "30000"}},
+		      {LQ_SQL_task_candidates_fair, 2, {"pwf", "2"}}};
 	int walked = 0;
 	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
 		int rows = 0;
 		int steps = steps_of(s, claims[k].id, claims[k].params, claims[k].n, &rows);
 		print_message("%s: %d rows, %d VM steps\n", lq__sql_name(claims[k].id), rows, steps);
-		assert_int_equal(rows, claims[k].id == LQ_SQL_task_candidates ||
-						       claims[k].id == LQ_SQL_task_claim_batch_delete ||
-						       claims[k].id == LQ_SQL_task_claim_batch_update
-					       ? 2
-					       : 1);
+		assert_int_equal(rows, claims[k].n == 1 || claims[k].id == LQ_SQL_task_claim_one_update ? 1 : 2);
 		/* A claim of one or two tasks takes hundreds of steps; a walk
 		 * over the 20 000 future tasks, hundreds of thousands. */
 		if (steps > 20000)

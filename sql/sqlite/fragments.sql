@@ -58,6 +58,28 @@ SELECT CASE
            AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
          ORDER BY d.run_at DESC LIMIT 1) a
 
+-- SQLITE_FAIR_TOP: SQLITE_TOP for the fair claim's head read: the highest
+-- priority of queue ?1 with a task PART_DUE_X lets through (outside a shut
+-- limit too), found the same way.
+-- fragment: SQLITE_FAIR_TOP
+SELECT CASE
+         WHEN NOT EXISTS (SELECT 1 FROM lq_task x INDEXED BY lq_task_claim
+                           WHERE x.queue = ?1 AND x.priority > a.p) THEN a.p
+         ELSE (WITH RECURSIVE up (p) AS (
+                 SELECT a.p
+                 UNION ALL
+                 SELECT (SELECT x.priority FROM lq_task x INDEXED BY lq_task_claim
+                          WHERE x.queue = ?1 AND x.priority > up.p ORDER BY x.priority LIMIT 1)
+                   FROM up WHERE up.p IS NOT NULL)
+               SELECT max(up.p) FROM up
+                WHERE up.p = a.p
+                   OR EXISTS (SELECT 1 FROM lq_task x INDEXED BY lq_task_claim
+                               WHERE x.queue = ?1 AND x.priority = up.p AND {{PART_DUE_X}}))
+       END
+  FROM (SELECT x.priority AS p FROM lq_task x INDEXED BY lq_task_due
+         WHERE x.queue = ?1 AND {{PART_DUE_X}}
+         ORDER BY x.run_at DESC LIMIT 1) a
+
 -- SQLITE_DUE_WALK: the claimable due tasks of queue ?1 on lq_task_due; a
 -- count of them, up to the batch size, bounds the walk as in
 -- task_candidates, so it never reads on through tasks not due yet.

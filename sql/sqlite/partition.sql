@@ -42,8 +42,8 @@ UPDATE lq_task SET part = ?2 WHERE id = ?1;
 SELECT part FROM lq_task WHERE id = ?1;
 
 -- name: task_candidates_fair
--- top: the top priority among the due tasks (lq_task_claim from the left,
--- as task_candidates walks it).  h: per partition, the first due tasks of
+-- top: the top priority among the due tasks (SQLITE_FAIR_TOP: from the
+-- latest due one up, past the tasks of higher priorities not due yet).  h: per partition, the first due tasks of
 -- that priority in (run_at, id) order, one range of lq_task_part each:
 -- the head, then (a batch, the recursive part) the next after it, up to
 -- ?2 / partitions (rounded up) a partition, so that a batch needs few
@@ -51,10 +51,7 @@ SELECT part FROM lq_task WHERE id = ?1;
 -- served, then every one's second...  The first round walks
 -- lq_partition_served and stops after ?2 heads, so a claim costs O(log n)
 -- per task it reads, however many partitions the queue has.
-WITH RECURSIVE top (priority) AS (
-  SELECT x.priority FROM lq_task x INDEXED BY lq_task_claim
-   WHERE x.queue = ?1 AND {{PART_DUE_X}}
-   ORDER BY x.priority DESC LIMIT 1),
+WITH RECURSIVE top (priority) AS ({{SQLITE_FAIR_TOP}}),
 h (name, served, id, run_at, rn) AS (
   SELECT f.name, f.served, f.id, f.run_at, 1
     FROM (SELECT p.name, p.served, k.id, k.run_at
