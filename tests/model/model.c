@@ -622,9 +622,21 @@ int m_claim(model *m, const mctx *c, int queue, lq_mode mode, size_t max, int64_
 			for (size_t i = 0; !c->unknown && i < n; i++)
 				if (claimed[i].id == t->id)
 					g = &claimed[i];
-			if (!c->unknown && !g)
-				return fail(why, wsize, "claim returned %zu tasks, model expects task %lld among them", n,
-					    (long long)t->id);
+			if (!c->unknown && !g) {
+				/* What it returned instead, and the clocks, to tell a
+				 * boundary of time from a wrong claim. */
+				char returned[256] = "";
+				size_t o = 0;
+				for (size_t i = 0; i < n && o < sizeof(returned); i++)
+					o += (size_t)snprintf(returned + o, sizeof(returned) - o, " %lld (run_at %lld, now %lld)",
+							      (long long)claimed[i].id, (long long)claimed[i].run_at,
+							      (long long)claimed[i].now);
+				return fail(why, wsize,
+					    "claim returned %zu tasks, model expects task %lld among them (its run_at "
+					    "[%lld, %lld], the round's clock %lld, the call's [%lld, %lld]); returned:%s",
+					    n, (long long)t->id, (long long)t->run_at.lo, (long long)t->run_at.hi,
+					    (long long)now, (long long)c->now.lo, (long long)c->now.hi, returned);
+			}
 			if (g && check_claimed(&before, mode, g, why, wsize) != 0)
 				return -1;
 			if (mode == LQ_AT_LEAST_ONCE)
