@@ -74,10 +74,7 @@ SELECT id
 -- name: task_claim_delete
 DELETE FROM lq_task
  WHERE id = ?1
-   AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}});
+   AND {{ONE_OFF_CLAIMABLE}};
 
 -- name: task_claim_delete_set
 -- task_claim_delete for up to 100 ids at once (unused places NULL, which
@@ -86,10 +83,7 @@ DELETE FROM lq_task
 -- affected rows say whether they did.
 DELETE FROM lq_task
  WHERE id IN ({{CLAIM_SET_IDS}})
-   AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}});
+   AND {{ONE_OFF_CLAIMABLE}};
 
 -- name: task_claim_update_set
 -- task_claim_update for up to 100 ids at once (?3.., NULL-padded), all for
@@ -98,10 +92,7 @@ DELETE FROM lq_task
 UPDATE lq_task
    SET claim_owner = ?1, claim_until = {{NOW}} + ?2, attempts = attempts + 1
  WHERE id IN ({{CLAIM_SET_OWNER_IDS}})
-   AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}});
+   AND {{ONE_OFF_CLAIMABLE}};
 
 -- name: task_claim_update
 UPDATE lq_task

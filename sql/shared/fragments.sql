@@ -225,3 +225,13 @@ SELECT ?2 AS nm, ?3 AS st
 ?74, ?75, ?76, ?77, ?78, ?79, ?80, ?81, ?82, ?83, ?84, ?85, ?86, ?87,
 ?88, ?89, ?90, ?91, ?92, ?93, ?94, ?95, ?96, ?97, ?98, ?99, ?100, ?101,
 ?102
+
+-- ONE_OFF_CLAIMABLE: the re-check of a claim by id (task_claim_delete and
+-- the set claims of SQLite and MySQL/MariaDB): a one-off task, due,
+-- unpaused, unclaimed or its claim expired ({{NOW}} and {{CLAIM_FREE}} are
+-- each dialect's own).
+-- fragment: ONE_OFF_CLAIMABLE
+every_ms IS NULL AND cron IS NULL
+   AND run_at <= {{NOW}}
+   AND paused = 0
+   AND ({{CLAIM_FREE}})

@@ -82,10 +82,7 @@ RETURNING {{SQLITE_CLAIMED_COLS}};
 -- name: task_claim_delete
 DELETE FROM lq_task
  WHERE id = ?1
-   AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}});
+   AND {{ONE_OFF_CLAIMABLE}};
 
 -- name: task_claim_update
 UPDATE lq_task
@@ -102,10 +99,7 @@ UPDATE lq_task
 -- they did.
 DELETE FROM lq_task
  WHERE id IN ({{CLAIM_SET_IDS}})
-   AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}});
+   AND {{ONE_OFF_CLAIMABLE}};
 
 -- name: task_claim_update_set
 -- task_claim_update for up to 100 one-off ids at once (?3.., NULL-padded),
@@ -114,10 +108,7 @@ DELETE FROM lq_task
 UPDATE lq_task
    SET claim_owner = ?1, claim_until = {{NOW}} + ?2, attempts = attempts + 1
  WHERE id IN ({{CLAIM_SET_OWNER_IDS}})
-   AND every_ms IS NULL AND cron IS NULL
-   AND run_at <= {{NOW}}
-   AND paused = 0
-   AND ({{CLAIM_FREE}});
+   AND {{ONE_OFF_CLAIMABLE}};
 
 -- name: task_claim_occurrence
 -- Exactly one runner moves run_at off the occurrence it saw (at-most-once),
