@@ -27,6 +27,21 @@ t.claim_until IS NULL OR t.claim_until <= (SELECT n FROM clk)
 -- fragment: CLAIM_FREE_D
 d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)
 
+-- DUE_FREE_D: the task of alias d is due, unpaused and free.
+-- fragment: DUE_FREE_D
+d.run_at <= (SELECT n FROM clk) AND d.paused = 0 AND ({{CLAIM_FREE_D}})
+
+-- PRIORITIES_ABOVE: the CTE up of CLAIM_TOP and FAIR_TOP ($1 queue): the
+-- priority p of their CTE a, then each higher priority queue $1 has, one
+-- descent of lq_task_claim each, and NULL at the end.
+-- fragment: PRIORITIES_ABOVE
+up (p) AS (
+  SELECT p FROM a
+  UNION ALL
+  SELECT (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > up.p
+           ORDER BY x.priority LIMIT 1)
+    FROM up WHERE up.p IS NOT NULL)
+
 -- CLAIM_TOP: the CTEs a, up and top of a claim of queue $1 (the statement
 -- is WITH RECURSIVE and has {{CLK}}): top is the highest priority that
 -- has a due, unpaused, free task, none when nothing is due.  The claims
@@ -45,26 +60,16 @@ d.claim_until IS NULL OR d.claim_until <= (SELECT n FROM clk)
 -- fragment: CLAIM_TOP
 a (p) AS (
   SELECT d.priority FROM lq_task d
-   WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
-     AND d.paused = 0
-     AND ({{CLAIM_FREE_D}})
+   WHERE d.queue = $1::text AND {{DUE_FREE_D}}
    ORDER BY d.run_at DESC LIMIT 1),
-up (p) AS (
-  SELECT p FROM a
-  UNION ALL
-  SELECT (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > up.p
-           ORDER BY x.priority LIMIT 1)
-    FROM up WHERE up.p IS NOT NULL),
+{{PRIORITIES_ABOVE}},
 top (p) AS MATERIALIZED (
   SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > a.p
                      ORDER BY x.priority LIMIT 1) IS NULL THEN a.p
               ELSE (SELECT max(up.p) FROM up
                      WHERE up.p = a.p
                         OR (SELECT d.id FROM lq_task d
-                             WHERE d.queue = $1::text AND d.priority = up.p
-                               AND d.run_at <= (SELECT n FROM clk)
-                               AND d.paused = 0
-                               AND ({{CLAIM_FREE_D}})
+                             WHERE d.queue = $1::text AND d.priority = up.p AND {{DUE_FREE_D}}
                              ORDER BY d.priority DESC, d.run_at, d.id LIMIT 1) IS NOT NULL) END
     FROM a)
 
@@ -96,9 +101,7 @@ WHERE queue = $1::text
   AND priority <= (SELECT p FROM top)
  ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
-                                  WHERE d.queue = $1::text AND d.run_at <= (SELECT n FROM clk)
-                                    AND d.paused = 0
-                                    AND ({{CLAIM_FREE_D}})
+                                  WHERE d.queue = $1::text AND {{DUE_FREE_D}}
                                   ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
      FOR UPDATE SKIP LOCKED
 
@@ -231,38 +234,34 @@ g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
        g.concurrency_key, 0::bigint
 
--- FAIR_TOP: the CTEs fa, fup and top of the fair claims ($1 queue; the
+-- FAIR_TOP: the CTEs a, up and top of the fair claims ($1 queue; the
 -- statement is WITH RECURSIVE and has {{CLK}}): top is the top priority of
 -- the tasks PART_DUE_X lets through, read once.  Not from the front of
 -- lq_task_claim: a busy queue's claimed tasks leave dead index entries
 -- there until VACUUM, and every claim walked them all (852 pages a claim
 -- of 100 in a bench run, as much as the claim itself), and so were the
 -- tasks of a higher priority not due yet (100 000 of them: 910 pages a
--- claim).  Instead, as CLAIM_TOP: fa, the priority of the latest due task
--- (a descent of lq_task_due from the clock, past the claimed ones); that is
--- the top when the queue has no higher priority (one descent of
--- lq_task_claim); otherwise fup walks the higher priorities, one descent
--- each, and the top is the highest with a task PART_DUE_X lets through.
+-- claim).  Instead, as CLAIM_TOP under the fair filter: a, the priority of
+-- the latest due task (a descent of lq_task_due from the clock, past the
+-- claimed ones); that is the top when the queue has no higher priority
+-- (one descent of lq_task_claim); otherwise up walks the higher
+-- priorities, and the top is the highest with a task PART_DUE_X lets
+-- through.
 -- fragment: FAIR_TOP
-fa (priority) AS (
+a (p) AS (
   SELECT x.priority FROM lq_task x
    WHERE x.queue = $1::text AND {{PART_DUE_X}}
    ORDER BY x.run_at DESC, x.id DESC LIMIT 1),
-fup (p) AS (
-  SELECT priority FROM fa
-  UNION ALL
-  SELECT (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > fup.p
-           ORDER BY x.priority LIMIT 1)
-    FROM fup WHERE fup.p IS NOT NULL),
+{{PRIORITIES_ABOVE}},
 top AS MATERIALIZED (
-  SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > fa.priority
-                     ORDER BY x.priority LIMIT 1) IS NULL THEN fa.priority
-              ELSE (SELECT max(fup.p) FROM fup
-                     WHERE fup.p = fa.priority
+  SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > a.p
+                     ORDER BY x.priority LIMIT 1) IS NULL THEN a.p
+              ELSE (SELECT max(up.p) FROM up
+                     WHERE up.p = a.p
                         OR (SELECT x.id FROM lq_task x
-                             WHERE x.queue = $1::text AND x.priority = fup.p AND {{PART_DUE_X}}
+                             WHERE x.queue = $1::text AND x.priority = up.p AND {{PART_DUE_X}}
                              ORDER BY x.priority DESC, x.run_at, x.id LIMIT 1) IS NOT NULL) END AS priority
-    FROM fa)
+    FROM a)
 
 -- FAIR_HEAD_PROBE: the partitions p ($1 queue) and the head h of each
 -- one's due tasks of the top priority, locked (skipping what another

@@ -30,33 +30,23 @@ FROM lq_task INDEXED BY lq_task_claim
 -- walk from the left read every task of a higher priority that is not
 -- due yet first (100 000 of priority 5 and the due ones at 0: 9 ms a
 -- claim, against 30 us).  a: the priority of the latest due task (a
--- descent of lq_task_due from the clock).  No higher priority in the
--- queue (one descent of lq_task_claim): that is the top, and the
--- recursive part, which costs a claim a third more, is not run.
--- Otherwise up walks the higher priorities the queue has, one descent
--- each, and the top is the highest with a due free task.
+-- descent of lq_task_due from the clock: SQLITE_DUE_WALK).  No higher
+-- priority in the queue (one descent of lq_task_claim): that is the top,
+-- and the recursive part, which costs a claim a third more, is not run.
+-- Otherwise up (SQLITE_PRIORITIES_ABOVE) walks the higher priorities the
+-- queue has, one descent each, and the top is the highest with a due free
+-- task.
 -- fragment: SQLITE_TOP
 SELECT CASE
          WHEN NOT EXISTS (SELECT 1 FROM lq_task x INDEXED BY lq_task_claim
                            WHERE x.queue = ?1 AND x.priority > a.p) THEN a.p
-         ELSE (WITH RECURSIVE up (p) AS (
-                 SELECT a.p
-                 UNION ALL
-                 SELECT (SELECT x.priority FROM lq_task x INDEXED BY lq_task_claim
-                          WHERE x.queue = ?1 AND x.priority > up.p ORDER BY x.priority LIMIT 1)
-                   FROM up WHERE up.p IS NOT NULL)
+         ELSE (WITH RECURSIVE {{SQLITE_PRIORITIES_ABOVE}}
                SELECT max(up.p) FROM up
                 WHERE up.p = a.p
                    OR EXISTS (SELECT 1 FROM lq_task d INDEXED BY lq_task_claim
-                               WHERE d.queue = ?1 AND d.priority = up.p AND d.run_at <= {{NOW}}
-                                 AND d.paused = 0
-                                 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})))
+                               WHERE d.queue = ?1 AND d.priority = up.p AND {{DUE_FREE_D}}))
        END
-  FROM (SELECT d.priority AS p FROM lq_task d INDEXED BY lq_task_due
-         WHERE d.queue = ?1 AND d.run_at <= {{NOW}}
-           AND d.paused = 0
-           AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
-         ORDER BY d.run_at DESC LIMIT 1) a
+  FROM (SELECT d.priority AS p {{SQLITE_DUE_WALK}} ORDER BY d.run_at DESC LIMIT 1) a
 
 -- SQLITE_FAIR_TOP: SQLITE_TOP for the fair claim's head read: the highest
 -- priority of queue ?1 with a task PART_DUE_X lets through (outside a shut
@@ -65,12 +55,7 @@ SELECT CASE
 SELECT CASE
          WHEN NOT EXISTS (SELECT 1 FROM lq_task x INDEXED BY lq_task_claim
                            WHERE x.queue = ?1 AND x.priority > a.p) THEN a.p
-         ELSE (WITH RECURSIVE up (p) AS (
-                 SELECT a.p
-                 UNION ALL
-                 SELECT (SELECT x.priority FROM lq_task x INDEXED BY lq_task_claim
-                          WHERE x.queue = ?1 AND x.priority > up.p ORDER BY x.priority LIMIT 1)
-                   FROM up WHERE up.p IS NOT NULL)
+         ELSE (WITH RECURSIVE {{SQLITE_PRIORITIES_ABOVE}}
                SELECT max(up.p) FROM up
                 WHERE up.p = a.p
                    OR EXISTS (SELECT 1 FROM lq_task x INDEXED BY lq_task_claim
@@ -85,9 +70,22 @@ SELECT CASE
 -- task_candidates, so it never reads on through tasks not due yet.
 -- fragment: SQLITE_DUE_WALK
 FROM lq_task d INDEXED BY lq_task_due
- WHERE d.queue = ?1 AND d.run_at <= {{NOW}}
-   AND d.paused = 0
-   AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
+ WHERE d.queue = ?1 AND {{DUE_FREE_D}}
+
+-- DUE_FREE_D: the task of alias d is due, unpaused and free.
+-- fragment: DUE_FREE_D
+d.run_at <= {{NOW}} AND d.paused = 0 AND (d.claim_until IS NULL OR d.claim_until <= {{NOW}})
+
+-- SQLITE_PRIORITIES_ABOVE: the recursive CTE up of SQLITE_TOP and
+-- SQLITE_FAIR_TOP (queue ?1): the priority a.p, then each higher priority
+-- the queue has, one descent of lq_task_claim each, and NULL at the end.
+-- fragment: SQLITE_PRIORITIES_ABOVE
+up (p) AS (
+  SELECT a.p
+  UNION ALL
+  SELECT (SELECT x.priority FROM lq_task x INDEXED BY lq_task_claim
+           WHERE x.queue = ?1 AND x.priority > up.p ORDER BY x.priority LIMIT 1)
+    FROM up WHERE up.p IS NOT NULL)
 
 -- SQLITE_CLAIM_PLAIN: the claim's own check of each row it changes: a
 -- one-off task, still due, free and not paused, not an expired claim on
