@@ -1393,16 +1393,24 @@ static void test_run_counted_in_statement(void **state)
 
 /* ------------------------------------------------------------ plans */
 
-/* EXPLAIN of one catalogue statement (with our search_path), as one string. */
-static void explain(PGconn *pg, const char *name, lq_sql_id id, const char *args, char *out, size_t size)
+/* One catalogue statement prepared as name. */
+static void prepare_ok(PGconn *pg, const char *name, lq_sql_id id)
 {
-	char sql[256];
 	PGresult *r = PQprepare(pg, name, lq__sql_postgres[id], 0, NULL);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK)
 		fail_msg("prepare %s: %s", lq__sql_name(id), PQerrorMessage(pg));
 	PQclear(r);
-	snprintf(sql, sizeof(sql), "EXPLAIN (COSTS OFF) EXECUTE %s(%s)", name, args);
-	r = PQexec(pg, sql);
+}
+
+/* EXPLAIN (opts) of one catalogue statement (with our search_path), as
+ * one string, a line per plan line. */
+static void explain_with(PGconn *pg, const char *opts, const char *name, lq_sql_id id, const char *args, char *out,
+			 size_t size)
+{
+	char sql[256];
+	prepare_ok(pg, name, id);
+	snprintf(sql, sizeof(sql), "EXPLAIN (%s) EXECUTE %s(%s)", opts, name, args);
+	PGresult *r = PQexec(pg, sql);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK)
 		fail_msg("%s: %s", sql, PQerrorMessage(pg));
 	size_t o = 0;
@@ -1412,6 +1420,11 @@ static void explain(PGconn *pg, const char *name, lq_sql_id id, const char *args
 	PQclear(r);
 	r = PQexec(pg, "DEALLOCATE ALL");
 	PQclear(r);
+}
+
+static void explain(PGconn *pg, const char *name, lq_sql_id id, const char *args, char *out, size_t size)
+{
+	explain_with(pg, "COSTS OFF", name, id, args, out, size);
 }
 
 /*
@@ -1498,15 +1511,12 @@ static void test_due_index_used(void **state)
 		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
 		    {"cfu", LQ_SQL_task_claim_fair_one_update, "'none', 'w', 30000"}};
 	for (size_t k = 0; k < sizeof(once) / sizeof(once[0]); k++) {
-		PGresult *r = PQprepare(pg, once[k].name, lq__sql_postgres[once[k].id], 0, NULL);
-		if (PQresultStatus(r) != PGRES_COMMAND_OK)
-			fail_msg("prepare %s: %s", lq__sql_name(once[k].id), PQerrorMessage(pg));
-		PQclear(r);
+		prepare_ok(pg, once[k].name, once[k].id);
 		snprintf(sql, sizeof(sql), "EXECUTE %s(%s)", once[k].name, once[k].args);
 		for (int i = 0; i < 6; i++)
 			pq_ok(pg, sql);
 		snprintf(sql, sizeof(sql), "EXPLAIN (COSTS OFF) EXECUTE %s(%s)", once[k].name, once[k].args);
-		r = PQexec(pg, sql);
+		PGresult *r = PQexec(pg, sql);
 		size_t o = 0;
 		plan[0] = '\0';
 		for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++)
@@ -1525,36 +1535,27 @@ static void test_due_index_used(void **state)
  * run and rolled back. */
 static long pages_read(PGconn *pg, const char *name, lq_sql_id id, const char *args)
 {
-	char sql[256];
-	PGresult *r = PQprepare(pg, name, lq__sql_postgres[id], 0, NULL);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK)
-		fail_msg("prepare %s: %s", lq__sql_name(id), PQerrorMessage(pg));
-	PQclear(r);
+	static char plan[32768];
 	pq_ok(pg, "BEGIN");
-	snprintf(sql, sizeof(sql), "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) EXECUTE %s(%s)", name, args);
-	r = PQexec(pg, sql);
-	if (PQresultStatus(r) != PGRES_TUPLES_OK)
-		fail_msg("%s: %s", sql, PQerrorMessage(pg));
+	explain_with(pg, "ANALYZE, BUFFERS, COSTS OFF, TIMING OFF", name, id, args, plan, sizeof(plan));
+	pq_ok(pg, "ROLLBACK");
 	long most = 0;
-	for (int i = 0; i < PQntuples(r); i++) {
-		if (strncmp(PQgetvalue(r, i, 0), "Planning", 8) == 0)
+	for (const char *line = plan, *end; *line; line = *end ? end + 1 : end) {
+		end = line + strcspn(line, "\n");
+		if (strncmp(line, "Planning", 8) == 0)
 			break; /* the catalogue's pages, not the statement's */
-		const char *b = strstr(PQgetvalue(r, i, 0), "Buffers: shared");
-		if (!b)
+		const char *b = strstr(line, "Buffers: shared");
+		if (!b || b > end)
 			continue;
 		long pages = 0;
 		const char *hit = strstr(b, "hit="), *rd = strstr(b, "read=");
-		if (hit)
+		if (hit && hit < end)
 			pages += strtol(hit + 4, NULL, 10);
-		if (rd)
+		if (rd && rd < end)
 			pages += strtol(rd + 5, NULL, 10);
 		if (pages > most)
 			most = pages;
 	}
-	PQclear(r);
-	pq_ok(pg, "ROLLBACK");
-	r = PQexec(pg, "DEALLOCATE ALL");
-	PQclear(r);
 	return most;
 }
 
