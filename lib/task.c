@@ -1050,7 +1050,10 @@ static lq_status fair_body(lq_db *db, void *arg)
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		q[1] = lq_v_int(cand_limit(cc));
-		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair, q, 2, fair_row, f, NULL);
+		if (q[1].i == 1 && db->be->sql[LQ_SQL_task_candidates_fair_one])
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_one, q, 1, fair_row, f, NULL);
+		else
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair, q, 2, fair_row, f, NULL);
 		if (st == LQ_OK && cc->err != LQ_OK)
 			st = lq__fail(db, cc->err, "%s: %s", cc->what,
 				      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");

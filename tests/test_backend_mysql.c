@@ -50,7 +50,7 @@ struct cell {
 };
 
 #define MAXROWS 64
-#define MAXCOLS 24
+#define MAXCOLS 28 /* TASK_COLS and the fair reads' partition and stamp */
 
 /* Rows copied out of the callback (values are borrowed there). */
 struct rows {
@@ -1216,7 +1216,7 @@ static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const ch
 	struct rows *r = rows_new();
 	begin(b);
 	lq_value pc[2] = {txt(q), lq_v_int(limit)};
-	RUN(b, id, pc, 2, r);
+	RUN(b, id, pc, id == LQ_SQL_task_candidates_fair_one ? 1 : 2, r);
 	assert_int_equal(r->n, want);
 	snprintf(sql, sizeof(sql),
 		 "SELECT trx_rows_locked FROM information_schema.INNODB_TRX "
@@ -1238,6 +1238,26 @@ static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const ch
 	snprintf(sql, sizeof(sql), "SELECT MAX(n) - MIN(n) FROM %s", reads);
 	rows_del(r);
 	return raw_number(m, sql);
+}
+
+/* The table claim_reads copies the handler counters into, named after
+ * what into reads. */
+static void reads_table(struct lq_conn *c, char *reads, size_t size, const char *what)
+{
+	char sql[256];
+	name(reads, size, what);
+	snprintf(sql, sizeof(sql), "CREATE TABLE %s (k INT PRIMARY KEY, n BIGINT)", reads);
+	script_ok(c, sql);
+}
+
+/* Drops table reads and queue q's tasks and partitions. */
+static void reads_done(struct lq_conn *c, const char *reads, const char *q)
+{
+	char sql[512];
+	snprintf(sql, sizeof(sql),
+		 "DROP TABLE %s;\nDELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
+		 reads, q, q);
+	script_ok(c, sql);
 }
 
 /* claim_reads, which must be a handful: no walk through the future tasks. */
@@ -1265,9 +1285,7 @@ static void test_claim_reads(void **state)
 	MYSQL *m = raw_connect();
 	char q[64], reads[64], sql[768];
 	name(q, sizeof(q), "reads_q");
-	name(reads, sizeof(reads), "reads");
-	snprintf(sql, sizeof(sql), "CREATE TABLE %s (k INT PRIMARY KEY, n BIGINT)", reads);
-	script_ok(c, sql);
+	reads_table(c, reads, sizeof(reads), "reads");
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO lq_task (queue, name, payload, run_at) "
 		 "SELECT '%s', 'future', 'x', UNIX_TIMESTAMP() * 1000 + 3600000 + n "
@@ -1319,12 +1337,58 @@ static void test_claim_reads(void **state)
 	lq_value pt[2] = {txt(q), txt("")};
 	RUN(c, LQ_SQL_partition_touch, pt, 2, NULL);
 	few_reads(b, m, LQ_SQL_task_candidates_fair, q, 1, 0, reads, "nothing claimable");
+	few_reads(b, m, LQ_SQL_task_candidates_fair_one, q, 1, 0, reads, "nothing claimable");
 
 	RUN(c, LQ_SQL_limit_delete, pl, 1, NULL);
+	reads_done(c, reads, q);
+	be->disconnect(b);
+	mysql_close(m);
+}
+
+/* A fair claim of one task reads the partitions in served order only as
+ * far as the first with a due head: 150 partitions, each with a due task,
+ * and the read takes the least recently served one's head without probing
+ * the other 149 (reading every partition's head and sorting them cost a
+ * one-task fair claim twice a plain one). */
+static void test_fair_one_reads(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *b = conn_open(test_dsn);
+	MYSQL *m = raw_connect();
+	char q[64], reads[64], sql[1024];
+	name(q, sizeof(q), "fair_q");
+	reads_table(c, reads, sizeof(reads), "fair_reads");
 	snprintf(sql, sizeof(sql),
-		 "DROP TABLE %s;\nDELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
-		 reads, q, q);
+		 "INSERT INTO lq_task (queue, name, payload, run_at, part) "
+		 "SELECT '%s', 'fair', 'x', UNIX_TIMESTAMP() * 1000 - 1000 + n, CONCAT('p', n) "
+		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 149) "
+		 "SELECT n FROM s) AS f;\n"
+		 "INSERT INTO lq_partition (queue, name, served) "
+		 "SELECT '%s', part, 1000 - CAST(SUBSTRING(part, 2) AS SIGNED) FROM lq_task WHERE queue = '%s'",
+		 q, q, q);
 	script_ok(c, sql);
+	few_reads(b, m, LQ_SQL_task_candidates_fair_one, q, 1, 1, reads, "150 partitions, each with a head");
+	/* The least recently served: p149 (served 851), then p148. */
+	struct rows *r = rows_new();
+	lq_value pc[1] = {txt(q)};
+	begin(b);
+	RUN(b, LQ_SQL_task_candidates_fair_one, pc, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->c[0][LQ_TASK_COLS].s, "p149");
+	assert_int_equal(r->c[0][LQ_TASK_COLS + 1].i, 1000);
+	/* A second claimer passes the partition the first holds. */
+	struct lq_conn *b2 = conn_open(test_dsn);
+	struct rows *r2 = rows_new();
+	begin(b2);
+	RUN(b2, LQ_SQL_task_candidates_fair_one, pc, 1, r2);
+	assert_int_equal(r2->n, 1);
+	assert_string_equal(r2->c[0][LQ_TASK_COLS].s, "p148");
+	tx(be->rollback, b2);
+	tx(be->rollback, b);
+	be->disconnect(b2);
+	rows_del(r2);
+	rows_del(r);
+	reads_done(c, reads, q);
 	be->disconnect(b);
 	mysql_close(m);
 }
@@ -1352,6 +1416,7 @@ int main(void)
 		cmocka_unit_test(test_plain_insert),
 		cmocka_unit_test(test_skip_locked),
 		cmocka_unit_test(test_claim_reads),
+		cmocka_unit_test(test_fair_one_reads),
 	};
 	return cmocka_run_group_tests_name("backend_mysql", tests, group_setup, group_teardown);
 }

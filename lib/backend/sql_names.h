@@ -300,6 +300,10 @@
 							the top due priority, least recently served partition \
 							first, and the queue's highest served stamp (0 if     \
 							none); FOR UPDATE SKIP LOCKED where the dialect can */ \
+	X(task_candidates_fair_one, LQ_TASK_COLS + 2) /* (?1 queue) -> task_candidates_fair's first row \
+							 (up to one), read partition by partition in served \
+							 order until one has a head; where absent, \
+							 task_candidates_fair with ?2 = 1 */        \
 	X(task_fair_due_any, 1)                     /* (?1 queue) -> (1 if a task task_candidates_fair could  \
 							choose waits, locked or not, else 0); only where   \
 							LQ_CAP_SKIP_LOCKED */

@@ -82,6 +82,16 @@ x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until
   AND (x.concurrency_key IS NULL
        OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = x.concurrency_key AND ({{LIMIT_SHUT_KEY}})))
 
+-- PART_HEAD_P: the head of partition p (an lq_partition row) of queue ?1:
+-- its first task in (run_at, id) order of the top priority (CTE top) that
+-- PART_DUE_X lets through, one lq_task_part seek.
+-- fragment: PART_HEAD_P
+SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
+ WHERE x.queue = ?1 AND x.part = p.name
+   AND x.priority = (SELECT priority FROM top)
+   AND {{PART_DUE_X}}
+ ORDER BY x.run_at, x.id LIMIT 1
+
 -- PART_LIMITED_T: LIMITED of a task row t of any queue: 1 when its claim
 -- must pass the limits' gate (its key, or its queue's limit), else 0.
 -- fragment: PART_LIMITED_T

@@ -61,11 +61,7 @@ WITH RECURSIVE top AS (
 h (name, served, id, run_at, rn) AS (
   SELECT p.name, p.served, k.id, k.run_at, 1
     FROM lq_partition p
-    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
-                               WHERE x.queue = ?1 AND x.part = p.name
-                                 AND x.priority = (SELECT priority FROM top)
-                                 AND {{PART_DUE_X}}
-                               ORDER BY x.run_at, x.id LIMIT 1)
+    JOIN lq_task k ON k.id = ({{PART_HEAD_P}})
    WHERE p.queue = ?1 AND {{CLAIMABLE_DUE}}
   UNION ALL
   SELECT h.name, h.served, k.id, k.run_at, h.rn + 1
@@ -87,6 +83,32 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY h.rn, h.served, h.name
  LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_candidates_fair_one
+-- task_candidates_fair's first row, for a claim of one task.  That one
+-- read every partition's head and sorted them; this walks lq_partition in
+-- served order (lq_partition_served, no sort) and probes the head of each
+-- until one has a due task of the top priority, so it stops at the first
+-- partition that has one.  The partition's row is locked with its head,
+-- skipping those other claimers hold: a racing claimer passes on to the
+-- next partition, and the stamp that follows writes a row this
+-- transaction holds already.
+WITH top AS (
+  SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
+   WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
+   ORDER BY d.priority DESC LIMIT 1)
+SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
+       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,
+       {{PART_LIMITED_T}}, p.name,
+       (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
+  FROM lq_partition p FORCE INDEX (lq_partition_served)
+  JOIN lq_task t ON t.id = ({{PART_HEAD_P}})
+ WHERE p.queue = ?1 AND {{CLAIMABLE_DUE}}
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+ ORDER BY p.served, p.name
+ LIMIT 1
  FOR UPDATE SKIP LOCKED;
 
 -- name: task_fair_due_any
