@@ -1043,6 +1043,8 @@ static lq_status fair_body(lq_db *db, void *arg)
 	f->stamped = 0;
 	lq_value q[2] = {lq__v_text(cc->queue), lq_v_null()};
 	lq_status st = LQ_OK;
+	if (cc->n > 1 && db->be->sql[LQ_SQL_partition_lock_all])
+		st = lq__exec(db, cc->what, LQ_SQL_partition_lock_all, q, 1, NULL, NULL, NULL);
 	/* idle: rounds that claimed nothing; a head its limit refused (the
 	 * filter saw room another claimer took meanwhile) is read again only
 	 * a few times. */

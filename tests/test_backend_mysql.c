@@ -1345,6 +1345,68 @@ static void test_claim_reads(void **state)
 	mysql_close(m);
 }
 
+/* Two fair claims of several tasks at once: the second waits for the first
+ * in partition_lock_all, and then reads the heads the first left.  Its
+ * heads are read without locks, so without that wait it read the same
+ * heads as the first, found every one locked and took nothing. */
+static void test_fair_batches_take_turns(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *c2 = conn_open(test_dsn);
+	char q[64], sql[1024];
+	name(q, sizeof(q), "turns_q");
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO lq_task (queue, name, payload, run_at, part) "
+		 "SELECT '%s', 'fair', 'x', UNIX_TIMESTAMP() * 1000 - 1000 + n, CONCAT('p', n %% 4) "
+		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 15) "
+		 "SELECT n FROM s) AS f;\n"
+		 "INSERT INTO lq_partition (queue, name, served) "
+		 "SELECT DISTINCT '%s', part, 0 FROM lq_task WHERE queue = '%s'",
+		 q, q, q);
+	script_ok(c, sql);
+	lq_value pq[2] = {txt(q), lq_v_int(4)};
+	struct rows *first = rows_new(), *second = rows_new(), *held = rows_new();
+	begin(c);
+	assert_int_equal(RUN(c, LQ_SQL_partition_lock_all, pq, 1, held), 4);
+	RUN(c, LQ_SQL_task_candidates_fair, pq, 2, first);
+	assert_int_equal(first->n, 4);
+	/* The heads' read alone, as the second claim made it: every head is
+	 * the first one's, locked, so it finds none. */
+	begin(c2);
+	RUN(c2, LQ_SQL_task_candidates_fair, pq, 2, second);
+	assert_int_equal(second->n, 0);
+	tx(be->rollback, c2);
+	/* With the wait, it waits. */
+	script_ok(c2, "SET SESSION innodb_lock_wait_timeout = 1");
+	begin(c2);
+	lq_err err = {{0}, 0};
+	assert_int_equal(be->exec(c2, LQ_SQL_partition_lock_all, pq, 1, NULL, NULL, NULL, &err), LQ__RETRY);
+	assert_non_null(strstr(err.msg, "1205"));
+	tx(be->rollback, c2);
+	/* The first claims its heads and commits; the second then reads the
+	 * next heads, none of them the first one's. */
+	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE id IN (%lld, %lld, %lld, %lld)",
+		 (long long)first->c[0][0].i, (long long)first->c[1][0].i, (long long)first->c[2][0].i,
+		 (long long)first->c[3][0].i);
+	script_ok(c, sql);
+	tx(be->commit, c);
+	begin(c2);
+	assert_int_equal(RUN(c2, LQ_SQL_partition_lock_all, pq, 1, NULL), 4);
+	RUN(c2, LQ_SQL_task_candidates_fair, pq, 2, second);
+	assert_int_equal(second->n, 4);
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 4; k++)
+			assert_int_not_equal(second->c[i][0].i, first->c[k][0].i);
+	tx(be->rollback, c2);
+	rows_del(first);
+	rows_del(second);
+	rows_del(held);
+	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
+		 q, q);
+	script_ok(c, sql);
+	be->disconnect(c2);
+}
+
 /* A fair claim of one task reads the partitions in served order only as
  * far as the first with a due head: 150 partitions, each with a due task,
  * and the read takes the least recently served one's head without probing
@@ -1417,6 +1479,7 @@ int main(void)
 		cmocka_unit_test(test_skip_locked),
 		cmocka_unit_test(test_claim_reads),
 		cmocka_unit_test(test_fair_one_reads),
+		cmocka_unit_test(test_fair_batches_take_turns),
 	};
 	return cmocka_run_group_tests_name("backend_mysql", tests, group_setup, group_teardown);
 }

@@ -281,6 +281,9 @@
 	X(partition_serve, 0)                       /* (?1 queue, then (partition, stamp) x LQ_PART_SERVE_MAX, \
 							NULL-padded) served = stamp if higher; the row again \
 							if it went */                                         \
+	X(partition_lock_all, 1)                    /* (?1 queue) -> (name) every partition row, locked, in   \
+							name order; where present, a fair claim of several   \
+							tasks starts with it */                              \
 	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
 	X(task_set_part, 0)                         /* (?1 id, ?2 partition) */                               \
 	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \

@@ -2,6 +2,7 @@
 -- has a row per partition in lq_partition; the claim serves the least
 -- recently served one (lower "served" stamp) among those whose head has the
 -- top due priority.  '' is the partition of the tasks given none.
+-- absent: partition_lock_all a batch reads its heads with FOR UPDATE SKIP LOCKED in the claim statement
 -- absent: task_candidates_fair_one one task is claimed by one statement (task_claim_fair_one_*)
 
 -- name: partition_touch

@@ -7,6 +7,7 @@
 -- absent: task_claim_fair_one_delete no LQ_CAP_CLAIM_RETURNING, as above
 -- absent: task_claim_fair_one_update no LQ_CAP_CLAIM_RETURNING, as above
 -- absent: task_fair_due_any no LQ_CAP_SKIP_LOCKED: task_candidates_fair sees every head
+-- absent: partition_lock_all writers are serialized already
 -- absent: task_candidates_fair_one task_candidates_fair's first round stops after ?2 heads already
 
 -- name: partition_touch
