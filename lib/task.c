@@ -887,13 +887,37 @@ static void release_range(lq_task *tasks, size_t from, size_t to)
 		lq_task_clear(&tasks[i]);
 }
 
-/* task_claimable's rows: counted. */
+/* task_claimable's rows: the ids it found due (and locked). */
+struct claimable {
+	size_t n;
+	int64_t ids[LQ_CLAIM_MAX];
+};
+
 static int claimable_row(void *arg, const lq_value *c, int n)
 {
-	(void)c;
-	(void)n;
-	++*(size_t *)arg;
+	struct claimable *k = arg;
+	if (n >= 1 && k->n < LQ_CLAIM_MAX)
+		k->ids[k->n++] = c[0].i;
 	return 0;
+}
+
+/* Whether the round's candidates are all among the tasks task_claimable
+ * found.  Each reads the clock anew: a task that came due in between (or
+ * that another claimer let go) can enter the walk, and with the LIMIT
+ * that task_claimable's count set, push a due task of a lower priority
+ * out of the round.  Then the claim looks again, so that it returns what
+ * was due at one instant. */
+static int cands_within(const struct claim_ctx *cc, const struct claimable *k)
+{
+	for (size_t i = 0; i < cc->cand; i++) {
+		int64_t id = cc->tasks[cc->got + i].id;
+		size_t j = 0;
+		while (j < k->n && k->ids[j] != id)
+			j++;
+		if (j == k->n)
+			return 0;
+	}
+	return 1;
 }
 
 static lq_status claim_body(lq_db *db, void *arg)
@@ -902,22 +926,28 @@ static lq_status claim_body(lq_db *db, void *arg)
 	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
 	cc->got = cc->lost = cc->dropped = cc->held = 0;
 	cc->queue_shut = 0;
-	/* Skipped occurrences and buried claims make room: look again, a bounded
-	 * number of times, so one call still returns what is due. */
+	/* Skipped occurrences and buried claims make room, and a task that came
+	 * due between task_claimable and the walk can push another out (see
+	 * cands_within): look again, a bounded number of times, so one call
+	 * still returns what is due. */
 	for (int round = 0; round < 8 && cc->got < cc->n; round++) {
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		int64_t limit = cand_limit(cc);
 		lq_value p[2] = {lq__v_text(cc->queue), lq_v_int(limit)};
 		lq_status st = LQ_OK;
+		struct claimable there;
+		int cut = 0; /* the LIMIT is task_claimable's count */
 		if ((db->be->caps & LQ_CAP_CLAIM_BOUND) && limit > 1) {
 			/* No more candidates asked for than there are (backend.h). */
-			size_t there = 0;
+			there.n = 0;
 			st = lq__exec(db, cc->what, LQ_SQL_task_claimable, p, 2, claimable_row, &there, NULL);
-			if (st == LQ_OK && there == 0)
+			if (st == LQ_OK && there.n == 0)
 				break;
-			if ((int64_t)there < limit)
-				p[1] = lq_v_int((int64_t)there);
+			if ((int64_t)there.n < limit) {
+				p[1] = lq_v_int((int64_t)there.n);
+				cut = 1;
+			}
 		}
 		if (st == LQ_OK)
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
@@ -929,6 +959,7 @@ static lq_status claim_body(lq_db *db, void *arg)
 		}
 		if (cc->cand == 0)
 			break;
+		int shifted = cut && !cands_within(cc, &there);
 		size_t dropped_before = cc->dropped, base = cc->got, cand = cc->cand;
 		unsigned char won[LQ_CLAIM_MAX];
 		int set = (db->be->caps & LQ_CAP_CLAIM_SET) && !cc->one_by_one && cand > 1;
@@ -965,7 +996,7 @@ static lq_status claim_body(lq_db *db, void *arg)
 				lq_task_clear(t);
 			}
 		}
-		if (cc->dropped == dropped_before)
+		if (cc->dropped == dropped_before && !shifted)
 			break;
 	}
 	return LQ_OK;

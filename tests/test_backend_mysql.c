@@ -1345,6 +1345,40 @@ static void test_claim_reads(void **state)
 	mysql_close(m);
 }
 
+/* task_claimable and the walk each read the clock: a task of a higher
+ * priority that comes due between them (here: added by another session)
+ * enters the walk, and under the LIMIT that task_claimable's count set it
+ * pushes out the due task that count was for.  The library sees a
+ * candidate task_claimable did not find and looks again. */
+static void test_claimable_then_walk(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *c2 = conn_open(test_dsn);
+	char q[64];
+	name(q, sizeof(q), "shift_q");
+	int64_t low = add_task(c, q, "low", lq_v_null(), 0, lq_v_null());
+	struct rows *k = rows_new(), *w = rows_new();
+	lq_value pk[2] = {txt(q), lq_v_int(3)};
+	begin(c);
+	RUN(c, LQ_SQL_task_claimable, pk, 2, k);
+	assert_int_equal(k->n, 1);
+	assert_int_equal(k->c[0][0].i, low);
+	int64_t high = add_task(c2, q, "high", lq_v_null(), 0, lq_v_null());
+	char sql[256];
+	snprintf(sql, sizeof(sql), "UPDATE lq_task SET priority = 2 WHERE id = %lld", (long long)high);
+	script_ok(c2, sql);
+	lq_value pc[2] = {txt(q), lq_v_int(k->n)};
+	RUN(c, LQ_SQL_task_candidates, pc, 2, w);
+	assert_int_equal(w->n, 1);
+	assert_int_equal(w->c[0][0].i, high); /* not among task_claimable's */
+	tx(be->rollback, c);
+	rows_del(k);
+	rows_del(w);
+	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s'", q);
+	script_ok(c, sql);
+	be->disconnect(c2);
+}
+
 /* Two fair claims of several tasks at once: the second waits for the first
  * in partition_lock_all, and then reads the heads the first left.  Its
  * heads are read without locks, so without that wait it read the same
@@ -1479,6 +1513,7 @@ int main(void)
 		cmocka_unit_test(test_skip_locked),
 		cmocka_unit_test(test_claim_reads),
 		cmocka_unit_test(test_fair_one_reads),
+		cmocka_unit_test(test_claimable_then_walk),
 		cmocka_unit_test(test_fair_batches_take_turns),
 	};
 	return cmocka_run_group_tests_name("backend_mysql", tests, group_setup, group_teardown);
