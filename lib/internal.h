@@ -51,6 +51,13 @@ struct lq_db {
 	char part_queue[LQ_NAME_MAX + 1];
 	int part_on;
 	int64_t part_checked;
+	/* Claims where the dialect has task_priority_step (task.c): whether
+	 * queue top_queue's highest priority had no task due when read at
+	 * top_checked (monotonic ms; 0: never), so that the claim's walk
+	 * would read through it. */
+	char top_queue[LQ_NAME_MAX + 1];
+	int top_waits;
+	int64_t top_checked;
 };
 
 /* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */

@@ -920,6 +920,80 @@ static int cands_within(const struct claim_ctx *cc, const struct claimable *k)
 	return 1;
 }
 
+/* How long a handle trusts what it read of a queue's highest priority: a
+ * queue whose highest priority comes to have no due task is walked through
+ * for at most this long; a stale answer costs time, never the order. */
+#define TOP_RECHECK_MS 1000
+
+struct priority_step {
+	int found;
+	int64_t priority;
+	int due;
+};
+
+static int priority_step_row(void *arg, const lq_value *c, int n)
+{
+	struct priority_step *s = arg;
+	if (n >= 2 && c[0].type != LQ_V_NULL) {
+		s->found = 1;
+		s->priority = c[0].i;
+		s->due = c[1].i != 0;
+	}
+	return 1;
+}
+
+static lq_status priority_step(lq_db *db, struct claim_ctx *cc, const int64_t *below, struct priority_step *s)
+{
+	lq_value p[2] = {lq__v_text(cc->queue), below ? lq_v_int(*below) : lq_v_null()};
+	s->found = 0;
+	return lq__exec(db, cc->what, LQ_SQL_task_priority_step, p, 2, priority_step_row, s, NULL);
+}
+
+/* Where the dialect needs it (task_priority_step), a bound on the priority
+ * the claim's walk starts from.  That walk (lq_task_claim from the left)
+ * reads every task of a higher priority that is not due yet; MariaDB
+ * cannot take the bound from a subquery, so it is found here, one
+ * statement a priority, from the highest priority down to the first with
+ * a due task, and passed to task_candidates_below.  Only for a queue whose
+ * highest priority has no due task (read once a second per handle): the
+ * others pay nothing.  *bounded 0: walk from the left; *none 1: no
+ * priority has a due task. */
+static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int64_t *bound, int *none)
+{
+	*bounded = *none = 0;
+	if (!db->be->sql[LQ_SQL_task_priority_step])
+		return LQ_OK;
+	int64_t now = lq__mono_ms();
+	struct priority_step s;
+	lq_status st;
+	if (!(db->top_checked && now - db->top_checked < TOP_RECHECK_MS && strcmp(db->top_queue, cc->queue) == 0)) {
+		if ((st = priority_step(db, cc, NULL, &s)) != LQ_OK)
+			return st;
+		snprintf(db->top_queue, sizeof(db->top_queue), "%s", cc->queue);
+		db->top_waits = s.found && !s.due;
+		db->top_checked = now;
+	}
+	if (!db->top_waits)
+		return LQ_OK;
+	const int64_t *below = NULL;
+	for (int steps = 0; steps < 32; steps++) {
+		if ((st = priority_step(db, cc, below, &s)) != LQ_OK)
+			return st;
+		if (!s.found) {
+			*none = 1;
+			return LQ_OK;
+		}
+		if (s.due) {
+			*bounded = 1;
+			*bound = s.priority;
+			return LQ_OK;
+		}
+		*bound = s.priority;
+		below = bound;
+	}
+	return LQ_OK; /* that many priorities not due: walk from the left */
+}
+
 static lq_status claim_body(lq_db *db, void *arg)
 {
 	struct claim_ctx *cc = arg;
@@ -949,8 +1023,18 @@ static lq_status claim_body(lq_db *db, void *arg)
 				cut = 1;
 			}
 		}
+		int bounded = 0, none = 0;
+		int64_t bound = 0;
 		if (st == LQ_OK)
+			st = claim_bound(db, cc, &bounded, &bound, &none);
+		if (st == LQ_OK && none)
+			break;
+		if (st == LQ_OK && bounded) {
+			lq_value pb[3] = {p[0], p[1], lq_v_int(bound)};
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_row, cc, NULL);
+		} else if (st == LQ_OK) {
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
+		}
 		if (st == LQ_OK && cc->err != LQ_OK)
 			st = lq__fail(db, cc->err, "%s: out of memory", cc->what);
 		if (st != LQ_OK) {

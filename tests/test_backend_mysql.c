@@ -1215,8 +1215,9 @@ static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const ch
 	script_ok(b, sql);
 	struct rows *r = rows_new();
 	begin(b);
-	lq_value pc[2] = {txt(q), lq_v_int(limit)};
-	RUN(b, id, pc, id == LQ_SQL_task_candidates_fair_one ? 1 : 2, r);
+	/* task_candidates_below: from priority 0 down. */
+	lq_value pc[3] = {txt(q), lq_v_int(limit), lq_v_int(0)};
+	RUN(b, id, pc, id == LQ_SQL_task_candidates_fair_one ? 1 : id == LQ_SQL_task_candidates_below ? 3 : 2, r);
 	assert_int_equal(r->n, want);
 	snprintf(sql, sizeof(sql),
 		 "SELECT trx_rows_locked FROM information_schema.INNODB_TRX "
@@ -1379,6 +1380,59 @@ static void test_claimable_then_walk(void **state)
 	be->disconnect(c2);
 }
 
+/* Tasks of a higher priority not due yet: 20 000 of priority 5 in an hour,
+ * a due one of priority 0.  The walk from the left reads them all; from
+ * the bound task_priority_step finds (5 has no due task, 0 has), a few
+ * entries.  Each step is one seek. */
+static void test_priority_bound_reads(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *b = conn_open(test_dsn);
+	MYSQL *m = raw_connect();
+	char q[64], reads[64], sql[768];
+	name(q, sizeof(q), "prio_q");
+	reads_table(c, reads, sizeof(reads), "prio_reads");
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO lq_task (queue, name, payload, run_at, priority) "
+		 "SELECT '%s', 'future', 'x', UNIX_TIMESTAMP() * 1000 + 3600000 + n, 5 "
+		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 199) "
+		 "SELECT a.n * 100 + b.n AS n FROM s a JOIN s b ON b.n < 100) AS f",
+		 q);
+	script_ok(c, sql);
+	int64_t due = add_task(c, q, "due", lq_v_null(), 0, lq_v_null());
+
+	struct rows *r = rows_new();
+	lq_value ps[2] = {txt(q), lq_v_null()};
+	RUN(c, LQ_SQL_task_priority_step, ps, 2, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, 5);
+	assert_int_equal(r->c[0][1].i, 0); /* not due */
+	rows_del(r);
+	r = rows_new();
+	ps[1] = lq_v_int(5);
+	RUN(c, LQ_SQL_task_priority_step, ps, 2, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, 0);
+	assert_int_equal(r->c[0][1].i, 1); /* due */
+	rows_del(r);
+	r = rows_new();
+	ps[1] = lq_v_int(0);
+	RUN(c, LQ_SQL_task_priority_step, ps, 2, r);
+	assert_int_equal(r->n, 0);
+	rows_del(r);
+
+	long long locked;
+	long long walk = claim_reads(b, m, LQ_SQL_task_candidates, q, 1, 1, reads, &locked);
+	if (walk < 20000)
+		print_error("task_candidates read %lld index entries: the walk from the left changed\n", walk);
+	assert_true(walk >= 20000);
+	few_reads(b, m, LQ_SQL_task_candidates_below, q, 1, 1, reads, "below priority 5's 20 000 future tasks");
+	(void)due;
+	reads_done(c, reads, q);
+	be->disconnect(b);
+	mysql_close(m);
+}
+
 /* Two fair claims of several tasks at once: the second waits for the first
  * in partition_lock_all, and then reads the heads the first left.  Its
  * heads are read without locks, so without that wait it read the same
@@ -1514,6 +1568,7 @@ int main(void)
 		cmocka_unit_test(test_claim_reads),
 		cmocka_unit_test(test_fair_one_reads),
 		cmocka_unit_test(test_claimable_then_walk),
+		cmocka_unit_test(test_priority_bound_reads),
 		cmocka_unit_test(test_fair_batches_take_turns),
 	};
 	return cmocka_run_group_tests_name("backend_mysql", tests, group_setup, group_teardown);

@@ -98,6 +98,11 @@
 	X(task_candidates, LQ_TASK_COLS)            /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \
 							expired, task and queue not paused; by run_at, id;    \
 							FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */    \
+	X(task_candidates_below, LQ_TASK_COLS)     /* (?1 queue, ?2 limit, ?3 priority) task_candidates from \
+							priority ?3 down; where present, with task_priority_step */   \
+	X(task_priority_step, 2)                   /* (?1 queue, ?2 priority or NULL) -> (priority, due 0|1) \
+							the highest below ?2 (of all when NULL) and whether  \
+							its first task by run_at is due; no row when none */  \
 	X(task_claimable, 1)                        /* (?1 queue, ?2 limit) -> (id) of up to ?2 tasks \
 							task_candidates could return, locked (SKIP LOCKED) \
 							where LQ_CAP_CLAIM_BOUND */                          \

@@ -44,16 +44,40 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 -- conditional claim by id that follows is still the atomic step.
 -- FORCE INDEX: with few due tasks the optimizer would rather range-scan
 -- lq_task_due and sort, which reads (and locks) the whole due set.
-SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-       created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
-       concurrency_key, {{LIMITED}}
-  FROM lq_task FORCE INDEX (lq_task_claim)
- WHERE {{CLAIM_FILTER}}
+{{CANDIDATES_SELECT}}
    AND EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER}} FOR UPDATE SKIP LOCKED)
  ORDER BY priority DESC, run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
+
+-- name: task_candidates_below
+-- task_candidates with ?3, a bound on the priority (task_top_due's): the
+-- walk of lq_task_claim starts at that priority.  From the left it read
+-- every task of a higher priority first, due or not: 100 000 tasks of
+-- priority 5 not due yet, and each claim of a due task of priority 0 read
+-- them all (13 ms a claim).  MariaDB takes a subquery as a range bound
+-- only when it thinks it cheap, and a walk over the priorities is not;
+-- a parameter is a constant.
+{{CANDIDATES_SELECT}}
+   AND priority <= ?3
+   AND EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER}} FOR UPDATE SKIP LOCKED)
+ ORDER BY priority DESC, run_at, id
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_priority_step
+-- The highest priority of queue ?1 below ?2 (of all when ?2 is NULL), and
+-- 1 when its first task by run_at is due by the clock, else 0; no row when
+-- there is none.  A descent of lq_task_claim for each: with ?2 a constant,
+-- MariaDB seeks it, where below a value read in the same statement it
+-- scanned from the top.  The library steps down the priorities with it
+-- to find task_candidates_below's bound.
+SELECT s.p, COALESCE((SELECT u.run_at FROM lq_task u FORCE INDEX (lq_task_claim)
+                       WHERE u.queue = ?1 AND u.priority = s.p
+                       ORDER BY u.run_at LIMIT 1) <= {{NOW}}, 0)
+  FROM (SELECT h.priority AS p FROM lq_task h FORCE INDEX (lq_task_claim)
+         WHERE h.queue = ?1 AND (?2 IS NULL OR h.priority < ?2)
+         ORDER BY h.priority DESC LIMIT 1) AS s;
 
 -- name: task_claimable
 -- The first ?2 tasks (by due time) that task_candidates could return,

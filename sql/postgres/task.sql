@@ -5,6 +5,8 @@
 -- gone, claim_until or run_at moved).
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
+-- absent: task_candidates_below task_candidates finds the top due priority itself
+-- absent: task_priority_step as above
 
 -- name: task_insert
 -- columns: task_insert 1 RETURNING id, read when it stands in for task_insert_notify

@@ -2,6 +2,8 @@
 -- Every claim, ack and heartbeat is conditional and checked by affected rows.
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
+-- absent: task_candidates_below task_candidates finds the top due priority itself
+-- absent: task_priority_step as above
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
