@@ -15,6 +15,18 @@
 #define LQ_PART_SERVE_MAX 16 /* partitions per partition_serve statement */
 #define LQ_ADD_MANY_CHUNK 100 /* tasks per task_insert_many statement */
 
+/* A yes or no about one queue that a handle read from the database and
+ * trusts for a while (lq__memo_fresh): the last queue asked only. */
+struct lq_queue_memo {
+	char queue[LQ_NAME_MAX + 1];
+	int yes;
+	int64_t read_at; /* monotonic ms; 0: never, or to be read again */
+};
+
+/* memo holds an answer for queue no older than max_age_ms. */
+int lq__memo_fresh(const struct lq_queue_memo *memo, const char *queue, int64_t max_age_ms);
+void lq__memo_set(struct lq_queue_memo *memo, const char *queue, int yes);
+
 struct lq_db {
 	const struct lq_backend *be;
 	struct lq_conn *conn; /* NULL while disconnected: the next call reconnects */
@@ -46,18 +58,12 @@ struct lq_db {
 	 * set by a concept file that keeps work back on the handle, such as
 	 * run.c's history rows, so that db.c need not know it. */
 	void (*before_close)(lq_db *db);
-	/* Fair share (partition.c): whether queue part_queue has partitions,
-	 * as last read at part_checked (monotonic ms; 0: never). */
-	char part_queue[LQ_NAME_MAX + 1];
-	int part_on;
-	int64_t part_checked;
+	/* Fair share (partition.c): whether the queue has partitions. */
+	struct lq_queue_memo part;
 	/* Claims where the dialect has task_priority_step (task.c): whether
-	 * queue top_queue's highest priority had no task due when read at
-	 * top_checked (monotonic ms; 0: never), so that the claim's walk
-	 * would read through it. */
-	char top_queue[LQ_NAME_MAX + 1];
-	int top_waits;
-	int64_t top_checked;
+	 * the queue's highest priority had no task due, so that the claim's
+	 * walk would read through it. */
+	struct lq_queue_memo top_waits;
 };
 
 /* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */

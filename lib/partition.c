@@ -12,32 +12,21 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 /* How long a handle trusts what it read of a queue's partitions: a queue
  * that starts using them (from another handle) is served in plain order
  * for at most this long. */
 #define PART_RECHECK_MS 1000
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 void lq__part_known(lq_db *db, const char *queue, int on)
 {
-	snprintf(db->part_queue, sizeof(db->part_queue), "%s", queue);
-	db->part_on = on;
-	db->part_checked = mono_ms();
+	lq__memo_set(&db->part, queue, on);
 }
 
 lq_status lq__part_on(lq_db *db, const char *queue, int *on)
 {
-	int64_t now = mono_ms();
-	if (db->part_checked && now - db->part_checked < PART_RECHECK_MS && strcmp(db->part_queue, queue) == 0) {
-		*on = db->part_on;
+	if (lq__memo_fresh(&db->part, queue, PART_RECHECK_MS)) {
+		*on = db->part.yes;
 		return LQ_OK;
 	}
 	int64_t any = 0;

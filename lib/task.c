@@ -901,20 +901,23 @@ static int claimable_row(void *arg, const lq_value *c, int n)
 	return 0;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Whether the round's candidates are all among the tasks task_claimable
- * found.  Each reads the clock anew: a task that came due in between (or
- * that another claimer let go) can enter the walk, and with the LIMIT
- * that task_claimable's count set, push a due task of a lower priority
- * out of the round.  Then the claim looks again, so that it returns what
- * was due at one instant. */
+ * found (k->ids, sorted).  Each reads the clock anew: a task that came due
+ * in between (or that another claimer let go) can enter the walk, and
+ * with the LIMIT that task_claimable's count set, push a due task of a
+ * lower priority out of the round.  Then the claim looks again, so that
+ * it returns what was due at one instant. */
 static int cands_within(const struct claim_ctx *cc, const struct claimable *k)
 {
 	for (size_t i = 0; i < cc->cand; i++) {
 		int64_t id = cc->tasks[cc->got + i].id;
-		size_t j = 0;
-		while (j < k->n && k->ids[j] != id)
-			j++;
-		if (j == k->n)
+		if (!bsearch(&id, k->ids, k->n, sizeof(k->ids[0]), by_id))
 			return 0;
 	}
 	return 1;
@@ -963,22 +966,22 @@ static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int6
 	*bounded = *none = 0;
 	if (!db->be->sql[LQ_SQL_task_priority_step])
 		return LQ_OK;
-	int64_t now = lq__mono_ms();
-	struct priority_step s;
+	struct priority_step s = {0, 0, 0};
 	lq_status st;
-	if (!(db->top_checked && now - db->top_checked < TOP_RECHECK_MS && strcmp(db->top_queue, cc->queue) == 0)) {
+	if (!lq__memo_fresh(&db->top_waits, cc->queue, TOP_RECHECK_MS)) {
 		if ((st = priority_step(db, cc, NULL, &s)) != LQ_OK)
 			return st;
-		snprintf(db->top_queue, sizeof(db->top_queue), "%s", cc->queue);
-		db->top_waits = s.found && !s.due;
-		db->top_checked = now;
+		lq__memo_set(&db->top_waits, cc->queue, s.found && !s.due);
 	}
-	if (!db->top_waits)
+	if (!db->top_waits.yes)
 		return LQ_OK;
-	const int64_t *below = NULL;
+	/* The step just read (the highest priority, not due) is the first. */
+	int read = s.found;
 	for (int steps = 0; steps < 32; steps++) {
-		if ((st = priority_step(db, cc, below, &s)) != LQ_OK)
+		int64_t below = s.priority;
+		if (!read && (st = priority_step(db, cc, steps ? &below : NULL, &s)) != LQ_OK)
 			return st;
+		read = 0;
 		if (!s.found) {
 			*none = 1;
 			return LQ_OK;
@@ -988,8 +991,6 @@ static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int6
 			*bound = s.priority;
 			return LQ_OK;
 		}
-		*bound = s.priority;
-		below = bound;
 	}
 	return LQ_OK; /* that many priorities not due: walk from the left */
 }
@@ -1020,6 +1021,7 @@ static lq_status claim_body(lq_db *db, void *arg)
 				break;
 			if ((int64_t)there.n < limit) {
 				p[1] = lq_v_int((int64_t)there.n);
+				qsort(there.ids, there.n, sizeof(there.ids[0]), by_id);
 				cut = 1;
 			}
 		}
@@ -1380,7 +1382,7 @@ static void fair_forget(lq_db *db, const char *queue)
 	memcpy(saved, db->errmsg, sizeof(saved));
 	lq_value p[1] = {lq__v_text(queue)};
 	(void)lq__exec(db, "task claim", LQ_SQL_partition_forget, p, 1, NULL, NULL, NULL);
-	db->part_checked = 0; /* read again at the next claim */
+	db->part.read_at = 0; /* read again at the next claim */
 	memcpy(db->errmsg, saved, sizeof(saved));
 }
 

@@ -238,3 +238,15 @@ int64_t lq__col_int(const lq_value *v)
 	}
 	return 0;
 }
+
+int lq__memo_fresh(const struct lq_queue_memo *memo, const char *queue, int64_t max_age_ms)
+{
+	return memo->read_at && lq__mono_ms() - memo->read_at < max_age_ms && strcmp(memo->queue, queue) == 0;
+}
+
+void lq__memo_set(struct lq_queue_memo *memo, const char *queue, int yes)
+{
+	snprintf(memo->queue, sizeof(memo->queue), "%s", queue);
+	memo->yes = yes;
+	memo->read_at = lq__mono_ms();
+}
