@@ -1251,13 +1251,34 @@ static void reads_table(struct lq_conn *c, char *reads, size_t size, const char 
 	script_ok(c, sql);
 }
 
-/* Drops table reads and queue q's tasks and partitions. */
-static void reads_done(struct lq_conn *c, const char *reads, const char *q)
+/* Deletes queue q's tasks and partitions. */
+static void queue_done(struct lq_conn *c, const char *q)
 {
 	char sql[512];
+	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
+		 q, q);
+	script_ok(c, sql);
+}
+
+/* Drops table reads, then queue_done. */
+static void reads_done(struct lq_conn *c, const char *reads, const char *q)
+{
+	char sql[256];
+	snprintf(sql, sizeof(sql), "DROP TABLE %s", reads);
+	script_ok(c, sql);
+	queue_done(c, q);
+}
+
+/* 20 000 tasks of queue q at priority, due in an hour and on. */
+static void add_future(struct lq_conn *c, const char *q, int priority)
+{
+	char sql[768];
 	snprintf(sql, sizeof(sql),
-		 "DROP TABLE %s;\nDELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
-		 reads, q, q);
+		 "INSERT INTO lq_task (queue, name, payload, run_at, priority) "
+		 "SELECT '%s', 'future', 'x', UNIX_TIMESTAMP() * 1000 + 3600000 + n, %d "
+		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 199) "
+		 "SELECT a.n * 100 + b.n AS n FROM s a JOIN s b ON b.n < 100) AS f",
+		 q, priority);
 	script_ok(c, sql);
 }
 
@@ -1287,13 +1308,7 @@ static void test_claim_reads(void **state)
 	char q[64], reads[64], sql[768];
 	name(q, sizeof(q), "reads_q");
 	reads_table(c, reads, sizeof(reads), "reads");
-	snprintf(sql, sizeof(sql),
-		 "INSERT INTO lq_task (queue, name, payload, run_at) "
-		 "SELECT '%s', 'future', 'x', UNIX_TIMESTAMP() * 1000 + 3600000 + n "
-		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 199) "
-		 "SELECT a.n * 100 + b.n AS n FROM s a JOIN s b ON b.n < 100) AS f",
-		 q);
-	script_ok(c, sql);
+	add_future(c, q, 0);
 	int64_t due = add_task(c, q, "due", lq_v_null(), 0, lq_v_null());
 	lq_value pu[3] = {lq_v_int(due), txt("a"), lq_v_int(600000)};
 	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1); /* A keeps it */
@@ -1375,8 +1390,7 @@ static void test_claimable_then_walk(void **state)
 	tx(be->rollback, c);
 	rows_del(k);
 	rows_del(w);
-	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s'", q);
-	script_ok(c, sql);
+	queue_done(c, q);
 	be->disconnect(c2);
 }
 
@@ -1389,37 +1403,27 @@ static void test_priority_bound_reads(void **state)
 	struct lq_conn *c = *state;
 	struct lq_conn *b = conn_open(test_dsn);
 	MYSQL *m = raw_connect();
-	char q[64], reads[64], sql[768];
+	char q[64], reads[64];
 	name(q, sizeof(q), "prio_q");
 	reads_table(c, reads, sizeof(reads), "prio_reads");
-	snprintf(sql, sizeof(sql),
-		 "INSERT INTO lq_task (queue, name, payload, run_at, priority) "
-		 "SELECT '%s', 'future', 'x', UNIX_TIMESTAMP() * 1000 + 3600000 + n, 5 "
-		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 199) "
-		 "SELECT a.n * 100 + b.n AS n FROM s a JOIN s b ON b.n < 100) AS f",
-		 q);
-	script_ok(c, sql);
-	int64_t due = add_task(c, q, "due", lq_v_null(), 0, lq_v_null());
+	add_future(c, q, 5);
+	add_task(c, q, "due", lq_v_null(), 0, lq_v_null());
 
-	struct rows *r = rows_new();
-	lq_value ps[2] = {txt(q), lq_v_null()};
-	RUN(c, LQ_SQL_task_priority_step, ps, 2, r);
-	assert_int_equal(r->n, 1);
-	assert_int_equal(r->c[0][0].i, 5);
-	assert_int_equal(r->c[0][1].i, 0); /* not due */
-	rows_del(r);
-	r = rows_new();
-	ps[1] = lq_v_int(5);
-	RUN(c, LQ_SQL_task_priority_step, ps, 2, r);
-	assert_int_equal(r->n, 1);
-	assert_int_equal(r->c[0][0].i, 0);
-	assert_int_equal(r->c[0][1].i, 1); /* due */
-	rows_del(r);
-	r = rows_new();
-	ps[1] = lq_v_int(0);
-	RUN(c, LQ_SQL_task_priority_step, ps, 2, r);
-	assert_int_equal(r->n, 0);
-	rows_del(r);
+	/* (priority below, rows, priority, due): 5 not due, 0 due, none below 0. */
+	static const struct {
+		int below, n, priority, due;
+	} steps[] = {{-1, 1, 5, 0}, {5, 1, 0, 1}, {0, 0, 0, 0}};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		struct rows *r = rows_new();
+		lq_value ps[2] = {txt(q), steps[i].below < 0 ? lq_v_null() : lq_v_int(steps[i].below)};
+		RUN(c, LQ_SQL_task_priority_step, ps, 2, r);
+		assert_int_equal(r->n, steps[i].n);
+		if (r->n) {
+			assert_int_equal(r->c[0][0].i, steps[i].priority);
+			assert_int_equal(r->c[0][1].i, steps[i].due);
+		}
+		rows_del(r);
+	}
 
 	long long locked;
 	long long walk = claim_reads(b, m, LQ_SQL_task_candidates, q, 1, 1, reads, &locked);
@@ -1427,7 +1431,6 @@ static void test_priority_bound_reads(void **state)
 		print_error("task_candidates read %lld index entries: the walk from the left changed\n", walk);
 	assert_true(walk >= 20000);
 	few_reads(b, m, LQ_SQL_task_candidates_below, q, 1, 1, reads, "below priority 5's 20 000 future tasks");
-	(void)due;
 	reads_done(c, reads, q);
 	be->disconnect(b);
 	mysql_close(m);
@@ -1489,9 +1492,7 @@ static void test_fair_batches_take_turns(void **state)
 	rows_del(first);
 	rows_del(second);
 	rows_del(held);
-	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s';\nDELETE FROM lq_partition WHERE queue = '%s'",
-		 q, q);
-	script_ok(c, sql);
+	queue_done(c, q);
 	be->disconnect(c2);
 }
 
