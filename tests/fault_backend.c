@@ -54,6 +54,11 @@ void lqt_fault_arm(lqt_fault_kind kind, long at)
 
 void lqt_fault_retry_storm(int on)
 {
+	/* LQT_STORM_SEED picks other victims, to explore other interleavings. */
+	const char *seed = getenv("LQT_STORM_SEED");
+
+	if (seed != NULL && *seed != '\0')
+		g_fault.rng = (unsigned)strtoul(seed, NULL, 10);
 	g_fault.storm = on;
 	g_fault.storm_armed = on;
 	g_fault.storm_in = 1;
