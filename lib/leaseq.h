@@ -614,8 +614,9 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
  * row and count commit with it; the claim happens whether or not the ack
  * found its claim.  (done itself is never claimed again by this call,
  * even if its claim expired meanwhile.)  An occurrence of a recurring
- * task, an at-most-once task, mode at-most-once, or n > 1 on PostgreSQL:
- * the two calls one after the other.  Release tasks[0..*claimed) with
+ * task, an at-most-once task, mode at-most-once, n > 1 on PostgreSQL, or
+ * a queue with partitions (the claim takes its turn among them, as
+ * lq_task_claim's): the two calls one after the other.  Release tasks[0..*claimed) with
  * lq_task_clear(); done stays the caller's to clear.
  * *done_st (may be NULL) receives the ack's status, as lq_task_ack
  * returns it: LQ_OK; LQ_LOST: done's claim was lost (the task may run

@@ -2595,9 +2595,12 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 		st = lq_task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	if (st != LQ_OK || !done)
 		return ack_and_claim(db, done ? st : LQ_OK, "", st, done_st);
-	int one = (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK_CLAIM) != 0;
-	if (!ack_rides(done) || mode != LQ_AT_LEAST_ONCE || (one && n > 1)) {
-		/* An occurrence, an at-most-once task, a batch on PostgreSQL:
+	int one = (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK_CLAIM) != 0, fair = 0;
+	if ((st = lq__part_on(db, queue, &fair)) != LQ_OK)
+		return ack_and_claim(db, st, "", st, done_st);
+	if (!ack_rides(done) || mode != LQ_AT_LEAST_ONCE || (one && n > 1) || fair) {
+		/* An occurrence, an at-most-once task, a batch on PostgreSQL, a
+		 * queue with partitions (the claim takes its turn among them):
 		 * the two calls, one after the other. */
 		return claim_after(db, lq_task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	}

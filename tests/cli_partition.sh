@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli_partition.sh BACKEND - `task add --partition P` (fair share):
-# a worker runs the partitions of a queue in turn, not the biggest first;
+# a worker runs the partitions of a queue in turn, not the biggest first,
+# at most once and at least once;
 # priority still comes first; the partition is shown by task show (and
 # --json) and taken from a --from line; a bad name adds nothing (exit 64).
 # Run by ctest as `bash tests/cli_partition.sh <backend>` with
@@ -15,6 +16,7 @@ echo "# task add --partition: backend $backend"
 Q="part_${RUN_ID}"
 QP="partprio_${RUN_ID}"
 QF="partfrom_${RUN_ID}"
+QA="partalo_${RUN_ID}"
 
 begin; run migrate; want_rc 0; end "migrate: exit 0"
 
@@ -25,9 +27,11 @@ add() { # QUEUE PARTITION [FLAGS...]
     run task add t --queue "$q" --partition "$p" --payload "$p" "$@"
     [[ $RC == 0 ]] || why+=("task add --partition $p exited $RC: $(excerpt "$T/err")")
 }
-drain() { # QUEUE -> the worker's tally in $T/tally
+drain() { # QUEUE [WORKER FLAGS...] -> the worker's tally in $T/tally
+    local q=$1
+    shift
     : >"$T/tally"
-    run worker --queue "$1" --drain --handler "t=cat >> $(sq "$T/tally")"
+    run worker --queue "$q" --drain "$@" --handler "t=cat >> $(sq "$T/tally")"
     [[ $RC == 0 ]] || why+=("worker --drain exited $RC: $(excerpt "$T/err")")
 }
 
@@ -39,6 +43,17 @@ drain "$Q"
 got=$(cat "$T/tally")
 [[ $got == ABCABAAAA ]] || why+=("the worker ran $got, not ABCABAAAA")
 end "worker: partitions A (6 tasks, oldest), B (2), C (1) run in turn: ABCABAAAA"
+
+# At least once, the worker acks each task in the call that claims the next:
+# that claim takes its turn too.
+begin
+for _ in 1 2 3 4 5 6; do add "$QA" A; done
+add "$QA" B; add "$QA" B
+add "$QA" C
+drain "$QA" --at-least-once
+got=$(cat "$T/tally")
+[[ $got == ABCABAAAA ]] || why+=("the worker ran $got, not ABCABAAAA")
+end "worker --at-least-once: the partitions run in turn too: ABCABAAAA"
 
 begin
 add "$QP" A; add "$QP" A; add "$QP" B

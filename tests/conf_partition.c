@@ -3,6 +3,7 @@
  * (tenants) of a queue.  Each task's payload is its partition's name ("-"
  * for none), so a claim shows whose turn it was.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -80,6 +81,62 @@ static void round_robin(void **state)
 	assert_int_equal(t[1].id, late);
 	lq_task_clear(&t[0]);
 	lq_task_clear(&t[1]);
+}
+
+static int by_char(const void *a, const void *b)
+{
+	return *(const char *)a - *(const char *)b;
+}
+
+/* An at-least-once worker acks each task and claims the next in one call
+ * (lq_task_ack_claim): that claim takes its turn among the partitions as
+ * lq_task_claim's does, one task and a batch alike. */
+static void ack_claim_takes_turns(void **state)
+{
+	lq_db *db = DB(state);
+	char got[32];
+	lq_task t[4], next[4];
+	size_t n = 0;
+	lq_status done_st;
+
+	add_n(db, "rr-ack", "A", 8);
+	add_n(db, "rr-ack", "B", 3);
+	add_n(db, "rr-ack", "C", 2);
+	assert_lq_ok(db, lq_task_claim(db, "rr-ack", LQ_AT_LEAST_ONCE, 30000, t, 1, &n));
+	got[0] = (char)t[0].payload[0];
+	for (int i = 1; i < 13; i++) {
+		assert_lq_ok(db, lq_task_ack_claim(db, &t[0], &done_st, "rr-ack", LQ_AT_LEAST_ONCE, 30000, next, 1, &n));
+		assert_lq_ok(db, done_st);
+		assert_int_equal(n, 1);
+		lq_task_clear(&t[0]);
+		t[0] = next[0];
+		got[i] = (char)t[0].payload[0];
+	}
+	got[13] = '\0';
+	assert_lq_ok(db, lq_task_ack(db, &t[0]));
+	lq_task_clear(&t[0]);
+	assert_string_equal(got, "ABCABCABAAAAA");
+
+	/* A batch: the first of each partition, as lq_task_claim's batch. */
+	add_n(db, "rr-ack-batch", "A", 4);
+	add_n(db, "rr-ack-batch", "B", 2);
+	add_n(db, "rr-ack-batch", "C", 2);
+	assert_lq_ok(db, lq_task_claim(db, "rr-ack-batch", LQ_AT_LEAST_ONCE, 30000, t, 1, &n));
+	assert_int_equal(t[0].payload[0], 'A');
+	assert_lq_ok(db, lq_task_ack_claim(db, &t[0], &done_st, "rr-ack-batch", LQ_AT_LEAST_ONCE, 30000, next, 3,
+					   &n));
+	assert_lq_ok(db, done_st);
+	assert_int_equal(n, 3);
+	char parts[4] = {0};
+	for (size_t i = 0; i < n; i++)
+		parts[i] = (char)next[i].payload[0];
+	qsort(parts, 3, 1, by_char);
+	assert_string_equal(parts, "ABC");
+	lq_task_clear(&t[0]);
+	for (size_t i = 0; i < n; i++) {
+		assert_lq_ok(db, lq_task_ack(db, &next[i]));
+		lq_task_clear(&next[i]);
+	}
 }
 
 /* A partition that is served goes to the back: with a small partition
@@ -541,6 +598,7 @@ int lqt_conf_partition(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(round_robin, lqt_conf_test_setup),
 		cmocka_unit_test_setup(served_goes_back, lqt_conf_test_setup),
+		cmocka_unit_test_setup(ack_claim_takes_turns, lqt_conf_test_setup),
 		cmocka_unit_test_setup(priority_first, lqt_conf_test_setup),
 		cmocka_unit_test_setup(priority_above_latest, lqt_conf_test_setup),
 		cmocka_unit_test_setup(batch_spreads, lqt_conf_test_setup),
