@@ -1158,21 +1158,32 @@ static lq_status fair_body(lq_db *db, void *arg)
 	cc->queue_shut = 0;
 	f->nserved = f->seen = 0;
 	f->stamped = 0;
-	lq_value q[2] = {lq__v_text(cc->queue), lq_v_null()};
+	lq_value q[3] = {lq__v_text(cc->queue), lq_v_null(), lq_v_int(INT64_MAX)};
 	lq_status st = LQ_OK;
 	if (cc->n > 1 && db->be->sql[LQ_SQL_partition_lock_all])
 		st = lq__exec(db, cc->what, LQ_SQL_partition_lock_all, q, 1, NULL, NULL, NULL);
+	/* Where the dialect needs it, the top priority's walk starts at a
+	 * bound, as the plain claim's (claim_bound). */
+	int bounded = 0, none = 0;
+	int64_t bound = 0;
+	if (st == LQ_OK && db->be->sql[LQ_SQL_task_candidates_fair_below] &&
+	    (st = claim_bound(db, cc, &bounded, &bound, &none)) == LQ_OK && bounded)
+		q[2] = lq_v_int(bound);
 	/* idle: rounds that claimed nothing; a head its limit refused (the
 	 * filter saw room another claimer took meanwhile) is read again only
 	 * a few times. */
-	for (int idle = 0; st == LQ_OK && cc->got < cc->n && idle < 4;) {
+	for (int idle = 0; st == LQ_OK && !none && cc->got < cc->n && idle < 4;) {
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		q[1] = lq_v_int(cand_limit(cc));
-		if (q[1].i == 1 && db->be->sql[LQ_SQL_task_candidates_fair_one])
-			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_one, q, 1, fair_row, f, NULL);
-		else
+		if (q[1].i == 1 && db->be->sql[LQ_SQL_task_candidates_fair_one]) {
+			lq_value one[2] = {q[0], q[2]};
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_one, one, 2, fair_row, f, NULL);
+		} else if (bounded) {
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_below, q, 3, fair_row, f, NULL);
+		} else {
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair, q, 2, fair_row, f, NULL);
+		}
 		if (st == LQ_OK && cc->err != LQ_OK)
 			st = lq__fail(db, cc->err, "%s: %s", cc->what,
 				      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
@@ -1225,7 +1236,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 	 * may hold every one.  Then the claim is lost to them (LQ_BUSY),
 	 * not left to the plain order, which would serve the biggest
 	 * partition. */
-	if (st == LQ_OK && f->seen == 0 && db->be->sql[LQ_SQL_task_fair_due_any]) {
+	if (st == LQ_OK && f->seen == 0 && !none && db->be->sql[LQ_SQL_task_fair_due_any]) {
 		int64_t any = 0;
 		st = lq__exec(db, cc->what, LQ_SQL_task_fair_due_any, q, 1, lq__row_int, &any, NULL);
 		if (st == LQ_OK && any) {

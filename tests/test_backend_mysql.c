@@ -1215,9 +1215,12 @@ static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const ch
 	script_ok(b, sql);
 	struct rows *r = rows_new();
 	begin(b);
-	/* task_candidates_below: from priority 0 down. */
+	/* The bounded walks: from priority 0 down. */
 	lq_value pc[3] = {txt(q), lq_v_int(limit), lq_v_int(0)};
-	RUN(b, id, pc, id == LQ_SQL_task_candidates_fair_one ? 1 : id == LQ_SQL_task_candidates_below ? 3 : 2, r);
+	if (id == LQ_SQL_task_candidates_fair_one)
+		RUN(b, id, ((lq_value[]){pc[0], pc[2]}), 2, r);
+	else
+		RUN(b, id, pc, id == LQ_SQL_task_candidates_below || id == LQ_SQL_task_candidates_fair_below ? 3 : 2, r);
 	assert_int_equal(r->n, want);
 	snprintf(sql, sizeof(sql),
 		 "SELECT trx_rows_locked FROM information_schema.INNODB_TRX "
@@ -1431,6 +1434,16 @@ static void test_priority_bound_reads(void **state)
 		print_error("task_candidates read %lld index entries: the walk from the left changed\n", walk);
 	assert_true(walk >= 20000);
 	few_reads(b, m, LQ_SQL_task_candidates_below, q, 1, 1, reads, "below priority 5's 20 000 future tasks");
+
+	/* The fair claim's top priority walks the same way: bounded, a few. */
+	lq_value pt[2] = {txt(q), txt("")};
+	RUN(c, LQ_SQL_partition_touch, pt, 2, NULL);
+	walk = claim_reads(b, m, LQ_SQL_task_candidates_fair, q, 1, 1, reads, &locked);
+	if (walk < 20000)
+		print_error("task_candidates_fair read %lld index entries: the walk from the left changed\n", walk);
+	assert_true(walk >= 20000);
+	few_reads(b, m, LQ_SQL_task_candidates_fair_below, q, 1, 1, reads, "below priority 5's 20 000 future tasks");
+	few_reads(b, m, LQ_SQL_task_candidates_fair_one, q, 1, 1, reads, "below priority 5's 20 000 future tasks");
 	reads_done(c, reads, q);
 	be->disconnect(b);
 	mysql_close(m);
@@ -1521,9 +1534,9 @@ static void test_fair_one_reads(void **state)
 	few_reads(b, m, LQ_SQL_task_candidates_fair_one, q, 1, 1, reads, "150 partitions, each with a head");
 	/* The least recently served: p149 (served 851), then p148. */
 	struct rows *r = rows_new();
-	lq_value pc[1] = {txt(q)};
+	lq_value pc[2] = {txt(q), lq_v_int(INT64_MAX)}; /* no bound on the priority */
 	begin(b);
-	RUN(b, LQ_SQL_task_candidates_fair_one, pc, 1, r);
+	RUN(b, LQ_SQL_task_candidates_fair_one, pc, 2, r);
 	assert_int_equal(r->n, 1);
 	assert_string_equal(r->c[0][LQ_TASK_COLS].s, "p149");
 	assert_int_equal(r->c[0][LQ_TASK_COLS + 1].i, 1000);
@@ -1531,7 +1544,7 @@ static void test_fair_one_reads(void **state)
 	struct lq_conn *b2 = conn_open(test_dsn);
 	struct rows *r2 = rows_new();
 	begin(b2);
-	RUN(b2, LQ_SQL_task_candidates_fair_one, pc, 1, r2);
+	RUN(b2, LQ_SQL_task_candidates_fair_one, pc, 2, r2);
 	assert_int_equal(r2->n, 1);
 	assert_string_equal(r2->c[0][LQ_TASK_COLS].s, "p148");
 	tx(be->rollback, b2);

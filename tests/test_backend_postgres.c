@@ -557,6 +557,7 @@ static int max_param(const char *sql, char mark)
 static int mysql_only(lq_sql_id id)
 {
 	return id == LQ_SQL_task_priority_step || id == LQ_SQL_task_candidates_below ||
+	       id == LQ_SQL_task_candidates_fair_below ||
 	       id == LQ_SQL_task_candidates_fair_one || id == LQ_SQL_partition_lock_all;
 }
 

@@ -308,10 +308,14 @@
 							the top due priority, least recently served partition \
 							first, and the queue's highest served stamp (0 if     \
 							none); FOR UPDATE SKIP LOCKED where the dialect can */ \
-	X(task_candidates_fair_one, LQ_TASK_COLS + 2) /* (?1 queue) -> task_candidates_fair's first row \
-							 (up to one), read partition by partition in served \
-							 order until one has a head; where absent, \
-							 task_candidates_fair with ?2 = 1 */        \
+	X(task_candidates_fair_below, LQ_TASK_COLS + 2) /* (?1 queue, ?2 limit, ?3 priority) \
+							   task_candidates_fair from priority ?3 down; \
+							   where present, with task_priority_step */   \
+	X(task_candidates_fair_one, LQ_TASK_COLS + 2) /* (?1 queue, ?2 priority) -> task_candidates_fair's \
+							 first row (up to one) from priority ?2 down, read \
+							 partition by partition in served order until one \
+							 has a head; where absent, task_candidates_fair \
+							 with ?2 = 1 */                                  \
 	X(task_fair_due_any, 1)                     /* (?1 queue) -> (1 if a task task_candidates_fair could  \
 							choose waits, locked or not, else 0); only where   \
 							LQ_CAP_SKIP_LOCKED */

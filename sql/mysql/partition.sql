@@ -48,25 +48,16 @@ UPDATE lq_task SET part = ?2 WHERE id = ?1;
 -- name: task_part_get
 SELECT part FROM lq_task WHERE id = ?1;
 
--- name: task_candidates_fair
--- top: the top priority among the due tasks (lq_task_claim from the left,
--- as task_candidates walks it; read once).  h: per partition, the first
--- due tasks of that priority in (run_at, id) order, one lq_task_part seek
--- each: the head, then (a batch, the recursive part) the next after it,
--- up to ?2 / partitions (rounded up) a partition, so a batch needs few
--- rounds.  They come in turns: every partition's first by least recently
--- served, then every one's second...  h is read without a lock (MariaDB
--- takes none in a derived table, and as one its lq_partition rows are not
--- locked either), and its tasks are then locked, skipping those another
--- claimer holds, so racing claimers take the next tasks instead of all
--- waiting on one and losing it.  On a server without SKIP LOCKED the
--- backend drops the last line, as for task_candidates.  When the
--- CLAIMABLE_DUE probe finds nothing, neither top nor h is read: top's walk
--- of lq_task_claim would otherwise read on through every task not due yet.
-WITH RECURSIVE top AS (
-  SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
-   WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
-   ORDER BY d.priority DESC LIMIT 1),
+-- FAIR_TOP_D: the top due priority's probe of task_candidates_fair and
+-- its variants (alias d), without its ORDER BY and LIMIT: a variant adds a
+-- bound on the priority before them.
+-- fragment: FAIR_TOP_D
+SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
+ WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
+
+-- FAIR_ROUNDS: task_candidates_fair after its CTE top (below), but for
+-- its LIMIT and lock.
+-- fragment: FAIR_ROUNDS
 h (name, served, id, run_at, rn) AS (
   SELECT p.name, p.served, k.id, k.run_at, 1
     FROM lq_partition p
@@ -91,6 +82,34 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
   JOIN lq_task t ON t.id = h.id
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY h.rn, h.served, h.name
+
+-- name: task_candidates_fair
+-- top: the top priority among the due tasks (lq_task_claim from the left,
+-- as task_candidates walks it; read once).  h: per partition, the first
+-- due tasks of that priority in (run_at, id) order, one lq_task_part seek
+-- each: the head, then (a batch, the recursive part) the next after it,
+-- up to ?2 / partitions (rounded up) a partition, so a batch needs few
+-- rounds.  They come in turns: every partition's first by least recently
+-- served, then every one's second...  h is read without a lock (MariaDB
+-- takes none in a derived table, and as one its lq_partition rows are not
+-- locked either), and its tasks are then locked, skipping those another
+-- claimer holds, so racing claimers take the next tasks instead of all
+-- waiting on one and losing it.  On a server without SKIP LOCKED the
+-- backend drops the last line, as for task_candidates.  When the
+-- CLAIMABLE_DUE probe finds nothing, neither top nor h is read: top's walk
+-- of lq_task_claim would otherwise read on through every task not due yet.
+WITH RECURSIVE top AS ({{FAIR_TOP_D}} ORDER BY d.priority DESC LIMIT 1),
+{{FAIR_ROUNDS}}
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_candidates_fair_below
+-- task_candidates_fair with ?3, a bound on the priority (claim_bound's, as
+-- for task_candidates_below): top's walk of lq_task_claim starts there.
+-- From the left it read every task of a higher priority not due yet
+-- (100 000 of them: 26 ms a fair batch of 100).
+WITH RECURSIVE top AS ({{FAIR_TOP_D}} AND d.priority <= ?3 ORDER BY d.priority DESC LIMIT 1),
+{{FAIR_ROUNDS}}
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
@@ -102,11 +121,9 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
 -- partition that has one.  The partition's row is locked with its head,
 -- skipping those other claimers hold: a racing claimer passes on to the
 -- next partition, and the stamp that follows writes a row this
--- transaction holds already.
-WITH top AS (
-  SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
-   WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
-   ORDER BY d.priority DESC LIMIT 1)
+-- transaction holds already.  ?2 bounds the top priority as in
+-- task_candidates_fair_below (the highest there is, for none).
+WITH top AS ({{FAIR_TOP_D}} AND d.priority <= ?2 ORDER BY d.priority DESC LIMIT 1)
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
        t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key,

@@ -4,6 +4,7 @@
 -- top due priority.  '' is the partition of the tasks given none.
 -- absent: partition_lock_all a batch reads its heads with FOR UPDATE SKIP LOCKED in the claim statement
 -- absent: task_candidates_fair_one one task is claimed by one statement (task_claim_fair_one_*)
+-- absent: task_candidates_fair_below task_candidates_fair finds the top due priority itself
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.

@@ -9,6 +9,7 @@
 -- absent: task_fair_due_any no LQ_CAP_SKIP_LOCKED: task_candidates_fair sees every head
 -- absent: partition_lock_all writers are serialized already
 -- absent: task_candidates_fair_one task_candidates_fair's first round stops after ?2 heads already
+-- absent: task_candidates_fair_below task_candidates_fair finds the top due priority itself
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
