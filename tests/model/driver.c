@@ -898,6 +898,7 @@ static int compare(model *m, const snap *s, const char *worker, char *why, size_
 
 typedef struct result {
 	lq_status st;
+	lq_status done_st; /* lq_task_ack_claim: the ack's */
 	lq_lease lease;
 	int64_t id;
 	int existed;
@@ -965,6 +966,7 @@ static int resolve(const model *m, const op *o, target *t)
 	case OP_ACK:
 	case OP_FAIL:
 	case OP_HANDBACK:
+	case OP_ACK_CLAIM:
 		return (t->j = pick_job(m, o->a, 0)) >= 0;
 	case OP_HEARTBEAT:
 		return (t->j = pick_job(m, o->a, 1)) >= 0;
@@ -1034,6 +1036,10 @@ static void execute(env *e, const op *o, const target *t, result *r)
 	case OP_ACK:
 		r->st = lq_task_ack(e->w, &e->jobs[t->j]);
 		break;
+	case OP_ACK_CLAIM:
+		r->st = lq_task_ack_claim(e->w, &e->jobs[t->j], &r->done_st, m_queue_names[o->b], LQ_AT_LEAST_ONCE,
+					  o->x, r->claimed, (size_t)o->c, &r->n);
+		break;
 	case OP_FAIL:
 		r->st = lq_task_fail(e->w, &e->jobs[t->j], r->err);
 		break;
@@ -1099,6 +1105,15 @@ static int apply(model *m, const op *o, const target *t, const mctx *c, const re
 			       r->claimed, r->n, why, wsize);
 	case OP_ACK:
 		return m_ack(m, c, t->j, r->st, flush, why, wsize);
+	case OP_ACK_CLAIM: {
+		/* The ack, then the claim on the clock of its own statements. */
+		if (m_ack(m, c, t->j, r->done_st, flush, why, wsize) != 0)
+			return -1;
+		mctx later = *c;
+		later.now = c->later;
+		return m_claim(m, &later, o->b, LQ_AT_LEAST_ONCE, (size_t)o->c, o->x, r->st, r->claimed, r->n, why,
+			       wsize);
+	}
 	case OP_FAIL:
 		return m_fail(m, c, t->j, r->err, r->st, why, wsize);
 	case OP_HEARTBEAT:
@@ -1143,8 +1158,13 @@ static void sync_tables(env *e, const op *o, const target *t, const result *r)
 	if (o->kind == OP_RENEW && r->st == LQ_OK)
 		e->handles[t->h] = r->lease;
 	lq_task *claimed = (lq_task *)r->claimed;
+	if (o->kind == OP_ACK_CLAIM && t->j >= 0 && e->job_held[t->j]) {
+		/* Acked (or lost): its slot may hold a task the call claimed. */
+		lq_task_clear(&e->jobs[t->j]);
+		e->job_held[t->j] = 0;
+	}
 	for (int i = 0; i < M_JOBS; i++) {
-		if (e->m.jobs[i].used && !e->job_held[i] && o->kind == OP_CLAIM) {
+		if (e->m.jobs[i].used && !e->job_held[i] && (o->kind == OP_CLAIM || o->kind == OP_ACK_CLAIM)) {
 			for (size_t k = 0; k < r->n; k++)
 				if (claimed[k].id == e->m.jobs[i].t.id && claimed[k].name[0]) {
 					e->jobs[i] = claimed[k];
@@ -1229,10 +1249,17 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	e->faults_unknown += unknown;
 	size_t nc = 0;
 	char first_why[1024] = "";
-	for (size_t seg = 0; seg <= nb; seg++) {
+	/* An ack with a claim: the claim's stretch (seg2) is the ack's or a
+	 * later one, as its statements read the clock after the ack's. */
+	int pairs = o->kind == OP_ACK_CLAIM;
+	for (size_t seg = 0, seg2 = 0; seg <= nb; pairs && seg2 < nb ? seg2++ : (seg2 = ++seg)) {
 		c.now.lo = seg == 0 ? t0 : bounds[seg - 1];
 		c.now.hi = seg == nb ? t1 : bounds[seg] - 1;
-		int fl = o->kind == OP_ACK && e->m.jobs[t.j].mode == LQ_AT_MOST_ONCE ? m_ack_flushes(&e->m, &c) : 0;
+		c.later.lo = seg2 == 0 ? t0 : bounds[seg2 - 1];
+		c.later.hi = seg2 == nb ? t1 : bounds[seg2] - 1;
+		int fl = (o->kind == OP_ACK || o->kind == OP_ACK_CLAIM) && e->m.jobs[t.j].mode == LQ_AT_MOST_ONCE
+				 ? m_ack_flushes(&e->m, &c)
+				 : 0;
 		for (int variant = 0; variant < 4 && nc < MAX_CAND; variant++) {
 			int v_flush = variant & 1, v_unknown = variant >> 1;
 			if (v_flush && fl == 0)

@@ -30,7 +30,7 @@ static const int weight[OP__COUNT] = {
 	[OP_ADVANCE] = 10, [OP_ACQUIRE] = 6, [OP_RENEW] = 3, [OP_RELEASE] = 3, [OP_CHECK] = 2,
 	[OP_BREAK] = 1,    [OP_ADD] = 14,    [OP_CLAIM] = 14, [OP_ACK] = 10,   [OP_FAIL] = 8,
 	[OP_HEARTBEAT] = 2, [OP_HANDBACK] = 2, [OP_RM] = 2,   [OP_RETRY] = 3,  [OP_PAUSE] = 2,
-	[OP_QPAUSE] = 1,   [OP_FLUSH] = 2,   [OP_REOPEN] = 2,
+	[OP_QPAUSE] = 1,   [OP_FLUSH] = 2,   [OP_REOPEN] = 2,   [OP_ACK_CLAIM] = 6,
 };
 
 /* Milliseconds on the sequence's time scale: a server waits for real. */
@@ -87,6 +87,11 @@ void gen_sequence(uint64_t seed, const gen_opts *g, op *ops, size_t n)
 		case OP_HEARTBEAT:
 			o->x = ms(&r, g, 400, 4000);
 			break;
+		case OP_ACK_CLAIM:
+			o->b %= M_QUEUES;
+			o->c = 1 + (int)rng_below(&r, 3);
+			o->x = ms(&r, g, 400, 4000);
+			break;
 		case OP_PAUSE:
 		case OP_QPAUSE:
 			o->a %= k == OP_QPAUSE ? M_QUEUES : 1000;
@@ -95,7 +100,8 @@ void gen_sequence(uint64_t seed, const gen_opts *g, op *ops, size_t n)
 		default:
 			break;
 		}
-		if (g->faults && k != OP_ADVANCE && rng_below(&r, 3) == 0) {
+		/* (An ack with a claim is two calls' worth: not under a fault.) */
+		if (g->faults && k != OP_ADVANCE && k != OP_ACK_CLAIM && rng_below(&r, 3) == 0) {
 			o->fault = 1 + (int)rng_below(&r, LQT_FAULT__COUNT - 1);
 			o->fault_at = 1 + (int)rng_below(&r, 6);
 		}
@@ -107,7 +113,7 @@ static const char *const op_names[OP__COUNT] = {
 	[OP_CHECK] = "check",     [OP_BREAK] = "break",     [OP_ADD] = "add",       [OP_CLAIM] = "claim",
 	[OP_ACK] = "ack",         [OP_FAIL] = "fail",       [OP_HEARTBEAT] = "heartbeat", [OP_HANDBACK] = "handback",
 	[OP_RM] = "rm",           [OP_RETRY] = "retry",     [OP_PAUSE] = "pause",   [OP_QPAUSE] = "queue-pause",
-	[OP_FLUSH] = "flush",     [OP_REOPEN] = "reopen",
+	[OP_FLUSH] = "flush",     [OP_REOPEN] = "reopen",   [OP_ACK_CLAIM] = "ack-claim",
 };
 
 void op_format(const op *o, char *buf, size_t size)
@@ -146,6 +152,10 @@ void op_format(const op *o, char *buf, size_t size)
 		break;
 	case OP_HEARTBEAT:
 		snprintf(buf, size, "%s job#%d ttl=%lld", name, o->a, (long long)o->x);
+		break;
+	case OP_ACK_CLAIM:
+		snprintf(buf, size, "%s job#%d queue=%s n=%d ttl=%lld", name, o->a, m_queue_names[o->b], o->c,
+			 (long long)o->x);
 		break;
 	case OP_RM:
 	case OP_RETRY:

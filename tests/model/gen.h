@@ -27,6 +27,7 @@ enum op_kind {
 	OP_QPAUSE,  /* a: queue, b: paused */
 	OP_FLUSH,   /* lq_run_flush */
 	OP_REOPEN,  /* lq_close (writes the kept-back rows) and lq_open */
+	OP_ACK_CLAIM, /* a: job, b: queue, c: batch, x: claim ttl (lq_task_ack_claim, at least once) */
 	OP__COUNT
 };
 

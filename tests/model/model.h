@@ -119,6 +119,7 @@ typedef struct model {
  * that the earlier statement's decision did not cross. */
 typedef struct mctx {
 	span now, at;
+	span later; /* an ack with a claim: the claim's clock (from now on) */
 	int64_t mono_lo, mono_hi;
 	int unknown; /* the call's outcome is unknown: the model applies it */
 } mctx;
