@@ -51,8 +51,9 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
  FOR UPDATE SKIP LOCKED;
 
 -- name: task_candidates_below
--- task_candidates with ?3, a bound on the priority (task_top_due's): the
--- walk of lq_task_claim starts at that priority.  From the left it read
+-- task_candidates with ?3, a bound on the priority (found by stepping down
+-- with task_priority_step, lib/task.c claim_bound): the walk of
+-- lq_task_claim starts at that priority.  From the left it read
 -- every task of a higher priority first, due or not: 100 000 tasks of
 -- priority 5 not due yet, and each claim of a due task of priority 0 read
 -- them all (13 ms a claim).  MariaDB takes a subquery as a range bound

@@ -1200,6 +1200,13 @@ static void transcript(const op *ops, size_t n, FILE *f)
 	}
 }
 
+/* Stretch seg of whole, cut at the nb decision boundaries bounds. */
+static span stretch(const int64_t *bounds, size_t nb, span whole, size_t seg)
+{
+	span s = {seg == 0 ? whole.lo : bounds[seg - 1], seg == nb ? whole.hi : bounds[seg] - 1};
+	return s;
+}
+
 /* One operation and the comparison after it.  0, or -1 with why. */
 static int step(env *e, const op *o, char *why, size_t wsize)
 {
@@ -1249,48 +1256,47 @@ static int step(env *e, const op *o, char *why, size_t wsize)
 	e->faults_unknown += unknown;
 	size_t nc = 0;
 	char first_why[1024] = "";
-	/* An ack with a claim: the claim's stretch (seg2) is the ack's or a
-	 * later one, as its statements read the clock after the ack's. */
-	int pairs = o->kind == OP_ACK_CLAIM;
-	for (size_t seg = 0, seg2 = 0; seg <= nb; pairs && seg2 < nb ? seg2++ : (seg2 = ++seg)) {
-		c.now.lo = seg == 0 ? t0 : bounds[seg - 1];
-		c.now.hi = seg == nb ? t1 : bounds[seg] - 1;
-		c.later.lo = seg2 == 0 ? t0 : bounds[seg2 - 1];
-		c.later.hi = seg2 == nb ? t1 : bounds[seg2] - 1;
-		int fl = (o->kind == OP_ACK || o->kind == OP_ACK_CLAIM) && e->m.jobs[t.j].mode == LQ_AT_MOST_ONCE
-				 ? m_ack_flushes(&e->m, &c)
-				 : 0;
-		for (int variant = 0; variant < 4 && nc < MAX_CAND; variant++) {
-			int v_flush = variant & 1, v_unknown = variant >> 1;
-			if (v_flush && fl == 0)
-				continue;
-			if (!v_flush && fl == 1)
-				continue;
-			if (v_unknown && !unknown)
-				continue;
-			cand *k = &g_cands[nc];
-			k->m = e->m;
-			k->now = c.now;
-			k->flush = v_flush;
-			k->unknown = v_unknown;
-			c.unknown = v_unknown;
-			if (apply(&k->m, o, &t, &c, &r, v_flush, k->why, sizeof(k->why)) != 0) {
-				if (!first_why[0])
-					snprintf(first_why, sizeof(first_why), "%s", k->why);
-				continue;
+	for (size_t seg = 0; seg <= nb; seg++) {
+		/* An ack with a claim: the claim's stretch is the ack's or a later
+		 * one, as its statements read the clock after the ack's. */
+		size_t last = o->kind == OP_ACK_CLAIM ? nb : seg;
+		for (size_t seg2 = seg; seg2 <= last; seg2++) {
+			c.now = stretch(bounds, nb, whole, seg);
+			c.later = stretch(bounds, nb, whole, seg2);
+			int acks = o->kind == OP_ACK || o->kind == OP_ACK_CLAIM;
+			int fl = acks && e->m.jobs[t.j].mode == LQ_AT_MOST_ONCE ? m_ack_flushes(&e->m, &c) : 0;
+			for (int variant = 0; variant < 4 && nc < MAX_CAND; variant++) {
+				int v_flush = variant & 1, v_unknown = variant >> 1;
+				if (v_flush && fl == 0)
+					continue;
+				if (!v_flush && fl == 1)
+					continue;
+				if (v_unknown && !unknown)
+					continue;
+				cand *k = &g_cands[nc];
+				k->m = e->m;
+				k->now = c.now;
+				k->flush = v_flush;
+				k->unknown = v_unknown;
+				c.unknown = v_unknown;
+				if (apply(&k->m, o, &t, &c, &r, v_flush, k->why, sizeof(k->why)) != 0) {
+					if (!first_why[0])
+						snprintf(first_why, sizeof(first_why), "%s", k->why);
+					continue;
+				}
+				if (fired) {
+					/* A history write whose answer was lost is not sent
+					 * again and the call still succeeds (leaseq.h, run
+					 * history): the rows this call wrote may be missing. */
+					mctx u = c;
+					u.unknown = 1;
+					m_flush(&k->m, &u);
+					for (int i = 0; i < M_RUNS; i++)
+						if (k->m.runs[i].state == RUN_WRITTEN && k->m.runs[i].seq >= e->m.next_seq)
+							k->m.runs[i].state = RUN_MAYBE;
+				}
+				nc++;
 			}
-			if (fired) {
-				/* A history write whose answer was lost is not sent
-				 * again and the call still succeeds (leaseq.h, run
-				 * history): the rows this call wrote may be missing. */
-				mctx u = c;
-				u.unknown = 1;
-				m_flush(&k->m, &u);
-				for (int i = 0; i < M_RUNS; i++)
-					if (k->m.runs[i].state == RUN_WRITTEN && k->m.runs[i].seq >= e->m.next_seq)
-						k->m.runs[i].state = RUN_MAYBE;
-			}
-			nc++;
 		}
 	}
 	if (unknown && nc < MAX_CAND) {
