@@ -164,6 +164,24 @@ lq_status lq__claim_revoked_look(lq_db *db, const lq_task *t, int *revoked);
 /* lq_task_fail, recording the run as timed_out (when timed_out) or failed. */
 lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int timed_out);
 
+/* The task calls on the library's own layout of lq_task (task.c,
+ * progress.c); the exported lq_task_* in abi.c adapt a caller's older
+ * layout to them.  The library's own code calls these. */
+lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks,
+			 size_t n, size_t *claimed);
+lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st, const char *queue,
+			     lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks, size_t n, size_t *claimed);
+lq_status lq__task_ack(lq_db *db, const lq_task *t);
+lq_status lq__task_ack_many(lq_db *db, const lq_task *tasks, size_t n, lq_status *statuses);
+lq_status lq__task_release(lq_db *db, const lq_task *t);
+lq_status lq__task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms);
+lq_status lq__task_get(lq_db *db, int64_t id, lq_task *out);
+lq_status lq__task_snooze(lq_db *db, const lq_task *t, int64_t delay_ms);
+lq_status lq__task_ack_result(lq_db *db, const lq_task *t, const void *data, size_t len);
+lq_status lq__task_progress(lq_db *db, const lq_task *t, int percent, const char *message);
+/* sizeof(lq_task) in a caller's layout abi (abi.c). */
+size_t lq__task_size(int abi);
+
 /* Steering of recurring tasks (steer.c).  lq__steer: the columns the claim
  * and the ack read beside the task row; catch_up is effective (0 skip, 1
  * once, N). */

@@ -8,7 +8,7 @@
 
 #include "internal.h"
 
-LQ_EXTERN(lq_status) lq_task_progress(lq_db *db, const lq_task *t, int percent, const char *message)
+lq_status lq__task_progress(lq_db *db, const lq_task *t, int percent, const char *message)
 {
 	lq__ok(db);
 	long long id = (long long)t->id;

@@ -220,7 +220,7 @@ LQ_EXTERN(lq_status) lq_job_heartbeat(lq_job *job)
 		if (st != LQ_OK)
 			return st;
 	}
-	return lq_task_heartbeat(r->db, job->t, r->claim_ttl);
+	return lq__task_heartbeat(r->db, job->t, r->claim_ttl);
 }
 
 LQ_EXTERN(int) lq_job_stopping(const lq_job *job)
@@ -236,7 +236,7 @@ LQ_EXTERN(int64_t) lq_job_claim_ttl(const lq_job *job)
 
 LQ_EXTERN(lq_status) lq_job_progress(lq_job *job, int percent, const char *message)
 {
-	return lq_task_progress(job->r->db, job->t, percent, message);
+	return lq__task_progress(job->r->db, job->t, percent, message);
 }
 
 LQ_EXTERN(lq_status) lq_job_snooze(lq_job *job, int64_t delay_ms)
@@ -294,7 +294,7 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep, int last
 		char msg[LQ_NAME_MAX + 32];
 		snprintf(msg, sizeof(msg), "no handler for %s", t->name);
 		rep->failed++;
-		st = lq_task_fail(r->db, t, msg);
+		st = lq__task_fail(r->db, t, msg, 0);
 		return st == LQ_LOST || st == LQ_REVOKED ? LQ_OK : st;
 	}
 	lq_job job = {r, t, NULL, 0, 0, NULL, 0, 0};
@@ -308,11 +308,11 @@ static lq_status run_task(lq_runner *r, lq_task *t, lq_run_report *rep, int last
 	} else if (rc == 0) {
 		rep->ran++;
 		if (job.snooze_ms > 0)
-			st = lq_task_snooze(r->db, t, job.snooze_ms);
+			st = lq__task_snooze(r->db, t, job.snooze_ms);
 		else if (job.has_result)
-			st = lq_task_ack_result(r->db, t, job.result, job.result_len);
+			st = lq__task_ack_result(r->db, t, job.result, job.result_len);
 		else
-			st = lq_task_ack(r->db, t);
+			st = lq__task_ack(r->db, t);
 	} else {
 		rep->failed++;
 		st = lq__task_fail(r->db, t, job.error ? job.error : "handler failed", job.timed_out);
@@ -341,7 +341,7 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 	if (r->has_done) {
 		/* The last success acked with this claim: one round trip. */
 		lq_status ack = LQ_OK;
-		st = lq_task_ack_claim(r->db, &r->done, &ack, queue, r->mode, r->claim_ttl, tasks, r->batch, &got);
+		st = lq__task_ack_claim(r->db, &r->done, &ack, queue, r->mode, r->claim_ttl, tasks, r->batch, &got);
 		lq_task_clear(&r->done);
 		r->has_done = 0;
 		/* A lost claim means the task is someone else's now, a revoked one
@@ -351,7 +351,7 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 		else if (ack != LQ_OK && ack != LQ_LOST)
 			return ack;
 	} else {
-		st = lq_task_claim(r->db, queue, r->mode, r->claim_ttl, tasks, r->batch, &got);
+		st = lq__task_claim(r->db, queue, r->mode, r->claim_ttl, tasks, r->batch, &got);
 	}
 	if (st == LQ_EMPTY)
 		return LQ_OK;
@@ -370,7 +370,7 @@ static lq_status run_batch(lq_runner *r, const char *queue, lq_run_report *rep, 
 	 * it ends. */
 	for (size_t i = 0; i < got; i++) {
 		if (stopping(r)) {
-			st = lq_task_release(r->db, &tasks[i]);
+			st = lq__task_release(r->db, &tasks[i]);
 			if (st == LQ_LOST || st == LQ_REVOKED)
 				st = LQ_OK; /* someone else's now */
 		} else {
@@ -391,7 +391,7 @@ static lq_status ack_done(lq_runner *r, lq_status st, lq_run_report *rep)
 		return st;
 	char saved[sizeof(r->db->errmsg)];
 	memcpy(saved, r->db->errmsg, sizeof(saved));
-	lq_status ack = lq_task_ack(r->db, &r->done);
+	lq_status ack = lq__task_ack(r->db, &r->done);
 	lq_task_clear(&r->done);
 	r->has_done = 0;
 	if (ack == LQ_REVOKED) /* cancelled meanwhile: it did not run */

@@ -223,7 +223,7 @@ lq_status lq__steer_resume(lq_db *db, int64_t id, int *done)
 	what_of(what, sizeof(what), id);
 	*done = 0;
 	lq_task t;
-	lq_status st = lq_task_get(db, id, &t);
+	lq_status st = lq__task_get(db, id, &t);
 	if (st != LQ_OK)
 		return st == LQ_NOTFOUND ? LQ_OK : st; /* the caller says not found */
 	if (t.dead || !t.paused || !recurring(&t) || (t.claim_owner[0] && t.claim_until > t.now)) {
@@ -277,7 +277,7 @@ LQ_EXTERN(lq_status) lq_task_edit_schedule(lq_db *db, int64_t id, int64_t every_
 		return st;
 	for (int i = 0; i < EDIT_TRIES; i++) {
 		lq_task t;
-		if ((st = lq_task_get(db, id, &t)) != LQ_OK)
+		if ((st = lq__task_get(db, id, &t)) != LQ_OK)
 			return st == LQ_NOTFOUND ? lq__fail(db, st, "%s: not found", what) : st;
 		int dead = t.dead, rec = recurring(&t);
 		int64_t seen = t.run_at, now = t.now, next = 0;
@@ -319,7 +319,7 @@ LQ_EXTERN(lq_status) lq_task_run_now(lq_db *db, int64_t id)
 	if (st != LQ_OK)
 		return st;
 	lq_task t;
-	if ((st = lq_task_get(db, id, &t)) != LQ_OK)
+	if ((st = lq__task_get(db, id, &t)) != LQ_OK)
 		return st == LQ_NOTFOUND ? lq__fail(db, st, "%s: not found", what) : st;
 	int rec = recurring(&t) && !t.dead, paused = t.paused;
 	lq_task_clear(&t);

@@ -24,7 +24,7 @@ LQ_EXTERN(void) lq_task_clear_abi(lq_task *t, int abi)
 		return;
 	free(t->payload);
 	free(t->last_error);
-	memset(t, 0, sizeof(*t));
+	memset(t, 0, lq__task_size(abi));
 }
 
 /* lq__task_from_row reads the TASK_COLS of these; the claim_batch ones add
@@ -1513,7 +1513,7 @@ static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc)
 	size_t kept = 0;
 	for (size_t i = 0; i < cc->got; i++) {
 		lq_task cur;
-		lq_status st = lq_task_get(db, cc->tasks[i].id, &cur);
+		lq_status st = lq__task_get(db, cc->tasks[i].id, &cur);
 		/* Ours only by our (random) claim owner: never compare two empty
 		 * owners, never run on a guess. */
 		int ours = st == LQ_OK && !cur.dead && cc->tasks[i].claim_owner[0] &&
@@ -1576,7 +1576,7 @@ static lq_status claim_result(lq_db *db, const char *queue, size_t got, size_t l
 	return st != LQ_OK ? st : LQ_EMPTY;
 }
 
-LQ_EXTERN(lq_status) lq_task_claim(lq_db *db, const char *queue, lq_mode mode,
+lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode,
 				   int64_t claim_ttl_ms, lq_task *tasks, size_t n, size_t *claimed)
 {
 	lq__ok(db);
@@ -1737,7 +1737,7 @@ static enum task_state task_state(lq_db *db, const lq_task *t)
 	char saved[sizeof(db->errmsg)];
 	memcpy(saved, db->errmsg, sizeof(saved));
 	lq_task cur;
-	lq_status st = lq_task_get(db, t->id, &cur);
+	lq_status st = lq__task_get(db, t->id, &cur);
 	enum task_state ts = st == LQ_NOTFOUND ? TASK_GONE : st == LQ_OK ? TASK_THERE : TASK_UNREAD;
 	lq_task_clear(&cur);
 	memcpy(db->errmsg, saved, sizeof(saved));
@@ -1899,7 +1899,7 @@ static lq_status untrack(lq_db *db, const lq_task *t)
 	return settle(db, untrack_once, t, &u);
 }
 
-LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
+lq_status lq__task_ack(lq_db *db, const lq_task *t)
 {
 	lq__ok(db);
 	if (amo_tracked(t)) {
@@ -2089,11 +2089,6 @@ lq_status lq__task_fail(lq_db *db, const lq_task *t, const char *error, int time
 	return st != LQ_OK ? st : lq__run_record(db, what, t, r.buried ? LQ_RUN_DEAD : outcome, err);
 }
 
-LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error)
-{
-	return lq__task_fail(db, t, error, 0);
-}
-
 /*
  * Whether our own lost release applied.  It writes no history row, so the
  * row must tell: our release leaves the task live and unclaimed (no owner,
@@ -2109,7 +2104,7 @@ LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error
 static lq_status released_by_us(lq_db *db, const lq_task *t, int *ours)
 {
 	lq_task cur;
-	lq_status st = lq_task_get(db, t->id, &cur);
+	lq_status st = lq__task_get(db, t->id, &cur);
 	if (st != LQ_OK && st != LQ_NOTFOUND) {
 		lq_task_clear(&cur);
 		return settle_unread(db, t);
@@ -2146,7 +2141,7 @@ static lq_status release_alo_once(lq_db *db, const lq_task *t, void *arg, enum s
 	return LQ_OK;
 }
 
-LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
+lq_status lq__task_release(lq_db *db, const lq_task *t)
 {
 	lq__ok(db);
 	if (t->recurring && t->mode == LQ_AT_MOST_ONCE)
@@ -2188,7 +2183,7 @@ static lq_status snooze_alo_once(lq_db *db, const lq_task *t, void *arg, enum se
 	return LQ_OK;
 }
 
-LQ_EXTERN(lq_status) lq_task_snooze(lq_db *db, const lq_task *t, int64_t delay_ms)
+lq_status lq__task_snooze(lq_db *db, const lq_task *t, int64_t delay_ms)
 {
 	lq__ok(db);
 	if (delay_ms <= 0 || delay_ms > LQ_DELAY_MAX_MS)
@@ -2240,7 +2235,7 @@ static lq_status amo_result_body(lq_db *db, void *arg)
 	return st == LQ_OK ? lq__run_set_result(db, what, a->t, a->res) : st;
 }
 
-LQ_EXTERN(lq_status) lq_task_ack_result(lq_db *db, const lq_task *t, const void *data, size_t len)
+lq_status lq__task_ack_result(lq_db *db, const lq_task *t, const void *data, size_t len)
 {
 	lq__ok(db);
 	if (len > LQ_RESULT_MAX)
@@ -2315,7 +2310,7 @@ static lq_status beat_amo_once(lq_db *db, const lq_task *t, void *arg, enum sett
 	return LQ_OK;
 }
 
-LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms)
+lq_status lq__task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_ms)
 {
 	lq__ok(db);
 	if (t->mode == LQ_AT_MOST_ONCE && !amo_tracked(t))
@@ -2348,7 +2343,7 @@ static int get_row(void *arg, const lq_value *c, int n)
 	return 0;
 }
 
-LQ_EXTERN(lq_status) lq_task_get(lq_db *db, int64_t id, lq_task *out)
+lq_status lq__task_get(lq_db *db, int64_t id, lq_task *out)
 {
 	lq__ok(db);
 	memset(out, 0, sizeof(*out));
@@ -2465,7 +2460,7 @@ LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id)
 		/* Nothing moved: a dead task whose key a live task holds, or no
 		 * task.  A read that fails says neither: its own status. */
 		lq_task t;
-		st = lq_task_get(db, id, &t);
+		st = lq__task_get(db, id, &t);
 		if (st == LQ_OK) {
 			int dead = t.dead;
 			lq_task_clear(&t);
@@ -2590,11 +2585,11 @@ static lq_status claim_after(lq_db *db, lq_status ack, lq_status *done_st, const
 		return ack_and_claim(db, ack, "", ack, done_st);
 	char msg[sizeof(db->errmsg)];
 	snprintf(msg, sizeof(msg), "%s", db->errmsg);
-	lq_status st = lq_task_claim(db, queue, mode, ttl, tasks, n, claimed);
+	lq_status st = lq__task_claim(db, queue, mode, ttl, tasks, n, claimed);
 	return ack_and_claim(db, ack, msg, st, done_st);
 }
 
-LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st, const char *queue,
+lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st, const char *queue,
 				       lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks, size_t n,
 				       size_t *claimed)
 {
@@ -2603,7 +2598,7 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 		*claimed = 0;
 	lq_status st = claim_args(db, &queue, mode, &claim_ttl_ms, n);
 	if (st == LQ_OK && !done)
-		st = lq_task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
+		st = lq__task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	if (st != LQ_OK || !done)
 		return ack_and_claim(db, done ? st : LQ_OK, "", st, done_st);
 	int one = (db->be->caps & LQ_CAP_ONE_STATEMENT_ACK_CLAIM) != 0, fair = 0;
@@ -2613,7 +2608,7 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 		/* An occurrence, an at-most-once task, a batch on PostgreSQL, a
 		 * queue with partitions (the claim takes its turn among them):
 		 * the two calls, one after the other. */
-		return claim_after(db, lq_task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
+		return claim_after(db, lq__task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	}
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
@@ -2654,7 +2649,7 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 		return ack_and_claim(db, ack, msg, LQ_OK, done_st);
 	}
 	if (st == LQ_ERROR && db->conflicted) /* as lq_task_claim (Galera): nothing committed */
-		return claim_after(db, lq_task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
+		return claim_after(db, lq__task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	if (st != LQ_OK)
 		return ack_and_claim(db, st, "", st, done_st);
 	lq_status ack = ack_status(db, done, a.acked);
@@ -2663,7 +2658,7 @@ LQ_EXTERN(lq_status) lq_task_ack_claim(lq_db *db, const lq_task *done, lq_status
 	if (cc.got == 0 && cc.left > 0) {
 		/* Due tasks the one statement cannot claim (an occurrence, a claim
 		 * to bury): the whole claim, as lq_task_claim does it. */
-		st = lq_task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
+		st = lq__task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	} else {
 		if (claimed)
 			*claimed = cc.got;
@@ -2770,7 +2765,7 @@ static lq_status ack_sets(lq_db *db, const lq_task *tasks, size_t n, int64_t *ac
 	return first;
 }
 
-LQ_EXTERN(lq_status) lq_task_ack_many(lq_db *db, const lq_task *tasks, size_t n, lq_status *statuses)
+lq_status lq__task_ack_many(lq_db *db, const lq_task *tasks, size_t n, lq_status *statuses)
 {
 	lq__ok(db);
 	if (n == 0)
@@ -2794,7 +2789,7 @@ LQ_EXTERN(lq_status) lq_task_ack_many(lq_db *db, const lq_task *tasks, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		lq_status st, lost = sets && acked[i] < 0 ? (lq_status)-acked[i] : tx;
 		if (!ack_rides(&tasks[i]) || riding <= 1)
-			st = lq_task_ack(db, &tasks[i]); /* alone, as ever */
+			st = lq__task_ack(db, &tasks[i]); /* alone, as ever */
 		else if (lost == LQ_ECONN || lost == LQ_EUNKNOWN)
 			st = ack_once(db, &tasks[i], NULL, lost == LQ_EUNKNOWN ? SETTLE_AGAIN_UNKNOWN : SETTLE_AGAIN);
 		else if (lost != LQ_OK)

@@ -6,7 +6,7 @@
  * Exit 0 when every group passed, 77 when the backend's DSN is not set.
  * LQT_GROUP=name runs one group only (lease, task, schedule, runner, errors,
  * task-features, borrow, run, shared, progress,
- * cancel, ack-claim, steer, limits, partition).
+ * cancel, ack-claim, steer, limits, partition, abi).
  */
 #include <string.h>
 
@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 		{"steer", lqt_conf_steer},
 		{"limits", lqt_conf_limits},
 		{"partition", lqt_conf_partition},
+		{"abi", lqt_conf_abi},
 	};
 	const char *only = getenv("LQT_GROUP");
 	int failed = 0;

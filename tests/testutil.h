@@ -168,6 +168,7 @@ int lqt_conf_shared(void);
 int lqt_conf_progress(void);
 int lqt_conf_cancel(void);
 int lqt_conf_ack_claim(void);
+int lqt_conf_abi(void);
 
 /* Count the rows a list call reports. */
 int64_t lqt_count_leases(lq_db *db);
