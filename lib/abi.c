@@ -18,10 +18,21 @@
 
 #include "internal.h"
 
+/* How a compiler aligns an lq_task, which rounds up the size of each
+ * layout (offsetof of a field after a char, so C99). */
+#define TASK_ALIGN offsetof(struct { char c; lq_task t; }, t)
+#define ROUND_UP(n, a) (((n) + (a)-1) / (a) * (a))
+
 size_t lq__task_size(int abi)
 {
-	/* Layout 2 appended concurrency_key. */
-	return abi >= 2 ? sizeof(lq_task) : offsetof(lq_task, concurrency_key);
+	switch (abi) {
+	case 1:
+		return ROUND_UP(offsetof(lq_task, concurrency_key), TASK_ALIGN);
+	case 2: /* appended concurrency_key */
+		return ROUND_UP(offsetof(lq_task, partition), TASK_ALIGN);
+	default: /* 3 appended partition */
+		return sizeof(lq_task);
+	}
 }
 
 static int own_layout(const lq_db *db)

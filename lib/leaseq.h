@@ -75,7 +75,8 @@ extern "C" {
  * Option structures (lq_task_opts, lq_lease_opts, lq_run_filter,
  * lq_runner_opts) carry a version field that their *_INIT macro sets.
  */
-#define LQ_ABI_VERSION 2 /* 2: lq_run_counts.cancelled, lq_task.concurrency_key */
+#define LQ_ABI_VERSION 3 /* 2: lq_run_counts.cancelled, lq_task.concurrency_key;
+                          * 3: lq_task.partition */
 
 /* Status codes.  Append only: never renumber or remove one.
  * The local-file statuses (SQLite's database file; a server backend never
@@ -528,6 +529,8 @@ typedef struct lq_task {
 	int64_t timeout_ms;     /* 0: none of its own (the worker's default) */
 	/* ABI 2: flow control (written only for callers built with abi >= 2). */
 	char concurrency_key[LQ_NAME_MAX + 1]; /* "" if none */
+	/* ABI 3 (written only for callers built with abi >= 3). */
+	char partition[LQ_NAME_MAX + 1]; /* "" if none (lq_task_opts.partition) */
 } lq_task;
 
 /* Free what t owns and zero it.  Accepts NULL. */

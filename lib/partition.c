@@ -39,18 +39,24 @@ lq_status lq__part_on(lq_db *db, const char *queue, int *on)
 	return LQ_OK;
 }
 
+lq_status lq__part_touch(lq_db *db, const char *what, const char *queue, const char *part)
+{
+	lq_value p[2] = {lq__v_text(queue), lq__v_text(part)};
+	lq_status st = lq__exec(db, what, LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL);
+	if (st != LQ_OK)
+		return st;
+	/* The tasks without a partition are a partition of their own. */
+	p[1] = lq__v_text("");
+	if ((st = lq__exec(db, what, LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL)) == LQ_OK)
+		lq__part_known(db, queue, 1);
+	return st;
+}
+
 lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id)
 {
 	lq_value s[2] = {lq_v_int(id), lq__v_text(part)};
 	lq_status st = lq__exec(db, "task add", LQ_SQL_task_set_part, s, 2, NULL, NULL, NULL);
-	if (st != LQ_OK)
-		return st;
-	lq_value p[2] = {lq__v_text(queue), lq__v_text(part)};
-	if ((st = lq__exec(db, "task add", LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL)) != LQ_OK)
-		return st;
-	/* The tasks without a partition are a partition of their own. */
-	p[1] = lq__v_text("");
-	return lq__exec(db, "task add", LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL);
+	return st == LQ_OK ? lq__part_touch(db, "task add", queue, part) : st;
 }
 
 static int part_row(void *arg, const lq_value *c, int n)

@@ -69,6 +69,7 @@ lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
 	t->priority = (int)lq__col_int(&c[20]);
 	t->timeout_ms = lq__col_int(&c[21]);
 	lq__col_str(&c[22], t->concurrency_key, sizeof(t->concurrency_key));
+	lq__col_str(&c[23], t->partition, sizeof(t->partition));
 	return LQ_OK;
 }
 
@@ -1999,11 +2000,11 @@ static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char 
 	char what[64];
 	task_what(what, sizeof(what), t->id);
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[12] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+	lq_value p[13] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
 			  lq__v_text(error), lq_v_int(t->created_at), lq_v_int(t->priority), opt_ms(t->timeout_ms),
-			  lq__v_opt_text(t->concurrency_key)};
-	return lq__exec_once(db, what, LQ_SQL_task_dead_insert, p, 12, NULL, NULL, NULL);
+			  lq__v_opt_text(t->concurrency_key), lq__v_text(t->partition)};
+	return lq__exec_once(db, what, LQ_SQL_task_dead_insert, p, 13, NULL, NULL, NULL);
 }
 
 static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, enum settle_try again)
@@ -2028,12 +2029,17 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, enum s
 		return bury_amo(db, t, r->attempts, r->error);
 	}
 	lq_value blob = t->payload_len ? lq_v_blob(t->payload, t->payload_len) : lq_v_null();
-	lq_value p[13] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
+	lq_value p[14] = {lq_v_int(t->id), lq__v_text(t->queue), lq__v_text(t->name), blob,
 			  lq_v_int(r->attempts), lq_v_int(t->max_attempts), lq__v_opt_text(t->unique_key),
 			  lq_v_int(r->delay), lq__v_opt_text(r->error), lq_v_int(t->created_at),
-			  lq_v_int(t->priority), opt_ms(t->timeout_ms), lq__v_opt_text(t->concurrency_key)};
+			  lq_v_int(t->priority), opt_ms(t->timeout_ms), lq__v_opt_text(t->concurrency_key),
+			  lq__v_text(t->partition)};
 	int64_t n = 0;
-	st = lq__exec_once(db, what, LQ_SQL_task_reinsert, p, 13, NULL, NULL, &n);
+	st = lq__exec_once(db, what, LQ_SQL_task_reinsert, p, 14, NULL, NULL, &n);
+	/* Without its partition's row the task is still claimed, by the plain
+	 * claim; with it, in its turn. */
+	if (st == LQ_OK && n == 1 && t->partition[0] && lq__part_touch(db, what, t->queue, t->partition) != LQ_OK)
+		lq__ok(db);
 	if (st != LQ_OK || n == 1) {
 		if (st == LQ_OK)
 			lq__notify(db, LQ_CHANNEL_TASK);
@@ -2446,6 +2452,20 @@ static lq_status retry_body(lq_db *db, void *arg)
 	return lq__exec(db, what, LQ_SQL_task_run_now, p, 1, NULL, NULL, &c->n);
 }
 
+/* A revived task of a partition: its partition's row, so that it takes its
+ * turn (without the row the plain claim still finds it, so a failure here
+ * costs the turn, never the task). */
+static void revived_in_turn(lq_db *db, int64_t id)
+{
+	lq_task t;
+	char what[64];
+	task_what(what, sizeof(what), id);
+	if (lq__task_get(db, id, &t) == LQ_OK && t.partition[0])
+		(void)lq__part_touch(db, what, t.queue, t.partition);
+	lq_task_clear(&t);
+	lq__ok(db);
+}
+
 LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id)
 {
 	lq__ok(db);
@@ -2472,6 +2492,8 @@ LQ_EXTERN(lq_status) lq_task_retry(lq_db *db, int64_t id)
 		}
 		return lq__fail(db, LQ_NOTFOUND, "task %lld: not found", (long long)id);
 	}
+	if (c.dead_n == 1)
+		revived_in_turn(db, id);
 	lq__notify(db, LQ_CHANNEL_TASK);
 	return LQ_OK;
 }

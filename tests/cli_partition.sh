@@ -73,8 +73,22 @@ run task add t --queue "$Q" --in 1h
 id2=$(cat "$T/out")
 run task show "$id2"; want_rc 0
 grep -q '^partition:' "$T/out" && why+=("a task without a partition shows one")
+run --json task list --queue "$Q"; want_rc 0
+json_has "$T/out" partition tenant-42 || why+=("task list --json has no \"partition\": \"tenant-42\"")
 run task rm "$id"; run task rm "$id2"
-end "task show: the partition (text and --json); none without one"
+end "task show, task list: the partition (text and --json); none without one"
+
+begin
+run task add t --queue "$Q.dead" --partition tenant-7 --max-attempts 1
+id=$(cat "$T/out")
+run worker --queue "$Q.dead" --drain --handler 't=exit 3'
+run task show "$id"; want_rc 0; want_out '^partition: +tenant-7$'
+run --json task list --dead --queue "$Q.dead"; want_rc 0
+json_has "$T/out" partition tenant-7 || why+=("task list --dead --json has no \"partition\": \"tenant-7\"")
+run task retry "$id"; want_rc 0
+run task show "$id"; want_rc 0; want_out '^partition: +tenant-7$'
+run task rm "$id"
+end "a task out of attempts keeps its partition, dead and retried"
 
 begin
 long=$(printf 'p%.0s' $(seq 1 300))

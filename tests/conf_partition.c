@@ -593,6 +593,52 @@ static void batch_in_few_statements(void **state)
 	}
 }
 
+/* A task put back keeps its partition.  At most once the claim deleted the
+ * row, so a retry, a snooze or a hand-back writes it again from the claimed
+ * task; a task out of attempts keeps it among the dead and when revived. */
+static void put_back_keeps_partition(void **state)
+{
+	lq_db *db = DB(state);
+	const char *how[] = {"fail", "snooze", "release", "bury"};
+
+	for (int h = 0; h < 4; h++) {
+		for (int m = 0; m < 2; m++) {
+			lq_task_opts o = LQ_TASK_OPTS_INIT;
+			lq_task t;
+			size_t got = 0;
+			int64_t id = 0;
+			char part[LQ_NAME_MAX + 1];
+
+			o.queue = "pb";
+			o.partition = "T";
+			o.max_attempts = h == 3 ? 1 : 5;
+			assert_lq_ok(db, lq_task_add(db, "t", &o, &id, NULL));
+			assert_lq_ok(db, lq_task_claim(db, "pb", m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE, 30000, &t, 1, &got));
+			assert_int_equal(t.id, id);
+			assert_string_equal(t.partition, "T");
+			if (h == 0 || h == 3)
+				assert_lq_ok(db, lq_task_fail(db, &t, "x"));
+			else if (h == 1)
+				assert_lq_ok(db, lq_task_snooze(db, &t, 1));
+			else
+				assert_lq_ok(db, lq_task_release(db, &t));
+			lq_task_clear(&t);
+			if (h == 3) {
+				assert_lq_ok(db, lq_task_get(db, id, &t));
+				assert_true(t.dead);
+				assert_string_equal(t.partition, "T");
+				lq_task_clear(&t);
+				assert_lq_ok(db, lq_task_retry(db, id));
+			}
+			assert_lq_ok(db, lq_task_partition(db, id, part, sizeof(part)));
+			if (strcmp(part, "T") != 0)
+				fail_msg("%s %s: the task came back in partition \"%s\"", m ? "at least once" : "at most once",
+					 how[h], part);
+			assert_lq_ok(db, lq_task_rm(db, id));
+		}
+	}
+}
+
 int lqt_conf_partition(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,6 +655,7 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(limited_skipped_when_shut, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_partitions_stamped, lqt_conf_test_setup),
 		cmocka_unit_test_setup(batch_in_few_statements, lqt_conf_test_setup),
+		cmocka_unit_test_setup(put_back_keeps_partition, lqt_conf_test_setup),
 	};
 	char name[64];
 

@@ -360,15 +360,15 @@ static void test_placeholders(void **state)
 	name(uk, sizeof(uk), "ph_key");
 	int64_t id = 4000000000000LL + getpid();
 	static const char payload[] = "pay\0load";
-	/* task_reinsert: VALUES (?1, ?2, ?3, ?4, NOW + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12, ?13) */
-	lq_value p[13] = {lq_v_int(id),      txt(q),        txt(nm),        lq_v_blob(payload, sizeof(payload)),
+	/* task_reinsert: VALUES (?1, ?2, ?3, ?4, NOW + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12, ?13, ?14) */
+	lq_value p[14] = {lq_v_int(id),      txt(q),        txt(nm),        lq_v_blob(payload, sizeof(payload)),
 			  lq_v_int(5),       lq_v_int(7),   txt(uk),        lq_v_int(-3600000),
-			  txt("last err"),   lq_v_int(1234), lq_v_int(0),   lq_v_null(), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_reinsert, p, 13, NULL), 1);
+			  txt("last err"),   lq_v_int(1234), lq_v_int(0),   lq_v_null(), lq_v_null(), txt("ph_part")};
+	assert_int_equal(RUN(c, LQ_SQL_task_reinsert, p, 14, NULL), 1);
 	lq_value pid[1] = {lq_v_int(id)};
 	RUN(c, LQ_SQL_task_get, pid, 1, r);
 	assert_int_equal(r->n, 1);
-	assert_int_equal(r->ncols, 24);
+	assert_int_equal(r->ncols, LQ_TASK_COLS);
 	struct cell *row = r->c[0];
 	assert_int_equal(row[0].i, id);
 	assert_string_equal(row[1].s, q);
@@ -388,6 +388,7 @@ static void test_placeholders(void **state)
 	assert_int_equal(row[16].i, 1234);
 	assert_int_equal(row[17].i, 0);
 	assert_int_equal(row[18].type, LQ_V_NULL);
+	assert_string_equal(row[23].s, "ph_part");
 
 	/* task_list: ?1 twice (NULL and a value), ?2 after. */
 	lq_value pl[2] = {txt(q), lq_v_int(1)};
@@ -989,7 +990,7 @@ static void test_task_semantics(void **state)
 
 	lq_value pc[2] = {txt(q), lq_v_int(10)};
 	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
-	assert_int_equal(r->ncols, 24);
+	assert_int_equal(r->ncols, LQ_TASK_COLS);
 	assert_int_equal(r->n, 3); /* t3 (run_at 1), t4 (5), t1 (now); not t2 */
 	assert_int_equal(r->c[0][0].i, t3);
 	assert_int_equal(r->c[1][0].i, t4);
@@ -1105,10 +1106,11 @@ static void test_task_semantics(void **state)
 	assert_int_equal(r->c[0][17].i, 0);
 	assert_string_equal(r->c[0][15].s, "dead");
 
-	lq_value pdi[12] = {lq_v_int(t2), txt(q),      txt("t2"), lq_v_blob("", 0), lq_v_int(3),
-			    lq_v_int(3),  lq_v_null(), txt("out"), lq_v_int(77), lq_v_int(0), lq_v_null(), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 12, NULL), 1);
-	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 12, NULL), 0);
+	lq_value pdi[13] = {lq_v_int(t2), txt(q),      txt("t2"), lq_v_blob("", 0), lq_v_int(3),
+			    lq_v_int(3),  lq_v_null(), txt("out"), lq_v_int(77), lq_v_int(0), lq_v_null(), lq_v_null(),
+			    txt("")};
+	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 13, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_dead_insert, pdi, 13, NULL), 0);
 
 	RUN(c, LQ_SQL_queue_list, NULL, 0, r);
 	int seen = 0;

@@ -454,7 +454,7 @@ static void test_bytea_roundtrip(void **state)
 
 	RUN(c, task_get, &r, lq_v_int(id));
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 24);
+	assert_int_equal(r.ncols, LQ_TASK_COLS);
 	assert_int_equal(r.type[3], LQ_V_BLOB);
 	assert_int_equal(r.blob_len, n);
 	assert_memory_equal(r.blob, p, n);
@@ -682,12 +682,12 @@ static void test_every_statement(void **state)
 		RUN(c, task_claim_batch_update, &r, qb, lq_v_int(10), lq__v_text("wb"), lq_v_int(30000));
 		DID(task_claim_batch_update);
 		assert_int_equal(r.n, 1);
-		assert_int_equal(r.ncols, 25);
+		assert_int_equal(r.ncols, LQ_TASK_COLS + 1);
 		assert_int_equal(r.i[0], plain1);
 		assert_string_equal(r.s[8], "wb"); /* the row as updated */
 		assert_int_equal(r.i[5], 1);
 		assert_true(r.i[9] >= r.i[19] + 30000);
-		assert_int_equal(r.i[24], 1); /* claimed */
+		assert_int_equal(r.i[LQ_TASK_COLS], 1); /* claimed */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0),
 				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
@@ -695,9 +695,9 @@ static void test_every_statement(void **state)
 		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10)), DID(task_claim_batch_delete);
 		assert_int_equal(r.n, 1); /* the claimed plain task is not due */
-		assert_int_equal(r.ncols, 25);
+		assert_int_equal(r.ncols, LQ_TASK_COLS + 1);
 		assert_int_equal(r.type[0], LQ_V_NULL);
-		assert_int_equal(r.i[24], 0); /* claimed */
+		assert_int_equal(r.i[LQ_TASK_COLS], 0); /* claimed */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
@@ -707,7 +707,7 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 1);
 		assert_int_equal(r.i[0], plain2);
 		assert_int_equal(r.blob_len, sizeof(pl));
-		assert_int_equal(r.i[24], 1); /* claimed */
+		assert_int_equal(r.i[LQ_TASK_COLS], 1); /* claimed */
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10));
 		assert_int_equal(r.n, 0); /* gone */
 		/* The one-task forms: the same results without the limit. */
@@ -717,11 +717,11 @@ static void test_every_statement(void **state)
 		plain2 = r.i[0];
 		RUN(c, task_claim_one_update, &r, qb, lq__v_text("wo"), lq_v_int(30000)), DID(task_claim_one_update);
 		assert_int_equal(r.n, 1);
-		assert_int_equal(r.ncols, 25);
+		assert_int_equal(r.ncols, LQ_TASK_COLS + 1);
 		assert_int_equal(r.i[0], plain2);
 		assert_string_equal(r.s[8], "wo");
 		assert_true(r.i[9] >= r.i[19] + 30000);
-		assert_int_equal(r.i[24], 1);
+		assert_int_equal(r.i[LQ_TASK_COLS], 1);
 		assert_int_equal(RUN(c, task_release_claim, NULL, lq_v_int(plain2), lq__v_text("wo")), 1);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(0)), 1);
 		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
@@ -729,13 +729,13 @@ static void test_every_statement(void **state)
 		RUN(c, task_claim_one_delete, &r, qb), DID(task_claim_one_delete);
 		assert_int_equal(r.n, 1); /* the recurring task: reported, not claimed */
 		assert_int_equal(r.type[0], LQ_V_NULL);
-		assert_int_equal(r.i[24], 0);
+		assert_int_equal(r.i[LQ_TASK_COLS], 0);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(plain2), lq_v_int(0)), 1);
 		RUN(c, task_claim_one_delete, &r, qb);
 		assert_int_equal(r.n, 1);
 		assert_int_equal(r.i[0], plain2);
-		assert_int_equal(r.i[24], 1);
+		assert_int_equal(r.i[LQ_TASK_COLS], 1);
 		RUN(c, task_claim_one_delete, &r, qb);
 		assert_int_equal(r.n, 0);
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(plain1)), 1);
@@ -743,7 +743,7 @@ static void test_every_statement(void **state)
 	}
 	RUN(c, task_candidates, &r, q, lq_v_int(10)), DID(task_candidates);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 24);
+	assert_int_equal(r.ncols, LQ_TASK_COLS);
 	assert_int_equal(r.i[0], id);
 	assert_true(r.i[19] >= now);
 	int64_t created = r.i[16];
@@ -800,16 +800,19 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_claim_delete, NULL, lq_v_int(id)), 1);
 	DID(task_claim_delete);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 1);
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null(),
+			     lq__v_text("p")), 1);
 	assert_int_equal(RUN(c, task_reinsert, NULL, lq_v_int(id), q, nm, pay, lq_v_int(1), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 0);
+			     lq__v_text("u1"), lq_v_int(0), lq__v_text("e"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null(),
+			     lq__v_text("p")), 0);
 	DID(task_reinsert);
 	RUN(c, task_get, &r, lq_v_int(id)), DID(task_get);
-	assert_int_equal(r.ncols, 24);
+	assert_int_equal(r.ncols, LQ_TASK_COLS);
 	assert_int_equal(r.blob_len, sizeof(pl));
 	assert_memory_equal(r.blob, pl, sizeof(pl));
 	assert_int_equal(r.i[5], 1); /* attempts */
 	assert_string_equal(r.s[15], "e");
+	assert_string_equal(r.s[23], "p"); /* partition */
 	int64_t run_at = r.i[4];
 	assert_int_equal(RUN(c, task_claim_occurrence, NULL, lq_v_int(id), lq_v_int(run_at),
 			     lq_v_int(run_at + 60000)), 1);
@@ -824,7 +827,7 @@ static void test_every_statement(void **state)
 	DID(task_run_now);
 	RUN(c, task_list, &r, lq_v_null(), lq_v_int(0)), DID(task_list);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, 24);
+	assert_int_equal(r.ncols, LQ_TASK_COLS);
 	assert_int_equal(r.type[3], LQ_V_NULL); /* no payloads in lists */
 	RUN(c, task_list, &r, q, lq_v_int(1));
 	assert_int_equal(r.n, 0); /* paused */
@@ -833,11 +836,12 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id)), 1);
 	DID(task_delete);
 	assert_int_equal(RUN(c, task_dead_insert, NULL, lq_v_int(id + 1000), q, nm, pay, lq_v_int(3),
-			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null()), 1);
+			     lq_v_int(3), lq_v_null(), lq__v_text("err"), lq_v_int(created), lq_v_int(0), lq_v_null(), lq_v_null(),
+			     lq__v_text("p")), 1);
 	DID(task_dead_insert);
 	RUN(c, task_list_dead, &r, q), DID(task_list_dead);
 	assert_int_equal(r.n, 2);
-	assert_int_equal(r.ncols, 24);
+	assert_int_equal(r.ncols, LQ_TASK_COLS);
 	assert_int_equal(r.i[17], 1);
 	RUN(c, task_get, &r, lq_v_int(id));
 	assert_int_equal(r.i[17], 1);

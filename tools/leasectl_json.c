@@ -269,6 +269,7 @@ void lc_json_task(struct lc_json *j, const lq_task *t, int with_payload)
 	lc_json_kint_opt(j, "timeout_ms", t->timeout_ms);
 	lc_json_kstr_opt(j, "unique_key", t->unique_key);
 	lc_json_kstr_opt(j, "concurrency_key", t->concurrency_key);
+	lc_json_kstr_opt(j, "partition", t->partition);
 	lc_json_kstr_opt(j, "claim_owner", t->claim_owner);
 	lc_json_kint_opt(j, "claim_until", t->claim_until);
 	lc_json_kint_opt(j, "every_ms", t->every_ms);

@@ -584,12 +584,12 @@ static const struct lc_usage list_usage = {
 		       "(once, every DUR, cron EXPR ZONE) and the last error.  JSON: an array of\n"
 		       "task objects with the schema's field names (id, queue, name, run_at,\n"
 		       "attempts, max_attempts, priority, timeout_ms, unique_key, concurrency_key,\n"
-		       "claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,\n"
-		       "created_at, dead, died_at; times in epoch ms).  Then, unless --due or\n"
-		       "--dead, the tasks running at most once (claimed by 'worker' or 'tick',\n"
-		       "which deletes their rows), by start, in state running: in JSON with id,\n"
-		       "queue, name, run_at, attempts, claim_owner, claim_until, dead, \"state\":\n"
-		       "\"running\", \"mode\": \"at-most-once\" and started_at.",
+		       "partition, claim_owner, claim_until, every_ms, cron, tz, missed, paused,\n"
+		       "last_error, created_at, dead, died_at; times in epoch ms).  Then, unless\n"
+		       "--due or --dead, the tasks running at most once (claimed by 'worker' or\n"
+		       "'tick', which deletes their rows), by start, in state running: in JSON\n"
+		       "with id, queue, name, run_at, attempts, claim_owner, claim_until, dead,\n"
+		       "\"state\": \"running\", \"mode\": \"at-most-once\" and started_at.",
 	.opts = list_opts,
 	.examples = "leasectl task list --queue mail --due\nleasectl task list --dead --json | jq '.[].last_error'",
 	.exits = "0   listed (also when there are none)\n64  bad usage\n69  database unreachable\n1   other failure",
@@ -732,12 +732,11 @@ static const struct lc_usage show_usage = {
 		       "that holds it now (percent and message; see 'worker').  JSON: the task\n"
 		       "object, with \"payload\" as a string when it is valid UTF-8, else\n"
 		       "\"payload_base64\"; \"progress\", \"progress_msg\" and \"progress_at\" for a\n"
-		       "live task (null when none); \"partition\" when the task has one (task add\n"
-		       "--partition).  A task running at most once (claimed by 'worker' or\n"
-		       "'tick', which deleted its row and its payload) shows as its run: id,\n"
-		       "queue, name, since when and on which worker it runs, run_at and attempt;\n"
-		       "JSON: the keys of 'task list' for it (\"state\": \"running\", \"mode\":\n"
-		       "\"at-most-once\"), and no payload (--raw fails).",
+		       "live task (null when none).  A task running at most once (claimed by\n"
+		       "'worker' or 'tick', which deleted its row and its payload) shows as its\n"
+		       "run: id, queue, name, since when and on which worker it runs, run_at and\n"
+		       "attempt; JSON: the keys of 'task list' for it (\"state\": \"running\",\n"
+		       "\"mode\": \"at-most-once\"), and no payload (--raw fails).",
 	.opts = show_opts,
 	.examples = "leasectl task show 42\nleasectl task show 42 --raw > payload.bin",
 	.exits = TASK_EXITS_ID,
@@ -753,7 +752,7 @@ static int printable_text(const unsigned char *p, size_t n)
 	return 1;
 }
 
-static void print_task(const lq_task *t, const lq_schedule *s, const char *part)
+static void print_task(const lq_task *t, const lq_schedule *s)
 {
 	char buf[600], when[96], sched[300], d[32];
 
@@ -771,8 +770,8 @@ static void print_task(const lq_task *t, const lq_schedule *s, const char *part)
 	}
 	printf("attempts:     %d of %d\n", t->attempts, t->max_attempts);
 	printf("priority:     %d\n", t->priority);
-	if (part[0])
-		printf("partition:    %s\n", lc_pr(buf, sizeof(buf), part));
+	if (t->partition[0])
+		printf("partition:    %s\n", lc_pr(buf, sizeof(buf), t->partition));
 	if (t->timeout_ms) {
 		lc_fmt_duration(d, sizeof(d), t->timeout_ms);
 		printf("timeout:      %s\n", d);
@@ -869,12 +868,6 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 		return rc;
 	memset(&t, 0, sizeof(t));
 	st = lq_task_get(db, id, &t);
-	char part[LQ_NAME_MAX + 1] = "";
-	if (st == LQ_OK && !t.dead && !a.raw) {
-		lq_status pst = lq_task_partition(db, id, part, sizeof(part));
-		if (pst != LQ_OK && pst != LQ_NOTFOUND)
-			st = pst;
-	}
 	if (st == LQ_NOTFOUND) {
 		rc = show_running(ctx, db, id, a.raw);
 	} else if (st != LQ_OK) {
@@ -893,14 +886,12 @@ static int cmd_task_show(struct lc_ctx *ctx, int argc, char **argv)
 			lc_json_task(&j, &t, 1);
 			if (has_s)
 				lc_json_schedule(&j, &s);
-			if (part[0])
-				lc_json_kstr(&j, "partition", part);
 			if (!t.dead)
 				lc_json_progress(&j, db, id);
 			lc_json_end_obj(&j);
 			lc_json_end(&j);
 		} else {
-			print_task(&t, has_s ? &s : NULL, part);
+			print_task(&t, has_s ? &s : NULL);
 			if (!t.dead)
 				lc_print_progress(db, id);
 		}

@@ -360,6 +360,8 @@ namespace Leaseq {
         public readonly ?string $tz;
         /** The concurrency key (its limit: Db::limit()); null when none. */
         public readonly ?string $concurrencyKey;
+        /** The partition whose turn it takes (fair share); null when none. */
+        public readonly ?string $partition;
 
         private function __construct() {}
     }

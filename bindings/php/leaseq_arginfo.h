@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: cac47f986b81673a0fb2c8d8b2428f802c837473 */
+ * Stub hash: 962c40612b39892e3b6564a9273ccdb683024359 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Leaseq_Db___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dsn, IS_STRING, 1, "null")
@@ -611,6 +611,12 @@ static zend_class_entry *register_class_Leaseq_Task(void)
 	zend_string *property_concurrencyKey_name = zend_string_init("concurrencyKey", sizeof("concurrencyKey") - 1, 1);
 	zend_declare_typed_property(class_entry, property_concurrencyKey_name, &property_concurrencyKey_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING|MAY_BE_NULL));
 	zend_string_release(property_concurrencyKey_name);
+
+	zval property_partition_default_value;
+	ZVAL_UNDEF(&property_partition_default_value);
+	zend_string *property_partition_name = zend_string_init("partition", sizeof("partition") - 1, 1);
+	zend_declare_typed_property(class_entry, property_partition_name, &property_partition_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING|MAY_BE_NULL));
+	zend_string_release(property_partition_name);
 
 	return class_entry;
 }

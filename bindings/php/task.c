@@ -60,6 +60,7 @@ void lq_php_task_new(zval *out, const lq_task *t)
 	lq_php_prop_str(o, "cron", t->cron[0] ? t->cron : NULL);
 	lq_php_prop_str(o, "tz", t->cron[0] && t->tz[0] ? t->tz : NULL);
 	lq_php_prop_str(o, "concurrencyKey", t->concurrency_key[0] ? t->concurrency_key : NULL);
+	lq_php_prop_str(o, "partition", t->partition[0] ? t->partition : NULL);
 }
 
 lq_php_task *lq_php_task_get(zend_object *obj)

@@ -23,7 +23,8 @@
  *               unique_key, claim_owner, claim_until, every_ms, cron, tz,
  *               missed, paused, last_error, created_at, dead (0|1),
  *               died_at (NULL for live tasks), NOW, priority, timeout_ms,
- *               concurrency_key, limited (0|1: a claim must pass lq_limit;
+ *               concurrency_key, partition ('' if none), limited (0|1: a
+ *               claim must pass lq_limit;
  *               only the claim statements compute it, the others give 0)
  *                                             (LQ_TASK_COLS columns)
  *   RUN_COLS    id, task_id, run_at, queue, name, worker, attempt, started_at,
@@ -34,7 +35,7 @@
 
 /* How many columns TASK_COLS has: what lq__task_from_row reads, and where
  * the claim_batch statements put "claimed". */
-#define LQ_TASK_COLS 24
+#define LQ_TASK_COLS 25
 #define LQ_LEASE_COLS 6
 #define LQ_RUN_COLS 12
 
@@ -133,14 +134,15 @@
 						       at-least-once: unclaim, held back until NOW+backoff */ \
 	X(task_reinsert, 0)                         /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,    \
 							?6 max_attempts, ?7 unique_key, ?8 backoff, ?9 error, \
-							?10 created_at, ?11 priority, ?12 timeout_ms, ?13 concurrency_key) \
-							at-most-once retry; conflict: nothing */ \
+							?10 created_at, ?11 priority, ?12 timeout_ms, ?13 concurrency_key, \
+							?14 partition) at-most-once retry; conflict: nothing */ \
 	X(task_bury, 0)                             /* (?1 id, ?2 owner|NULL, ?3 error) copy to lq_task_dead if \
 							claimed by owner, or (NULL) if unclaimed/claim expired */ \
 	X(task_delete, 0)                           /* (?1 id) delete the live task */                        \
 	X(task_dead_insert, 0)                      /* (?1 id, ?2 queue, ?3 name, ?4 payload, ?5 attempts,    \
 							?6 max_attempts, ?7 unique_key, ?8 error, ?9 created_at, \
-							?10 priority, ?11 timeout_ms, ?12 concurrency_key) */ \
+							?10 priority, ?11 timeout_ms, ?12 concurrency_key, \
+							?13 partition) */ \
 	X(task_record_error, 0)                     /* (?1 id, ?2 error) recurring task: last_error */        \
 	X(task_get, LQ_TASK_COLS)                   /* (?1 id) -> TASK_COLS, live or dead */                  \
 	X(task_list, LQ_TASK_COLS)                  /* (?1 queue|NULL, ?2 due_only) -> TASK_COLS (payload NULL) by id */ \

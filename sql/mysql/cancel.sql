@@ -8,7 +8,7 @@
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
-       concurrency_key, 0
+       concurrency_key, part, 0
   FROM lq_task WHERE id = ?1
    FOR UPDATE;
 

@@ -122,7 +122,7 @@ queue = ?1
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
-       concurrency_key, {{LIMITED}}
+       concurrency_key, part, {{LIMITED}}
   FROM lq_task FORCE INDEX (lq_task_claim)
  WHERE {{CLAIM_FILTER}}
 

@@ -9,7 +9,7 @@ WITH {{CLK}}
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), priority, timeout_ms,
-       concurrency_key, 0::bigint
+       concurrency_key, part, 0::bigint
   FROM lq_task WHERE id = $1::bigint
    FOR UPDATE OF lq_task;
 

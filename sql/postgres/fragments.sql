@@ -232,7 +232,7 @@ CASE WHEN t.concurrency_key IS NOT NULL
 g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
-       g.concurrency_key, 0::bigint
+       g.concurrency_key, g.part, 0::bigint
 
 -- FAIR_TOP: the CTEs a, up and top of the fair claims ($1 queue; the
 -- statement is WITH RECURSIVE and has {{CLK}}): top is the top priority of

@@ -64,7 +64,7 @@ WITH RECURSIVE {{CLK}},
 {{FAIR_TOP}}
 SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
        t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key,
+       t.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), t.priority, t.timeout_ms, t.concurrency_key, t.part,
        {{PART_LIMITED_T}}, p.name,
        (SELECT COALESCE(max(s.served), 0) FROM lq_partition s WHERE s.queue = $1::text)
   FROM lq_partition p

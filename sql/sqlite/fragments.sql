@@ -104,7 +104,7 @@ every_ms IS NULL AND cron IS NULL
 -- fragment: SQLITE_CLAIMED_COLS
 id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
           claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
-          created_at, 0, NULL, {{NOW}}, priority, timeout_ms, concurrency_key, 0, 1
+          created_at, 0, NULL, {{NOW}}, priority, timeout_ms, concurrency_key, part, 0, 1
 
 -- Flow control (lq_limit, see migration 0007).  A limit row l is "shut"
 -- when its key has as many live claims as its concurrency, or when its

@@ -37,7 +37,7 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
-       concurrency_key, {{LIMITED}}
+       concurrency_key, part, {{LIMITED}}
   {{SQLITE_CLAIM_WALK}}
  LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT ?2));
 
@@ -167,16 +167,16 @@ UPDATE lq_task
 
 -- name: task_reinsert
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, last_error, created_at, priority, timeout_ms, concurrency_key)
-VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12, ?13)
+                     unique_key, last_error, created_at, priority, timeout_ms, concurrency_key, part)
+VALUES (?1, ?2, ?3, ?4, {{NOW}} + ?8, ?5, ?6, ?7, ?9, ?10, ?11, ?12, ?13, ?14)
 ON CONFLICT DO NOTHING;
 
 -- name: task_bury
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
                           unique_key, every_ms, cron, tz, missed, last_error,
-                          created_at, died_at, priority, timeout_ms, concurrency_key)
+                          created_at, died_at, priority, timeout_ms, concurrency_key, part)
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
-       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms, concurrency_key
+       every_ms, cron, tz, missed, ?3, created_at, {{NOW}}, priority, timeout_ms, concurrency_key, part
   FROM lq_task
  WHERE id = ?1
    AND ((?2 IS NOT NULL AND claim_owner = ?2)
@@ -187,8 +187,8 @@ DELETE FROM lq_task WHERE id = ?1;
 
 -- name: task_dead_insert
 INSERT INTO lq_task_dead (id, queue, name, payload, run_at, attempts, max_attempts,
-                          unique_key, last_error, created_at, died_at, priority, timeout_ms, concurrency_key)
-VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11, ?12);
+                          unique_key, last_error, created_at, died_at, priority, timeout_ms, concurrency_key, part)
+VALUES (?1, ?2, ?3, ?4, {{NOW}}, ?5, ?6, ?7, ?8, ?9, {{NOW}}, ?10, ?11, ?12, ?13);
 
 -- name: task_record_error
 UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
@@ -197,20 +197,20 @@ UPDATE lq_task SET last_error = ?2 WHERE id = ?1;
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
-       concurrency_key, 0
+       concurrency_key, part, 0
   FROM lq_task WHERE id = ?1
 UNION ALL
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
        created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
-       concurrency_key, 0
+       concurrency_key, part, 0
   FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_list
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
-       concurrency_key, 0
+       concurrency_key, part, 0
   FROM lq_task
  WHERE (?1 IS NULL OR queue = ?1)
    AND (?2 = 0 OR (run_at <= {{NOW}} AND paused = 0
@@ -221,7 +221,7 @@ SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
 SELECT id, queue, name, NULL, run_at, attempts, max_attempts, unique_key,
        NULL, NULL, every_ms, cron, tz, missed, 0, last_error,
        created_at, 1, died_at, {{NOW}}, priority, timeout_ms,
-       concurrency_key, 0
+       concurrency_key, part, 0
   FROM lq_task_dead
  WHERE (?1 IS NULL OR queue = ?1)
  ORDER BY id;
@@ -231,9 +231,9 @@ DELETE FROM lq_task_dead WHERE id = ?1;
 
 -- name: task_revive
 INSERT INTO lq_task (id, queue, name, payload, run_at, attempts, max_attempts,
-                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key)
+                     unique_key, every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key, part)
 SELECT id, queue, name, payload, {{NOW}}, 0, max_attempts, unique_key,
-       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key
+       every_ms, cron, tz, missed, last_error, created_at, priority, timeout_ms, concurrency_key, part
   FROM lq_task_dead WHERE id = ?1
 ON CONFLICT DO NOTHING;
 

@@ -37,6 +37,7 @@ $db->addMany([['name' => 'p1', 'queue' => $q, 'partition' => 'one'], ['name' => 
 $p2 = $db->add('p2', null, ['queue' => $q, 'partition' => 'two']);
 $none = $db->add('p3', null, ['queue' => $q, 'delay' => '1h']);
 var_dump($db->partition($p2), $db->partition($none));
+var_dump($db->task($p2)->partition, $db->task($none)->partition);
 $db->remove($none);
 var_dump($db->partition($none));
 $names = [$db->claim($q, 1, false)[0]->name, $db->claim($q, 1, false)[0]->name];
@@ -125,6 +126,8 @@ bool(false)
 bool(true)
 string(3) "two"
 string(0) ""
+string(3) "two"
+NULL
 NULL
 array(2) {
   [0]=>

@@ -102,6 +102,7 @@ static PyObject *Task_get(TaskObject *self, void *which)
 	case 20: return ms_to_datetime(t->next_run_at);
 	case 21: return str_or_none(t->claim_owner);
 	case 22: return str_or_none(t->concurrency_key);
+	case 23: return str_or_none(t->partition);
 	}
 	Py_RETURN_NONE;
 }
@@ -132,6 +133,7 @@ static PyGetSetDef Task_getset[] = {
 	TASK_ATTR("next_run_at", "A claimed recurring task: the next occurrence, else None.", 20),
 	TASK_ATTR("claim_owner", "Who holds its claim, or None.", 21),
 	TASK_ATTR("concurrency_key", "The concurrency key (its limit: Db.limit(key)), or None.", 22),
+	TASK_ATTR("partition", "The partition whose turn it takes (fair share), or None.", 23),
 	{NULL}};
 
 static PyObject *Task_repr(TaskObject *self)

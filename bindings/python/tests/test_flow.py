@@ -140,6 +140,7 @@ def test_partitions_take_turns(db, uniq):
     b = db.add("b", queue=uniq, partition="p2")
     none = db.add("c", queue=uniq, delay="1h")
     assert (db.partition(b), db.partition(none)) == ("p2", "")
+    assert (db.get(b).partition, db.get(none).partition) == ("p2", None)
     db.remove(none)
     assert db.partition(none) is None
     with pytest.raises(ValueError):
