@@ -428,8 +428,9 @@ lq_status lq__exec(lq_db *db, const char *what, lq_sql_id id, const lq_value *pa
 			*affected = 0;
 		db->err.msg[0] = '\0';
 		db->err.sent = 0; /* backends that do not track it leave it so */
-		db->statements++;
+		db->err.extra_trips = 0;
 		st = db->be->exec(db->conn, id, params, n, fn, ctx, affected, &db->err);
+		db->statements += 1 + db->err.extra_trips;
 		/* Inside a transaction the whole transaction retries (lq__tx);
 		 * a lone statement retries here. */
 		if (st != LQ__RETRY || db->in_tx || app_tx || !may_retry(db, attempt, first, try_ms))
@@ -470,8 +471,9 @@ lq_status lq__exec_script(lq_db *db, const char *what, const char *sql)
 	if ((st = lq__borrow_check(db, what, LQ_SQL__COUNT)) != LQ_OK)
 		return st;
 	db->err.msg[0] = '\0';
-	db->statements++;
+	db->err.extra_trips = 0;
 	st = db->be->exec_script(db->conn, sql, &db->err);
+	db->statements += 1 + db->err.extra_trips;
 	if (st == LQ_OK)
 		return LQ_OK;
 	if (conn_spent(st))
@@ -483,8 +485,9 @@ static lq_status tx_call(lq_db *db, lq_status (*op)(struct lq_conn *, lq_err *),
 			 const char *verb)
 {
 	db->err.msg[0] = '\0';
-	db->statements++;
+	db->err.extra_trips = 0;
 	lq_status st = op(db->conn, &db->err);
+	db->statements += 1 + db->err.extra_trips;
 	if (st == LQ_OK)
 		return LQ_OK;
 	if (conn_spent(st))
@@ -526,8 +529,9 @@ lq_status lq__tx(lq_db *db, int write, const char *what, lq_tx_body body, void *
 		if (st != LQ_OK)
 			return st;
 		db->err.msg[0] = '\0';
-		db->statements++;
+		db->err.extra_trips = 0;
 		st = tx_begin(db->conn, &db->err, db->be, write);
+		db->statements += 1 + db->err.extra_trips;
 		if (st != LQ_OK) {
 			if (conn_spent(st))
 				drop_conn(db);

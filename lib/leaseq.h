@@ -182,9 +182,10 @@ LQ_EXTERN(const char *) lq_backend_name(const lq_db *db);
  * else 0.  Opens nothing. */
 LQ_EXTERN(int) lq_backend_built(const char *name);
 /* How many statements this handle has sent to the server since lq_open:
- * every statement, BEGIN, COMMIT, ROLLBACK and NOTIFY a call sent,
- * retries included; not the session setup a (re)connect sends.  For
- * measuring (leasectl bench); 0 for NULL. */
+ * every statement, BEGIN, COMMIT, ROLLBACK and NOTIFY a call sent, and a
+ * session change it sent first (MariaDB's autocommit), retries included;
+ * not a BEGIN that needed no round trip, nor the session setup a
+ * (re)connect sends.  For measuring (leasectl bench); 0 for NULL. */
 LQ_EXTERN(int64_t) lq_db_statements(const lq_db *db);
 /* The database clock, epoch milliseconds.  LQ_OK. */
 LQ_EXTERN(lq_status) lq_now(lq_db *db, int64_t *now_ms);

@@ -113,7 +113,7 @@ static lq_value txt(const char *s)
 static int64_t run_st(struct lq_conn *c, lq_status want, lq_sql_id id, const lq_value *p, int n,
 		      struct rows *r, const char *where, int line)
 {
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	int64_t aff = -1;
 	if (r)
 		rows_free(r);
@@ -144,7 +144,7 @@ static int64_t lease_row(struct lq_conn *c, const lq_value p[3], const char *whe
 static struct lq_conn *conn_open(const char *dsn)
 {
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	lq_status st = be->connect(dsn, 0, &c, &err);
 	if (st != LQ_OK) {
 		print_error("connect failed (%d): %s\n", (int)st, err.msg);
@@ -155,7 +155,7 @@ static struct lq_conn *conn_open(const char *dsn)
 
 static void script_ok(struct lq_conn *c, const char *sql)
 {
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	lq_status st = be->exec_script(c, sql, &err);
 	if (st != LQ_OK) {
 		print_error("script failed (%d): %s\n  %s\n", (int)st, err.msg, sql);
@@ -165,7 +165,7 @@ static void script_ok(struct lq_conn *c, const char *sql)
 
 static void tx(lq_status (*op)(struct lq_conn *, lq_err *), struct lq_conn *c)
 {
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	lq_status st = op(c, &err);
 	if (st != LQ_OK) {
 		print_error("transaction step failed (%d): %s\n", (int)st, err.msg);
@@ -175,7 +175,7 @@ static void tx(lq_status (*op)(struct lq_conn *, lq_err *), struct lq_conn *c)
 
 static void begin(struct lq_conn *c)
 {
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	assert_int_equal(be->begin(c, 1, &err), LQ_OK);
 }
 
@@ -269,7 +269,7 @@ static int group_setup(void **state)
 	char sql[128];
 	snprintf(scratch_db, sizeof(scratch_db), "leaseq_test_be_%ld", (long)getpid());
 	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS %s CHARACTER SET utf8mb4", scratch_db);
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	if (be->exec_script(c, sql, &err) == LQ_OK) {
 		dsn_with_db(main_dsn, scratch_db, test_dsn, sizeof(test_dsn));
 	} else {
@@ -302,7 +302,7 @@ static int group_teardown(void **state)
 static void test_connect_errors(void **state)
 {
 	lq_dsn_url u;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	assert_int_equal(lq__dsn_parse_url(test_dsn, &u, &err), LQ_OK);
 	static const char bad[] = "Wr0ngPassw0rd-lqt";
 	char dsn[1200];
@@ -428,7 +428,7 @@ static void test_placeholders(void **state)
 	RUN(c, LQ_SQL_task_dead_delete, pid, 1, NULL);
 
 	/* Too few parameters is an error, not a silent NULL. */
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	assert_int_equal(be->exec(c, LQ_SQL_task_bury, pb, 2, NULL, NULL, NULL, &err), LQ_ERROR);
 	assert_non_null(strstr(err.msg, "needs 3 parameters"));
 	rows_del(r);
@@ -620,7 +620,7 @@ static void test_all_statements_prepare(void **state)
 {
 	struct lq_conn *c = *state;
 	for (int id = 0; id < LQ_SQL__COUNT; id++) {
-		lq_err err = {{0}, 0};
+		lq_err err = {{0}, 0, 0};
 		unsigned cap = cap_of((lq_sql_id)id);
 		if (cap && !(be->caps & cap)) {
 			assert_null(be->sql[id]); /* the library takes the transactional path */
@@ -646,7 +646,7 @@ static void test_exec_script(void **state)
 		     "INSERT INTO lqt_tmp VALUES (1);\n"
 		     "SELECT * FROM lqt_tmp;\n"
 		     "DROP TEMPORARY TABLE lqt_tmp");
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	assert_int_equal(be->exec_script(c, "SELECT * FROM lqt_no_such_table;", &err), LQ_ERROR);
 	assert_non_null(strstr(err.msg, "MySQL error 1146"));
 	/* Strict mode: no silent truncation. */
@@ -669,7 +669,7 @@ static void test_kill_connection(void **state)
 	script_ok(v, sql);
 	kill_lock_holder(killer, lock);
 	sleep_ms(200);
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	assert_int_equal(be->exec(v, LQ_SQL_db_now, NULL, 0, NULL, NULL, NULL, &err), LQ_ECONN);
 	assert_true(err.msg[0] != '\0');
 	be->disconnect(v);
@@ -700,7 +700,7 @@ static void test_kill_connection(void **state)
 static int deadlock_child(const char *x, const char *y, int ready_fd)
 {
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	int64_t n = 0;
 	if (be->connect(test_dsn, 0, &c, &err) != LQ_OK)
 		return 10;
@@ -747,9 +747,9 @@ static void test_deadlock(void **state)
 	assert_int_equal(read(fds[0], &b, 1), 1);
 	close(fds[0]);
 	sleep_ms(300); /* let the child block on x */
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	lq_status st = be->exec(c, LQ_SQL_lease_break, py, 1, NULL, NULL, NULL, &err);
-	lq_err rerr = {{0}, 0};
+	lq_err rerr = {{0}, 0, 0};
 	be->rollback(c, &rerr);
 	int status = 0;
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -780,7 +780,7 @@ static void test_lock_wait_timeout(void **state)
 	assert_int_equal(RUN(c, LQ_SQL_lease_break, px, 1, NULL), 1);
 	script_ok(c2, "SET SESSION innodb_lock_wait_timeout = 1");
 	begin(c2);
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	assert_int_equal(be->exec(c2, LQ_SQL_lease_break, px, 1, NULL, NULL, NULL, &err), LQ__RETRY);
 	assert_non_null(strstr(err.msg, "1205"));
 	tx(be->rollback, c2);
@@ -837,7 +837,7 @@ static void test_transactions_in_a_row(void **state)
 	}
 	begin(a);
 	assert_int_equal(RUN(a, LQ_SQL_lease_create, p[4], 3, NULL), 1);
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	assert_int_equal(be->exec(a, LQ_SQL_lease_break, p[0], 1, NULL, NULL, NULL, &err), LQ__RETRY);
 	tx(be->rollback, a);
 	tx(be->rollback, b);
@@ -1485,7 +1485,7 @@ static void test_fair_batches_take_turns(void **state)
 	/* With the wait, it waits. */
 	script_ok(c2, "SET SESSION innodb_lock_wait_timeout = 1");
 	begin(c2);
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	assert_int_equal(be->exec(c2, LQ_SQL_partition_lock_all, pq, 1, NULL, NULL, NULL, &err), LQ__RETRY);
 	assert_non_null(strstr(err.msg, "1205"));
 	tx(be->rollback, c2);
@@ -1559,6 +1559,35 @@ static void test_fair_one_reads(void **state)
 	mysql_close(m);
 }
 
+/* The round trips a call makes besides its statement (lq_err.extra_trips,
+ * which lq_db_statements adds).  A session of ours opens its first
+ * transaction with START TRANSACTION and turns autocommit off at the
+ * second (the BEGIN's own trip each); later BEGINs send nothing, and a
+ * statement outside a transaction after them turns autocommit on first. */
+static void test_extra_trips(void **state)
+{
+	(void)state;
+	struct lq_conn *c = conn_open(test_dsn);
+	lq_err err = {{0}, 0, 0};
+	const int begin_extra[3] = {0, 0, -1};
+
+	for (int i = 0; i < 3; i++) {
+		err.extra_trips = 0;
+		assert_int_equal(be->begin(c, 1, &err), LQ_OK);
+		assert_int_equal(err.extra_trips, begin_extra[i]);
+		err.extra_trips = 0;
+		assert_int_equal(be->commit(c, &err), LQ_OK);
+		assert_int_equal(err.extra_trips, 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		int64_t aff = 0;
+		err.extra_trips = 0;
+		assert_int_equal(be->exec(c, LQ_SQL_db_now, NULL, 0, NULL, NULL, &aff, &err), LQ_OK);
+		assert_int_equal(err.extra_trips, i == 0 ? 1 : 0);
+	}
+	be->disconnect(c);
+}
+
 int main(void)
 {
 	snprintf(main_dsn, sizeof(main_dsn), "%s", lqt_dsn("mysql"));
@@ -1566,6 +1595,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_connect_errors),
 		cmocka_unit_test(test_placeholders),
+		cmocka_unit_test(test_extra_trips),
 		cmocka_unit_test(test_blob_roundtrip),
 		cmocka_unit_test(test_duplicate_insert),
 		cmocka_unit_test(test_byte_exact_names),

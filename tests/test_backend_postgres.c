@@ -94,7 +94,7 @@ static void rows_reset(struct rows *r)
 static int64_t run_st(struct lq_conn *c, lq_status want, lq_sql_id id, const lq_value *p, int n,
 		      struct rows *r)
 {
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	int64_t affected = -1;
 	struct rows scratch = {0};
 
@@ -125,7 +125,7 @@ static int64_t lease_row(struct lq_conn *c, lq_value name, lq_value owner, lq_va
 
 static void script_ok(struct lq_conn *c, const char *sql)
 {
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	lq_status st = be->exec_script(c, sql, &err);
 	if (st != LQ_OK)
 		fail_msg("script \"%.60s\": status %d: %s", sql, (int)st, err.msg);
@@ -175,7 +175,7 @@ static int close_all(void **state)
 static struct lq_conn *connect_to(const char *dsn_)
 {
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	char sql[128];
 
 	lq_status st = be->connect(dsn_ ? dsn_ : dsn, 0, &c, &err);
@@ -235,7 +235,7 @@ static void dsn_with_option(const char *opt, char *out, size_t size)
 static int group_setup(void **state)
 {
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	char sql[512];
 
 	(void)state;
@@ -277,7 +277,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	char sql[128];
 
 	(void)state;
@@ -329,7 +329,7 @@ static void test_connect_bad_password(void **state)
 	const char *wrong = "Wr0ng-pAss-xyzzy";
 	char bad[1024];
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	size_t s = 0, e = 0;
 
 	if (!dsn_with_password(wrong, bad, sizeof(bad)))
@@ -352,7 +352,7 @@ static void test_connect_bad_dsn(void **state)
 	(void)state;
 	char bad[1024];
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 
 	/* libpq quotes a bad %-escape back: the password must not come with it. */
 	if (dsn_with_password("pa%ZZss-s3cret", bad, sizeof(bad))) {
@@ -380,7 +380,7 @@ static void test_connect_refused(void **state)
 {
 	(void)state;
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 
 	lq_status st = be->connect("postgresql://nobody:secret-pw@127.0.0.1:1/x", 0, &c, &err);
 	assert_int_equal(st, LQ_ECONN);
@@ -396,7 +396,7 @@ static void test_dsn_timeouts(void **state)
 {
 	(void)state;
 	char d[1024];
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 
 	dsn_with_option("statement_timeout=100ms&lock_timeout=2s", d, sizeof(d));
 	struct lq_conn *c = connect_to(d);
@@ -418,7 +418,7 @@ static void test_dsn_timeouts(void **state)
 static void test_session_jit_off(void **state)
 {
 	(void)state;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	struct rows r = {0};
 	struct lq_conn *c = conn();
 
@@ -526,7 +526,7 @@ static void test_affected_rows(void **state)
 	assert_string_equal(r.s[0], "A"); /* byte order */
 	rows_reset(&r);
 	r.stop_after = 1;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	int64_t aff = 0;
 	const lq_value all_names = lq_v_null();
 	assert_int_equal(be->exec(c, LQ_SQL_lease_list, &all_names, 1, collect, &r, &aff, &err), LQ_OK);
@@ -586,7 +586,7 @@ static void test_every_statement(void **state)
 	(void)state;
 	struct lq_conn *c = conn();
 	struct rows r = {0};
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	int ran[LQ_SQL__COUNT] = {0};
 	const lq_value q = lq__v_text("q"), nm = lq__v_text("job");
 	const unsigned char pl[] = {1, 0, 2};
@@ -965,7 +965,7 @@ static void test_error_text(void **state)
 {
 	(void)state;
 	struct lq_conn *c = conn();
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 
 	assert_int_equal(be->exec_script(c, "SELECT * FROM lq_no_such_table", &err), LQ_ERROR);
 	assert_non_null(strstr(err.msg, "ERROR:  relation \"lq_no_such_table\" does not exist (42P01)"));
@@ -1007,7 +1007,7 @@ static void terminate(const char *app)
 	snprintf(sql, sizeof(sql),
 		 "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '%s') "
 		 "THEN RAISE EXCEPTION 'still there'; END IF; END $$", app);
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	int64_t t0 = mono_ms();
 	while (be->exec_script(admin, sql, &err) != LQ_OK) {
 		if (mono_ms() - t0 > 10000)
@@ -1021,7 +1021,7 @@ static void test_killed_connection(void **state)
 {
 	(void)state;
 	char app[64], opt[96], d[1024];
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 
 	snprintf(app, sizeof(app), "lqt_kill_%ld", (long)getpid());
 	snprintf(opt, sizeof(opt), "application_name=%s", app);
@@ -1076,7 +1076,7 @@ static void test_notify(void **state)
 {
 	(void)state;
 	struct lq_conn *a = conn(), *b = conn();
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	char chan[64];
 
 	assert_true(be->caps & LQ_CAP_NOTIFY);
@@ -1087,7 +1087,7 @@ static void test_notify(void **state)
 
 	/* Sent while a waits: the notification ends the wait (LQ_OK; the
 	 * 30 s are only a bound against a hang). */
-	struct later_notify n = {chan, 200, LQ_OK, {{0}, 0}};
+	struct later_notify n = {chan, 200, LQ_OK, {{0}, 0, 0}};
 	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, notify_later, &n), 0);
 	lq_status st = be->wait_notify(a, chan, 30000, &err);
@@ -1178,7 +1178,7 @@ static void test_enqueue_wakes_idle_worker(void **state)
 {
 	(void)state;
 	struct lq_conn *a = conn(), *b = conn();
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	char queue[64];
 	snprintf(queue, sizeof(queue), "lqt_wake_q_%ld", (long)getpid());
 
@@ -1224,7 +1224,7 @@ static void test_pooler(void **state)
 	(void)state;
 	char d[1024];
 	struct lq_conn *c = NULL;
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 
 	dsn_with_option("pooler=maybe", d, sizeof(d));
 	assert_int_equal(be->connect(d, 0, &c, &err), LQ_EINVAL);
@@ -1281,7 +1281,7 @@ static void test_retry_mapping(void **state)
 {
 	(void)state;
 	struct lq_conn *a = conn(), *b = conn();
-	lq_err err = {{0}, 0};
+	lq_err err = {{0}, 0, 0};
 	const lq_value x = lq__v_text("x"), y = lq__v_text("y");
 
 	lease_row(a, x, lq__v_text("o"), lq_v_int(1000));
@@ -1313,7 +1313,7 @@ static void test_retry_mapping(void **state)
 	tx_ok(be->begin(b, 1, &err), &err, "BEGIN");
 	RUN(a, lease_break, NULL, x);
 	RUN(b, lease_break, NULL, y);
-	struct blocked bl = {b, "x", LQ_OK, {{0}, 0}};
+	struct blocked bl = {b, "x", LQ_OK, {{0}, 0, 0}};
 	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, break_lease, &bl), 0);
 	sleep_ms(300);

@@ -77,6 +77,11 @@ typedef struct lq_err {
 	char msg[768];
 	int sent; /* exec: the statement left for the server (a CLAIM_RETURNING
 	           * backend finds an idle connection's death before sending) */
+	int extra_trips; /* round trips a call made besides the one statement
+	                  * lq_db_statements counts for it: +1 for a session
+	                  * change sent first, -1 for a BEGIN that needed no
+	                  * round trip (MariaDB with autocommit off already);
+	                  * the core zeroes it before each call */
 } lq_err;
 
 struct lq_conn; /* backend-private connection */

@@ -931,7 +931,9 @@ static lq_status my_begin(struct lq_conn *c, int write_tx, lq_err *err)
 		/* A second transaction in a row: autocommit off (once), and the
 		 * transaction opens with its first statement.  A lock wait
 		 * timeout still ends in our ROLLBACK of all of it. */
-		if (!c->ac_off && (st = run_query(c, off, sizeof off - 1, 0, err)) == LQ_OK)
+		if (c->ac_off)
+			err->extra_trips--; /* nothing sent */
+		else if ((st = run_query(c, off, sizeof off - 1, 0, err)) == LQ_OK)
 			c->ac_off = 1;
 	} else {
 		st = run_query(c, q, sizeof q - 1, 0, err);
@@ -951,6 +953,7 @@ static lq_status lone_statement(struct lq_conn *c, lq_err *err)
 	c->lone = 1;
 	if (!c->ac_off)
 		return LQ_OK;
+	err->extra_trips++;
 	lq_status st = run_query(c, on, sizeof on - 1, 0, err);
 	if (st == LQ_OK)
 		c->ac_off = 0;
