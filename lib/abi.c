@@ -18,9 +18,13 @@
 
 #include "internal.h"
 
-/* How a compiler aligns an lq_task, which rounds up the size of each
- * layout (offsetof of a field after a char, so C99). */
-#define TASK_ALIGN offsetof(struct { char c; lq_task t; }, t)
+/* The alignment a compiler gives lq_task (C99 has no alignof): each
+ * layout's size is rounded up to it, as the program's compiler did. */
+struct task_after_char {
+	char c;
+	lq_task t;
+};
+#define TASK_ALIGN offsetof(struct task_after_char, t)
 #define ROUND_UP(n, a) (((n) + (a)-1) / (a) * (a))
 
 size_t lq__task_size(int abi)

@@ -28,9 +28,14 @@ static int layout;
 /* sizeof(lq_task) in the layout played: up to the first field the next
  * layout appended, rounded up to the structure's alignment as a compiler
  * rounds it. */
+struct task_after_char {
+	char c;
+	lq_task t;
+};
+
 static size_t layout_size(void)
 {
-	size_t align = offsetof(struct { char c; lq_task t; }, t);
+	size_t align = offsetof(struct task_after_char, t);
 	size_t end = layout == 1 ? offsetof(lq_task, concurrency_key) : offsetof(lq_task, partition);
 	return (end + align - 1) / align * align;
 }
