@@ -61,10 +61,10 @@ extern "C" {
  * without a new SONAME).
  *
  * Structures the library fills for the caller (lq_lease, lq_task,
- * lq_health, lq_run, lq_run_counts, lq_lease_counts, lq_queue_info,
- * lq_run_report, lq_progress,
- * lq_schedule) grow only by appending fields, and each growth raises
- * LQ_ABI_VERSION.  The library learns which layout the caller was built
+ * lq_running, lq_health, lq_run, lq_run_counts, lq_lease_counts,
+ * lq_queue_info, lq_limit, lq_run_report, lq_progress, lq_schedule) grow
+ * only by appending fields, and each growth raises LQ_ABI_VERSION.  The
+ * library learns which layout the caller was built
  * with from the calls: lq_open and lq_open_borrowed record it in the handle,
  * and the few calls that take such a structure without a handle pass it
  * themselves.  Those calls are macros over the *_abi functions, so source
