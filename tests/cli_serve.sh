@@ -83,9 +83,9 @@ else
         why+=("chromium failed: $(grep -v -i dbus "$T/chromium.err" | head -2 | tr '\n' '|')")
     run --json stats
     for k in live due dead; do
-        shown=$(sed -n "s#.*<span id=\"$k\">\([0-9]*\)</span>.*#\1#p" "$T/dom.html" | head -1)
+        shown=$(sed -n "s#.*<span id=\"$k\">\([0-9]*\)</span>.*#\1#p" "$T/dom.html" | sed -n 1p)
         want_n=$(py -c "import json,sys; print(json.load(open(sys.argv[1]))['tasks']['$k'])" "$T/out" 2>/dev/null ||
-            sed -n "s/.*\"$k\": \([0-9]*\).*/\1/p" "$T/out" | head -1)
+            sed -n "s/.*\"$k\": \([0-9]*\).*/\1/p" "$T/out" | sed -n 1p)
         [[ -n "$shown" && "$shown" == "$want_n" ]] || why+=("the browser shows $k='$shown', the database says '$want_n'")
     done
     grep -q -F "<td>$Q</td><td>active</td><td class=\"n\">4</td><td class=\"n\">3</td>" "$T/dom.html" ||
@@ -187,7 +187,7 @@ LA="srv_lease_${RUN_ID}"
 run task add srv_fails --queue "$QA" --max-attempts 1
 run worker --queue "$QA" --drain --handler 'srv_fails=exit 1'
 run --json task list --queue "$QA" --dead
-DEAD_ID=$(ids "$T/out" | head -1)
+DEAD_ID=$(ids "$T/out" | sed -n 1p)
 run lease acquire "$LA" --ttl 10m
 SECRET="srv-dashboard-secret-${RUN_ID}"
 (umask 077; printf '%s\n' "$SECRET" >"$T/secret")
@@ -210,7 +210,7 @@ end "without --allow-actions: no buttons, POST /action 405, nothing changed"
 begin
 start_serve "$DSN" --allow-actions --secret-file "$T/secret" || why+=("serve --allow-actions did not start: $(excerpt "$T/serve.err")")
 get /
-CSRF=$(sed -n 's#.*name=csrf value=\([0-9a-f]*\)>.*#\1#p' "$T/body" | head -1)
+CSRF=$(sed -n 's#.*name=csrf value=\([0-9a-f]*\)>.*#\1#p' "$T/body" | sed -n 1p)
 [[ ${#CSRF} == 64 ]] || why+=("no form token on the page")
 grep -q "name=target value=\"$DEAD_ID\"><button type=submit>retry" "$T/body" || why+=("no retry button for dead task $DEAD_ID")
 grep -q -F "name=target value=\"$LA\"><button type=submit>break" "$T/body" || why+=("no break button for lease $LA")
@@ -376,12 +376,12 @@ want_rc 64; want_err_line
 "$LEASECTL" --db "$DSN" serve --listen 127.0.0.1:0 --log-format json 2>"$T/serve.err" &
 spid=$!
 for _ in $(seq 1 100); do grep -q '"event": *"listening"' "$T/serve.err" && break; sleep 0.1; done
-PORT=$(sed -n 's#.*"message": *"http://127.0.0.1:\([0-9]*\)/".*#\1#p' "$T/serve.err" | head -1)
+PORT=$(sed -n 's#.*"message": *"http://127.0.0.1:\([0-9]*\)/".*#\1#p' "$T/serve.err" | sed -n 1p)
 [[ -n "$PORT" ]] || why+=("no JSON 'listening' line: $(excerpt "$T/serve.err")")
 get /
 grep -q -F '<td>srv_tick</td><td>every 1h</td>' "$T/body" || why+=("the recurring task is not in the schedules table")
 grep -q -E '<td>srv_tick</td><td>every 1h</td><td></td><td>[^<]*</td><td>done, ' "$T/body" ||
-    why+=("the schedules table does not show the recurring task's last run: $(grep -o '<td>srv_tick</td>.\{0,200\}' "$T/body" | head -1)")
+    why+=("the schedules table does not show the recurring task's last run: $(grep -o '<td>srv_tick</td>.\{0,200\}' "$T/body" | sed -n 1p)")
 stop_serve; wait "$spid" 2>/dev/null || true; spid=""
 py -c '
 import json,sys

@@ -46,7 +46,7 @@ PORT=$(sed -n 's#^serve: listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$T/s
 
 begin
 get /
-CSRF=$(sed -n 's#.*name=csrf value=\([0-9a-f]*\)>.*#\1#p' "$T/body" | head -1)
+CSRF=$(sed -n 's#.*name=csrf value=\([0-9a-f]*\)>.*#\1#p' "$T/body" | sed -n 1p)
 [[ ${#CSRF} == 64 ]] || why+=("no form token on the page")
 grep -q "name=action value=run-now><input type=hidden name=target value=\"$S\"><button type=submit>run now" "$T/body" ||
     why+=("no run-now button for schedule $S")
