@@ -50,9 +50,12 @@ static lq_task *theirs_at(const lq_db *db, const lq_task *theirs, size_t i)
 	return (lq_task *)(void *)((unsigned char *)(void *)theirs + i * lq__task_size(db->abi));
 }
 
-/* The program's task as the library reads it: its part, the rest empty. */
+/* The program's task as the library reads it: the task itself when the
+ * layouts agree, else in full (which holds it): its part, the rest empty. */
 static const lq_task *read_theirs(const lq_db *db, const lq_task *theirs, lq_task *full)
 {
+	if (own_layout(db))
+		return theirs;
 	memset(full, 0, sizeof(*full));
 	memcpy(full, theirs, lq__task_size(db->abi));
 	return full;
@@ -151,35 +154,35 @@ LQ_EXTERN(lq_status) lq_task_heartbeat(lq_db *db, lq_task *t, int64_t claim_ttl_
 LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t)
 {
 	lq_task full;
-	return lq__task_ack(db, own_layout(db) ? t : read_theirs(db, t, &full));
+	return lq__task_ack(db, read_theirs(db, t, &full));
 }
 
 LQ_EXTERN(lq_status) lq_task_fail(lq_db *db, const lq_task *t, const char *error)
 {
 	lq_task full;
-	return lq__task_fail(db, own_layout(db) ? t : read_theirs(db, t, &full), error, 0);
+	return lq__task_fail(db, read_theirs(db, t, &full), error, 0);
 }
 
 LQ_EXTERN(lq_status) lq_task_release(lq_db *db, const lq_task *t)
 {
 	lq_task full;
-	return lq__task_release(db, own_layout(db) ? t : read_theirs(db, t, &full));
+	return lq__task_release(db, read_theirs(db, t, &full));
 }
 
 LQ_EXTERN(lq_status) lq_task_snooze(lq_db *db, const lq_task *t, int64_t delay_ms)
 {
 	lq_task full;
-	return lq__task_snooze(db, own_layout(db) ? t : read_theirs(db, t, &full), delay_ms);
+	return lq__task_snooze(db, read_theirs(db, t, &full), delay_ms);
 }
 
 LQ_EXTERN(lq_status) lq_task_ack_result(lq_db *db, const lq_task *t, const void *data, size_t len)
 {
 	lq_task full;
-	return lq__task_ack_result(db, own_layout(db) ? t : read_theirs(db, t, &full), data, len);
+	return lq__task_ack_result(db, read_theirs(db, t, &full), data, len);
 }
 
 LQ_EXTERN(lq_status) lq_task_progress(lq_db *db, const lq_task *t, int percent, const char *message)
 {
 	lq_task full;
-	return lq__task_progress(db, own_layout(db) ? t : read_theirs(db, t, &full), percent, message);
+	return lq__task_progress(db, read_theirs(db, t, &full), percent, message);
 }

@@ -1577,8 +1577,8 @@ static lq_status claim_result(lq_db *db, const char *queue, size_t got, size_t l
 	return st != LQ_OK ? st : LQ_EMPTY;
 }
 
-lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode,
-				   int64_t claim_ttl_ms, lq_task *tasks, size_t n, size_t *claimed)
+lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks,
+			 size_t n, size_t *claimed)
 {
 	lq__ok(db);
 	if (claimed)
@@ -2612,8 +2612,7 @@ static lq_status claim_after(lq_db *db, lq_status ack, lq_status *done_st, const
 }
 
 lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st, const char *queue,
-				       lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks, size_t n,
-				       size_t *claimed)
+			     lq_mode mode, int64_t claim_ttl_ms, lq_task *tasks, size_t n, size_t *claimed)
 {
 	lq__ok(db);
 	if (claimed)
