@@ -230,7 +230,8 @@ const char *lq__opts_concurrency_key(const lq_task_opts *opts);
  * a handle that adds a partitioned task knows at once). */
 lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id);
 /* The partition rows a task of part in queue needs (a task put back or
- * revived: its row already says its partition). */
+ * revived: its row already says its partition).  Once they are committed,
+ * lq__part_known tells this handle's memo. */
 lq_status lq__part_touch(lq_db *db, const char *what, const char *queue, const char *part);
 lq_status lq__part_on(lq_db *db, const char *queue, int *on);
 void lq__part_known(lq_db *db, const char *queue, int on);

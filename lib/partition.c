@@ -47,9 +47,7 @@ lq_status lq__part_touch(lq_db *db, const char *what, const char *queue, const c
 		return st;
 	/* The tasks without a partition are a partition of their own. */
 	p[1] = lq__v_text("");
-	if ((st = lq__exec(db, what, LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL)) == LQ_OK)
-		lq__part_known(db, queue, 1);
-	return st;
+	return lq__exec(db, what, LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL);
 }
 
 lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id)

@@ -1995,6 +1995,18 @@ struct requeue_ctx {
 	int buried;        /* out: it went to the dead tasks */
 };
 
+/* A task put back outside a transaction into its partition: the
+ * partition's rows, so that it takes its turn, and this handle's memo.
+ * Without the rows the plain claim still finds the task, so a failure here
+ * costs the turn, never the task. */
+static void put_back_in_turn(lq_db *db, const char *what, const char *queue, const char *part)
+{
+	if (lq__part_touch(db, what, queue, part) == LQ_OK)
+		lq__part_known(db, queue, 1);
+	else
+		lq__ok(db);
+}
+
 static lq_status bury_amo(lq_db *db, const lq_task *t, int attempts, const char *error)
 {
 	char what[64];
@@ -2038,8 +2050,8 @@ static lq_status requeue_amo_once(lq_db *db, const lq_task *t, void *arg, enum s
 	st = lq__exec_once(db, what, LQ_SQL_task_reinsert, p, 14, NULL, NULL, &n);
 	/* Without its partition's row the task is still claimed, by the plain
 	 * claim; with it, in its turn. */
-	if (st == LQ_OK && n == 1 && t->partition[0] && lq__part_touch(db, what, t->queue, t->partition) != LQ_OK)
-		lq__ok(db);
+	if (st == LQ_OK && n == 1 && t->partition[0])
+		put_back_in_turn(db, what, t->queue, t->partition);
 	if (st != LQ_OK || n == 1) {
 		if (st == LQ_OK)
 			lq__notify(db, LQ_CHANNEL_TASK);
@@ -2452,16 +2464,14 @@ static lq_status retry_body(lq_db *db, void *arg)
 	return lq__exec(db, what, LQ_SQL_task_run_now, p, 1, NULL, NULL, &c->n);
 }
 
-/* A revived task of a partition: its partition's row, so that it takes its
- * turn (without the row the plain claim still finds it, so a failure here
- * costs the turn, never the task). */
+/* A revived task of a partition: its partition's row (see put_back_in_turn). */
 static void revived_in_turn(lq_db *db, int64_t id)
 {
 	lq_task t;
 	char what[64];
 	task_what(what, sizeof(what), id);
 	if (lq__task_get(db, id, &t) == LQ_OK && t.partition[0])
-		(void)lq__part_touch(db, what, t.queue, t.partition);
+		put_back_in_turn(db, what, t.queue, t.partition);
 	lq_task_clear(&t);
 	lq__ok(db);
 }
