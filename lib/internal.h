@@ -60,6 +60,13 @@ struct lq_db {
 	void (*before_close)(lq_db *db);
 	/* Fair share (partition.c): whether the queue has partitions. */
 	struct lq_queue_memo part;
+	/* Fair share (task.c): the partition of queue this handle's fair
+	 * claims served last; its next one-task claim goes on from there. */
+	struct {
+		char queue[LQ_NAME_MAX + 1];
+		char part[LQ_NAME_MAX + 1];
+		int set;
+	} turn;
 	/* Claims where the dialect has task_priority_step (task.c): whether
 	 * the queue's highest priority had no task due, so that the claim's
 	 * walk would read through it. */

@@ -473,8 +473,10 @@ typedef struct lq_task_opts {
 	/* Version 2: fair share across partitions (tenants). */
 	const char *partition;    /* NULL or "": none.  When several partitions of
 	                           * a queue have due tasks of the top priority,
-	                           * claims take them round-robin, least recently
-	                           * served partition first; the tasks without a
+	                           * claims take them round-robin: each handle
+	                           * goes round them in name order from the one
+	                           * it served last (its first claim: the least
+	                           * recently served); the tasks without a
 	                           * partition are one partition of their own
 	                           * there.  A name like a queue's. */
 } lq_task_opts;

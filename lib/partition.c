@@ -2,9 +2,10 @@
  * partition.c - fair share across the partitions (tenants) of a queue.
  *
  * A queue whose tasks carry partitions has a row per partition in
- * lq_partition with the stamp of its last claim; its claims (task.c,
- * claim_fair) take the heads of the least recently served partitions and
- * stamp them.  A queue without partitions has no row there and claims as
+ * lq_partition with the stamp of its last stamped claim; a handle's first
+ * claim there (task.c, claim_fair) takes the heads of the least recently
+ * served partitions and stamps them, and its later claims go round the
+ * partitions from the one it served last (db->turn), writing nothing.  A queue without partitions has no row there and claims as
  * it always did: the only cost it pays is partition_any, once a second
  * per handle.
  */

@@ -1093,6 +1093,8 @@ static lq_status claim_body(lq_db *db, void *arg)
 
 static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc);
 static int batch_row(void *arg, const lq_value *c, int n);
+static lq_status claim_exec(lq_db *db, struct claim_ctx *cc, lq_sql_id id, const lq_value *p, int np,
+			    lq_row_fn fn, void *arg);
 
 /* A partition served by this claim, and the stamp of its last task. */
 struct fair_served {
@@ -1108,7 +1110,26 @@ struct fair_ctx {
 	size_t seen;                     /* heads read, claimed or lost */
 	int64_t stamp;                   /* the queue's highest served stamp */
 	int stamped;                     /* stamp read (with the first head) */
+	int turn;                        /* from db->turn's partition on: no stamps */
 };
+
+/* A handle keeps its own turn among the partitions of the queue it claims
+ * from: after its first fair claim there (least recently served first,
+ * stamped), its claims go on from the partition it served last, in name
+ * order, and write no stamp.  Claimers at the same moment then neither
+ * choose the same partition nor queue on its row, and a one-task claim
+ * costs what the plain one does. */
+static int turn_known(const lq_db *db, const char *queue)
+{
+	return db->turn.set && strcmp(db->turn.queue, queue) == 0;
+}
+
+static void turn_note(lq_db *db, const char *queue, const char *part)
+{
+	snprintf(db->turn.queue, sizeof(db->turn.queue), "%s", queue);
+	snprintf(db->turn.part, sizeof(db->turn.part), "%s", part);
+	db->turn.set = 1;
+}
 
 static int fair_row(void *arg, const lq_value *c, int n)
 {
@@ -1177,7 +1198,16 @@ static lq_status fair_body(lq_db *db, void *arg)
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		q[1] = lq_v_int(cand_limit(cc));
-		if (q[1].i == 1 && db->be->sql[LQ_SQL_task_candidates_fair_one]) {
+		int turn_one = f->turn && q[1].i == 1 && db->be->sql[LQ_SQL_task_candidates_fair_after];
+		if (f->turn && !turn_one) {
+			lq_value t[4] = {q[0], q[1], q[2], lq__v_text(db->turn.part)};
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_turn, t, 4, fair_row, f, NULL);
+		} else if (turn_one) {
+			lq_value t[3] = {q[0], q[2], lq__v_text(db->turn.part)};
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_after, t, 3, fair_row, f, NULL);
+			if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) /* round again */
+				st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_upto, t, 3, fair_row, f, NULL);
+		} else if (q[1].i == 1 && db->be->sql[LQ_SQL_task_candidates_fair_one]) {
 			lq_value one[2] = {q[0], q[2]};
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_one, one, 2, fair_row, f, NULL);
 		} else if (bounded) {
@@ -1246,7 +1276,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 		}
 	}
 	qsort(f->served, f->nserved, sizeof(f->served[0]), by_served_name);
-	for (size_t i = 0; st == LQ_OK && i < f->nserved; i += LQ_PART_SERVE_MAX) {
+	for (size_t i = 0; st == LQ_OK && !f->turn && i < f->nserved; i += LQ_PART_SERVE_MAX) {
 		lq_value p[1 + 2 * LQ_PART_SERVE_MAX];
 		p[0] = lq__v_text(cc->queue);
 		for (size_t k = 0; k < LQ_PART_SERVE_MAX; k++) {
@@ -1267,7 +1297,10 @@ static lq_status fair_body(lq_db *db, void *arg)
  * it read heads (claimed, or lost to other claimers). */
 static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc, int *seen)
 {
-	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0, 0, 0, 0};
+	struct fair_ctx f = {cc, calloc(cc->n, sizeof(*f.part)), calloc(cc->n, sizeof(*f.served)), 0, 0, 0, 0, 0};
+	/* Where the dialect reads heads from a turn (the batch's read takes
+	 * one task too where there is no one-task read). */
+	f.turn = turn_known(db, cc->queue) && db->be->sql[LQ_SQL_task_candidates_fair_turn];
 	lq_status st;
 	if (!f.part || !f.served) {
 		st = lq__fail(db, LQ_ENOMEM, "%s: out of memory", cc->what);
@@ -1291,7 +1324,7 @@ static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc, int *seen)
 static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
 {
 	char owner[LQ_OWNER_MAX + 1] = "";
-	lq_value p[4] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
+	lq_value p[5] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
 	int alo = cc->mode == LQ_AT_LEAST_ONCE;
 	lq_sql_id id = alo ? LQ_SQL_task_claim_fair_update : LQ_SQL_task_claim_fair_delete;
 	int np = alo ? 4 : 2;
@@ -1304,6 +1337,12 @@ static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
 		p[1] = p[2];
 		p[2] = p[3];
 		np--;
+	} else if (turn_known(db, cc->queue) && db->be->sql[LQ_SQL_task_claim_fair_turn_batch_delete]) {
+		/* Rounds from the handle's turn on, no stamps. */
+		lq_value t[5] = {p[0], p[1], lq__v_text(db->turn.part), p[2], p[3]};
+		id = alo ? LQ_SQL_task_claim_fair_turn_batch_update : LQ_SQL_task_claim_fair_turn_batch_delete;
+		np++;
+		memcpy(p, t, sizeof(t));
 	}
 	cc->got = cc->left = 0;
 	cc->err = LQ_OK;
@@ -1326,17 +1365,69 @@ static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
 	return LQ_OK;
 }
 
+static lq_status claim_fair_ways(lq_db *db, struct claim_ctx *cc, int *seen);
+
 /* The claim of a queue: the fair way if it has partitions (*fair = 1),
  * and *seen = 1 if that read due heads.  A fair claim that lost every head
  * to other claimers must not fall back to the plain order, which would
  * serve the biggest partition. */
+
 static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *seen)
 {
 	*seen = 0;
 	lq_status st = lq__part_on(db, cc->queue, fair);
 	if (st != LQ_OK || !*fair)
 		return st;
-	/* SQLite claims in one statement too, but has no fair one. */
+	if ((st = claim_fair_ways(db, cc, seen)) == LQ_OK && cc->got > 0)
+		turn_note(db, cc->queue, cc->tasks[cc->got - 1].partition);
+	return st;
+}
+
+/* A handle's turn in one statement, where the dialect has it: one task
+ * from the partition after the one it served last.  What it leaves (a
+ * recurring head, one under a limit, nothing it could see) goes on the
+ * other ways with cc->got = 0. */
+static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc)
+{
+	char owner[LQ_OWNER_MAX + 1] = "";
+	lq_value p[4] = {lq__v_text(cc->queue), lq__v_text(db->turn.part), lq_v_null(), lq_v_int(cc->claim_ttl)};
+	int alo = cc->mode == LQ_AT_LEAST_ONCE;
+	if (alo) {
+		lq__make_owner(db, "claim", owner, sizeof(owner));
+		p[2] = lq__v_text(owner);
+	}
+	lq_status st = claim_exec(db, cc, alo ? LQ_SQL_task_claim_fair_turn_update : LQ_SQL_task_claim_fair_turn_delete, p,
+				  alo ? 4 : 2, batch_row, cc);
+	if (st != LQ_OK)
+		return st;
+	if (cc->got != 1) { /* a head left to the transaction, not claimed */
+		release_range(cc->tasks, 0, cc->got);
+		cc->got = cc->left = 0;
+		return LQ_OK;
+	}
+	cc->tasks[0].mode = cc->mode;
+	if (!alo) {
+		cc->tasks[0].claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
+		cc->tasks[0].claim_until = 0;
+	}
+	return LQ_OK;
+}
+
+/* The fair claim by the cheapest way the dialect and the handle's turn
+ * allow. */
+static lq_status claim_fair_ways(lq_db *db, struct claim_ctx *cc, int *seen)
+{
+	lq_status st;
+	if (cc->n == 1 && !cc->track && turn_known(db, cc->queue) && db->be->sql[LQ_SQL_task_claim_fair_turn_delete]) {
+		if ((st = claim_fair_turn(db, cc)) != LQ_OK)
+			return st;
+		if (cc->got == 1) {
+			*seen = 1;
+			return LQ_OK;
+		}
+	}
+	/* No fair claim in one statement (SQLite's batch, MariaDB), or runs
+	 * to mark: the transaction. */
 	if (!(db->be->caps & LQ_CAP_CLAIM_RETURNING) || !db->be->sql[LQ_SQL_task_claim_fair_delete] || cc->track)
 		return claim_fair_tx(db, cc, seen);
 	/* Rounds of one task a partition until the batch is full or a round
@@ -1356,6 +1447,7 @@ static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *see
 		left = r.left;
 		if (r.got == 0)
 			break;
+		turn_note(db, cc->queue, cc->tasks[got - 1].partition); /* the next round goes on */
 	} while (got < cc->n && left == 0);
 	cc->got = got;
 	cc->left = left;
@@ -1395,6 +1487,8 @@ static void fair_forget(lq_db *db, const char *queue)
 	lq_value p[1] = {lq__v_text(queue)};
 	(void)lq__exec(db, "task claim", LQ_SQL_partition_forget, p, 1, NULL, NULL, NULL);
 	db->part.read_at = 0; /* read again at the next claim */
+	if (turn_known(db, queue))
+		db->turn.set = 0; /* a new backlog starts at the least recently served */
 	memcpy(db->errmsg, saved, sizeof(saved));
 }
 

@@ -555,6 +555,86 @@ static void many_partitions_stamped(void **state)
 	assert_string_equal(got, "ABCDEFGHIJKLMNOPQRST");
 }
 
+/* Each handle keeps its own turn: after its first claim of a queue (which
+ * starts at the least recently served partition and stamps it), its
+ * claims go on from the partition it served last, in name order, whatever
+ * other handles claim meanwhile, and a one-task claim costs what the plain
+ * claim costs: nothing is written to lq_partition. */
+static void turn_per_handle(void **state)
+{
+	lq_db *db = DB(state);
+	lq_db *other = lqt_open(CONF(state)->dsn);
+	assert_non_null(other);
+	char got[8];
+
+	for (int m = 0; m < 2; m++) {
+		const char *q = m ? "turn-alo" : "turn-amo";
+		lq_mode mode = m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+		add_n(db, q, "A", 4);
+		add_n(db, q, "B", 4);
+		add_n(db, q, "C", 4);
+		claim_order(db, q, mode, 1, got);
+		assert_string_equal(got, "A");
+		/* A first claim of another handle: A was served, B was not. */
+		claim_order(other, q, mode, 1, got);
+		assert_string_equal(got, "B");
+		/* This handle's turn goes on after A, not to the least
+		 * recently served C; then round. */
+		claim_order(db, q, mode, 4, got);
+		assert_string_equal(got, "BCAB");
+		claim_order(other, q, mode, 2, got);
+		assert_string_equal(got, "CA");
+		/* A batch goes on from the handle's turn too (the least
+		 * recently served would be C, then A). */
+		lq_task b[2];
+		size_t nb = 0;
+		assert_lq_ok(other, lq_task_claim(other, q, mode, 30000, b, 2, &nb));
+		assert_int_equal(nb, 2);
+		for (size_t i = 0; i < nb; i++) {
+			got[i] = (char)b[i].payload[0];
+			if (mode == LQ_AT_LEAST_ONCE)
+				assert_lq_ok(other, lq_task_ack(other, &b[i]));
+			lq_task_clear(&b[i]);
+		}
+		got[nb] = '\0';
+		assert_string_equal(got, "BC");
+	}
+
+	/* Once a handle has its turn, a one-task fair claim sends as many
+	 * statements as the plain claim of a queue without partitions. */
+	int64_t now = lqt_db_now(db);
+	for (int i = 0; i < 4; i++) {
+		add_part(db, "turn-cost", i % 2 ? "A" : "B", 0, now - 1000 + i);
+		add_part(db, "turn-plain", NULL, 0, now - 1000 + i);
+	}
+	lq_task t;
+	size_t n = 0;
+	for (int m = 0; m < 2; m++) {
+		lq_mode mode = m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+		int64_t sent[2];
+		for (int k = 0; k < 2; k++) {
+			const char *q = k ? "turn-cost" : "turn-plain";
+			assert_lq_ok(db, lq_task_claim(db, q, mode, 30000, &t, 1, &n));
+			assert_int_equal(n, 1);
+			if (mode == LQ_AT_LEAST_ONCE)
+				assert_lq_ok(db, lq_task_ack(db, &t));
+			lq_task_clear(&t);
+			int64_t before = lq_db_statements(db);
+			assert_lq_ok(db, lq_task_claim(db, q, mode, 30000, &t, 1, &n));
+			sent[k] = lq_db_statements(db) - before;
+			assert_int_equal(n, 1);
+			if (mode == LQ_AT_LEAST_ONCE)
+				assert_lq_ok(db, lq_task_ack(db, &t));
+			lq_task_clear(&t);
+		}
+		print_message("one-task claim (%s): %lld statements plain, %lld fair\n",
+			      m ? "alo" : "amo", (long long)sent[0], (long long)sent[1]);
+		if (!lqt_retry_storm())
+			assert_int_equal(sent[1], sent[0]);
+	}
+	lq_close(other);
+}
+
 /* A fair batch is set-based, as the plain one: a batch of 100 over ten
  * partitions takes a handful of statements, not one (or more) a task.
  * Each round of heads is one read; the claims of a round, one statement. */
@@ -654,6 +734,7 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(limited_in_turn, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limited_skipped_when_shut, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_partitions_stamped, lqt_conf_test_setup),
+		cmocka_unit_test_setup(turn_per_handle, lqt_conf_test_setup),
 		cmocka_unit_test_setup(batch_in_few_statements, lqt_conf_test_setup),
 		cmocka_unit_test_setup(put_back_keeps_partition, lqt_conf_test_setup),
 	};

@@ -592,6 +592,10 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_one_delete_run:
 	case LQ_SQL_task_claim_fair_one_delete:
 	case LQ_SQL_task_claim_fair_one_update:
+	case LQ_SQL_task_claim_fair_turn_delete:
+	case LQ_SQL_task_claim_fair_turn_update:
+	case LQ_SQL_task_claim_fair_turn_batch_delete:
+	case LQ_SQL_task_claim_fair_turn_batch_update:
 		return LQ_CAP_CLAIM_RETURNING;
 	case LQ_SQL_lease_release_notify:
 	case LQ_SQL_lease_wait_mark:

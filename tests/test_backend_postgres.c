@@ -553,12 +553,13 @@ static int max_param(const char *sql, char mark)
 /* Statements only MySQL/MariaDB has: it takes a priority bound only as a
  * constant (task_priority_step, task_candidates_below), and it reads a
  * fair claim's heads in statements of their own (task_candidates_fair_one,
- * partition_lock_all); PostgreSQL claims in one statement. */
+ * _after, _upto, partition_lock_all); PostgreSQL claims in one statement. */
 static int mysql_only(lq_sql_id id)
 {
 	return id == LQ_SQL_task_priority_step || id == LQ_SQL_task_candidates_below ||
-	       id == LQ_SQL_task_candidates_fair_below ||
-	       id == LQ_SQL_task_candidates_fair_one || id == LQ_SQL_partition_lock_all;
+	       id == LQ_SQL_task_candidates_fair_below || id == LQ_SQL_task_candidates_fair_one ||
+	       id == LQ_SQL_task_candidates_fair_after || id == LQ_SQL_task_candidates_fair_upto ||
+	       id == LQ_SQL_partition_lock_all;
 }
 
 static void test_catalogue_matches_sqlite(void **state)
@@ -572,6 +573,8 @@ static void test_catalogue_matches_sqlite(void **state)
 			continue; /* only where LQ_CAP_CLAIM_BOUND (MySQL) */
 		if (mysql_only((lq_sql_id)id))
 			continue;
+		if (id == LQ_SQL_task_candidates_fair_turn)
+			continue; /* PostgreSQL claims a turn's batch in one statement */
 		if (!pg)
 			fail_msg("statement %s is missing in sql/postgres", lq__sql_name((lq_sql_id)id));
 		if (lite && max_param(lite, '?') != max_param(pg, '$'))
@@ -907,7 +910,9 @@ static void test_every_statement(void **state)
 		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_serve,
 		LQ_SQL_partition_forget, LQ_SQL_task_set_part, LQ_SQL_task_part_get, LQ_SQL_task_claim_fair_delete,
 		LQ_SQL_task_claim_fair_update, LQ_SQL_task_claim_fair_one_delete, LQ_SQL_task_claim_fair_one_update,
-		LQ_SQL_task_candidates_fair, LQ_SQL_task_fair_due_any,
+		LQ_SQL_task_candidates_fair, LQ_SQL_task_fair_due_any, LQ_SQL_task_claim_fair_turn_delete,
+		LQ_SQL_task_claim_fair_turn_update, LQ_SQL_task_claim_fair_turn_batch_delete,
+		LQ_SQL_task_claim_fair_turn_batch_update,
 		LQ_SQL_run_list, LQ_SQL_run_list_task, LQ_SQL_run_count_since, LQ_SQL_run_prune,
 		LQ_SQL_run_prune_count, LQ_SQL_queue_names, LQ_SQL_queue_gauges,
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
@@ -937,6 +942,8 @@ static void test_every_statement(void **state)
 			ran[k] = 1;
 		}
 	}
+	assert_null(be->sql[LQ_SQL_task_candidates_fair_turn]);
+	ran[LQ_SQL_task_candidates_fair_turn] = 1;
 	/* A settle's own history row, looked up after an unknown outcome:
 	 * none for a run that never ended. */
 	assert_int_equal(RUN(c, run_settled, &r, lq_v_int(987654321), lq_v_int(1), lq_v_int(1),
@@ -1532,7 +1539,9 @@ static void test_due_index_used(void **state)
 	} once[] = {{"cod", LQ_SQL_task_claim_one_delete, "'none'"},
 		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"},
 		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
-		    {"cfu", LQ_SQL_task_claim_fair_one_update, "'none', 'w', 30000"}};
+		    {"cfu", LQ_SQL_task_claim_fair_one_update, "'none', 'w', 30000"},
+		    {"ctd", LQ_SQL_task_claim_fair_turn_delete, "'none', 'p'"},
+		    {"ctu", LQ_SQL_task_claim_fair_turn_update, "'none', 'p', 'w', 30000"}};
 	for (size_t k = 0; k < sizeof(once) / sizeof(once[0]); k++) {
 		prepare_ok(pg, once[k].name, once[k].id);
 		snprintf(sql, sizeof(sql), "EXECUTE %s(%s)", once[k].name, once[k].args);
@@ -1625,6 +1634,10 @@ static void test_claim_skips_future_priorities(void **state)
 		      {"cfu", LQ_SQL_task_claim_fair_update, "'pwf', 2, 'w', 30000"},
 		      {"cfod", LQ_SQL_task_claim_fair_one_delete, "'pwf'"},
 		      {"cfou", LQ_SQL_task_claim_fair_one_update, "'pwf', 'w', 30000"},
+		      {"cftd", LQ_SQL_task_claim_fair_turn_delete, "'pwf', 'p1'"},
+		      {"cftu", LQ_SQL_task_claim_fair_turn_update, "'pwf', 'p1', 'w', 30000"},
+		      {"cftbd", LQ_SQL_task_claim_fair_turn_batch_delete, "'pwf', 2, 'p1'"},
+		      {"cftbu", LQ_SQL_task_claim_fair_turn_batch_update, "'pwf', 2, 'p1', 'w', 30000"},
 		      {"cf", LQ_SQL_task_candidates_fair, "'pwf', 2"},
 		      {"cfa", LQ_SQL_task_fair_due_any, "'pwf'"}};
 	int walked = 0;

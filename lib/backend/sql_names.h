@@ -305,6 +305,20 @@
 							   generic) */                                    \
 	X(task_claim_fair_one_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,   \
 							   at-least-once */                               \
+	X(task_claim_fair_turn_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 partition) one task at-most-once \
+							    from the first partition after ?2 in name order   \
+							    with a head (then from the first up to ?2), no    \
+							    stamp; where present, a handle's next fair claim  \
+							    of one task */                                    \
+	X(task_claim_fair_turn_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 partition, ?3 owner,             \
+							    ?4 claim_ttl) the same, at-least-once */          \
+	X(task_claim_fair_turn_batch_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit, ?3 partition)   \
+								  task_claim_fair_delete with rounds in name  \
+								  order from the first partition after ?3, no \
+								  stamp */                                    \
+	X(task_claim_fair_turn_batch_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit, ?3 partition,    \
+								  ?4 owner, ?5 claim_ttl) the same,           \
+								  at-least-once */                            \
 	X(task_candidates_fair, LQ_TASK_COLS + 2)   /* (?1 queue, ?2 limit) -> TASK_COLS, partition, stamp:  \
 							the head (run_at, id) of each partition's due tasks of \
 							the top due priority, least recently served partition \
@@ -318,6 +332,15 @@
 							 partition by partition in served order until one \
 							 has a head; where absent, task_candidates_fair \
 							 with ?2 = 1 */                                  \
+	X(task_candidates_fair_after, LQ_TASK_COLS + 2) /* (?1 queue, ?2 priority, ?3 partition) ->      \
+							   task_candidates_fair_one's row from the first   \
+							   partition after ?3 in name order with a head,   \
+							   locked; stamp 0 */                              \
+	X(task_candidates_fair_upto, LQ_TASK_COLS + 2) /* the same from the first partition up to ?3 */    \
+	X(task_candidates_fair_turn, LQ_TASK_COLS + 2) /* (?1 queue, ?2 limit, ?3 priority, ?4 partition) \
+							  task_candidates_fair (below ?3 where the dialect \
+							  bounds it) with each round in name order from    \
+							  the first partition after ?4; stamp 0 */          \
 	X(task_fair_due_any, 1)                     /* (?1 queue) -> (1 if a task task_candidates_fair could  \
 							choose waits, locked or not, else 0); only where   \
 							LQ_CAP_SKIP_LOCKED */

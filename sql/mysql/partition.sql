@@ -6,6 +6,10 @@
 -- absent: task_claim_fair_update no LQ_CAP_CLAIM_RETURNING, as above
 -- absent: task_claim_fair_one_delete no LQ_CAP_CLAIM_RETURNING, as above
 -- absent: task_claim_fair_one_update no LQ_CAP_CLAIM_RETURNING, as above
+-- absent: task_claim_fair_turn_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair_after / _upto
+-- absent: task_claim_fair_turn_update as above
+-- absent: task_claim_fair_turn_batch_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair
+-- absent: task_claim_fair_turn_batch_update as above
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
@@ -55,9 +59,26 @@ SELECT part FROM lq_task WHERE id = ?1;
 SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
  WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
 
+-- FAIR_TURN_SELECT: task_candidates_fair_after and _upto but for the
+-- range of partitions, its order, LIMIT and lock (the stamp column is 0).
+-- fragment: FAIR_TURN_SELECT
+SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
+       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, t.part,
+       {{PART_LIMITED_T}}, p.name, 0
+  FROM lq_partition p FORCE INDEX (PRIMARY)
+  JOIN lq_task t ON t.id = ({{PART_HEAD_P}})
+ WHERE p.queue = ?1 AND {{CLAIMABLE_DUE}}
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+
 -- FAIR_ROUNDS: task_candidates_fair after its CTE top (below), but for
 -- its LIMIT and lock.
 -- fragment: FAIR_ROUNDS
+{{FAIR_ROUNDS_H}}
+ ORDER BY h.rn, h.served, h.name
+
+-- FAIR_ROUNDS_H: FAIR_ROUNDS but for its ORDER BY.
+-- fragment: FAIR_ROUNDS_H
 h (name, served, id, run_at, rn) AS (
   SELECT p.name, p.served, k.id, k.run_at, 1
     FROM lq_partition p
@@ -81,7 +102,6 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
   FROM h
   JOIN lq_task t ON t.id = h.id
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY h.rn, h.served, h.name
 
 -- name: task_candidates_fair
 -- top: the top priority among the due tasks (lq_task_claim from the left,
@@ -153,3 +173,36 @@ SELECT {{CLAIMABLE_DUE}} AND EXISTS (
                                ORDER BY d.priority DESC LIMIT 1)
             AND {{PART_DUE_X}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1);
+
+-- name: task_candidates_fair_after
+-- task_candidates_fair_one for a handle that keeps its own turn (?3 the
+-- partition it served last): the partitions after ?3 in name order (the
+-- primary key, no sort), each head probed until one is due, its row and
+-- the partition's locked, skipping those other claimers hold.  No stamp
+-- is read or written after it.
+WITH top AS ({{FAIR_TOP_D}} AND d.priority <= ?2 ORDER BY d.priority DESC LIMIT 1)
+{{FAIR_TURN_SELECT}}
+   AND p.name > ?3
+ ORDER BY p.name
+ LIMIT 1
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_candidates_fair_upto
+-- task_candidates_fair_after from the first partition up to ?3 itself:
+-- the turn goes round when no partition after ?3 has a head.
+WITH top AS ({{FAIR_TOP_D}} AND d.priority <= ?2 ORDER BY d.priority DESC LIMIT 1)
+{{FAIR_TURN_SELECT}}
+   AND p.name <= ?3
+ ORDER BY p.name
+ LIMIT 1
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_candidates_fair_turn
+-- task_candidates_fair_below of a batch for a handle that keeps its own
+-- turn (?4 the partition it served last): each round in name order from
+-- the first partition after ?4, then round.  Its stamps are not written.
+WITH RECURSIVE top AS ({{FAIR_TOP_D}} AND d.priority <= ?3 ORDER BY d.priority DESC LIMIT 1),
+{{FAIR_ROUNDS_H}}
+ ORDER BY h.rn, h.name <= ?4, h.name
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;

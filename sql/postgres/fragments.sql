@@ -303,6 +303,61 @@ heads AS (
 -- per-partition LIMIT is an expression, guessed at a tenth of a
 -- partition), which JIT compiled on every call (60 ms for a 1 ms claim;
 -- claim-fair-batch fell from 0.39 to 0.10-0.17).
+-- FAIR_ROUND_HEADS: the derived table b of a fair batch ($2 > 1 tasks):
+-- each partition's first due tasks of the top priority, up to $2 /
+-- partitions (rounded up), one range of lq_task_part each, locked (those
+-- another claimer holds skipped), numbered rn within their partition.
+-- fragment: FAIR_ROUND_HEADS
+(SELECT h.id, p.name, p.served,
+        row_number() OVER (PARTITION BY p.name ORDER BY h.run_at, h.id) AS rn
+   FROM lq_partition p
+  CROSS JOIN LATERAL (SELECT x.id, x.run_at FROM lq_task x
+                       WHERE x.queue = $1::text AND x.part = p.name
+                         AND x.priority = (SELECT priority FROM top)
+                         AND {{PART_DUE_X}}
+                       ORDER BY x.run_at, x.id
+                       LIMIT (SELECT ($2::bigint + count(*) - 1) / GREATEST(count(*), 1)
+                                FROM lq_partition c WHERE c.queue = $1::text)
+                         FOR UPDATE SKIP LOCKED) h
+  WHERE p.queue = $1::text AND $2::bigint > 1
+    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)) b
+
+-- FAIR_HEAD_TURN: FAIR_HEAD for a handle that goes round the partitions
+-- itself ($2: the partition it served last): the first partition after $2
+-- in name order whose head it can take, else the first from the start
+-- (up to $2 itself).  Each branch walks the primary key (queue, name) and
+-- stops at its first head; the second runs only when the first finds none
+-- (the LIMIT above the UNION ALL stops pulling rows).  No stamp is read.
+-- fragment: FAIR_HEAD_TURN
+{{FAIR_TOP}},
+heads AS (
+  SELECT w.id, w.name, 1::bigint AS pos
+    FROM ((SELECT h.id, p.name
+             {{FAIR_HEAD_PROBE}}
+            WHERE p.queue = $1::text AND p.name > $2::text
+            ORDER BY p.name
+            LIMIT 1)
+          UNION ALL
+          (SELECT h.id, p.name
+             {{FAIR_HEAD_PROBE}}
+            WHERE p.queue = $1::text AND p.name <= $2::text
+            ORDER BY p.name
+            LIMIT 1)) w
+   WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+   LIMIT 1)
+
+-- FAIR_HEADS_TURN: FAIR_HEADS of a batch for a handle that goes round the
+-- partitions itself ($3: the partition it served last): the same rounds
+-- of heads, each round in name order from the first partition after $3,
+-- then round.  No stamp is read.
+-- fragment: FAIR_HEADS_TURN
+{{FAIR_TOP}},
+heads AS (
+  SELECT b.id, b.name, row_number() OVER (ORDER BY b.rn, b.name <= $3::text, b.name) AS pos
+    FROM {{FAIR_ROUND_HEADS}}
+   ORDER BY b.rn, b.name <= $3::text, b.name
+   LIMIT $2::bigint)
+
 -- fragment: FAIR_HEADS
 {{FAIR_TOP}},
 heads AS (
@@ -314,20 +369,7 @@ heads AS (
     LIMIT 1)
   UNION ALL
   (SELECT b.id, b.name, row_number() OVER (ORDER BY b.rn, b.served, b.name) AS pos
-     FROM (SELECT h.id, p.name, p.served,
-                  row_number() OVER (PARTITION BY p.name ORDER BY h.run_at, h.id) AS rn
-             FROM lq_partition p
-            CROSS JOIN LATERAL (SELECT x.id, x.run_at FROM lq_task x
-                                 WHERE x.queue = $1::text AND x.part = p.name
-                                   AND x.priority = (SELECT priority FROM top)
-                                   AND {{PART_DUE_X}}
-                                 ORDER BY x.run_at, x.id
-                                 LIMIT (SELECT ($2::bigint + count(*) - 1) / GREATEST(count(*), 1)
-                                          FROM lq_partition c WHERE c.queue = $1::text)
-                                   FOR UPDATE SKIP LOCKED) h
-            WHERE p.queue = $1::text AND $2::bigint > 1
-              AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text
-                                                       AND lq_queue.paused = 1)) b
+     FROM {{FAIR_ROUND_HEADS}}
     ORDER BY b.rn, b.served, b.name
     LIMIT $2::bigint))
 

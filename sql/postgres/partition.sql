@@ -5,6 +5,9 @@
 -- absent: partition_lock_all a batch reads its heads with FOR UPDATE SKIP LOCKED in the claim statement
 -- absent: task_candidates_fair_one one task is claimed by one statement (task_claim_fair_one_*)
 -- absent: task_candidates_fair_below task_candidates_fair finds the top due priority itself
+-- absent: task_candidates_fair_after a handle's turn is one statement (task_claim_fair_turn_*)
+-- absent: task_candidates_fair_upto as above
+-- absent: task_candidates_fair_turn a handle's batch is one statement (task_claim_fair_turn_batch_*)
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
@@ -144,4 +147,50 @@ gone AS (
   {{FAIR_GONE_WHERE}}
   RETURNING t.*),
 {{FAIR_SERVED}}
+{{FAIR_ROWS}};
+
+-- name: task_claim_fair_turn_delete
+-- task_claim_fair_one_delete for a handle that keeps its own turn ($1
+-- queue, $2 the partition it served last): the head of the next partition
+-- in name order (FAIR_HEAD_TURN), and no stamp written, so that claimers
+-- at the same moment neither pick the same least recently served
+-- partition nor queue on its row.
+WITH RECURSIVE {{CLK}},
+{{FAIR_HEAD_TURN}},
+{{FAIR_GONE_DELETE}}
+{{FAIR_ROWS}};
+
+-- name: task_claim_fair_turn_update
+-- task_claim_fair_turn_delete at-least-once ($3 owner, $4 claim lease ms).
+WITH RECURSIVE {{CLK}},
+{{FAIR_HEAD_TURN}},
+gone AS (
+  UPDATE lq_task t
+     SET claim_owner = $3::text, claim_until = (SELECT n FROM clk) + $4::bigint,
+         attempts = t.attempts + 1
+  {{FAIR_GONE_WHERE}}
+  RETURNING t.*)
+{{FAIR_ROWS}};
+
+-- name: task_claim_fair_turn_batch_delete
+-- task_claim_fair_delete for a handle that keeps its own turn ($3 the
+-- partition it served last): its rounds of heads start after $3 in name
+-- order (FAIR_HEADS_TURN), and no stamp is written: batches at the same
+-- moment do not queue on the partition rows to stamp them.
+WITH RECURSIVE {{CLK}},
+{{FAIR_HEADS_TURN}},
+{{FAIR_GONE_DELETE}}
+{{FAIR_ROWS}};
+
+-- name: task_claim_fair_turn_batch_update
+-- task_claim_fair_turn_batch_delete at-least-once ($4 owner, $5 claim
+-- lease ms).
+WITH RECURSIVE {{CLK}},
+{{FAIR_HEADS_TURN}},
+gone AS (
+  UPDATE lq_task t
+     SET claim_owner = $4::text, claim_until = (SELECT n FROM clk) + $5::bigint,
+         attempts = t.attempts + 1
+  {{FAIR_GONE_WHERE}}
+  RETURNING t.*)
 {{FAIR_ROWS}};

@@ -87,6 +87,34 @@ up (p) AS (
            WHERE x.queue = ?1 AND x.priority > up.p ORDER BY x.priority LIMIT 1)
     FROM up WHERE up.p IS NOT NULL)
 
+-- SQLITE_PART_HEAD_P: the id of the head of partition p (an lq_partition
+-- row) of queue ?1: its first task in (run_at, id) order of the top
+-- priority (CTE top) that PART_DUE_X lets through, one lq_task_part seek.
+-- fragment: SQLITE_PART_HEAD_P
+SELECT x.id FROM lq_task x INDEXED BY lq_task_part
+ WHERE x.queue = ?1 AND x.part = p.name
+   AND x.priority = (SELECT priority FROM top)
+   AND {{PART_DUE_X}}
+ ORDER BY x.run_at, x.id LIMIT 1
+
+-- SQLITE_TURN_HEAD: the id of the task a handle's turn takes (queue ?1,
+-- ?2 the partition it served last, CTE top the top due priority): the
+-- head of the first partition after ?2 in name order that has a due task
+-- of that priority, else the same from the first partition up to ?2.
+-- Each walks lq_partition's key and probes one lq_task_part range a
+-- partition; COALESCE reads the second only when the first is NULL.
+-- fragment: SQLITE_TURN_HEAD
+SELECT COALESCE(
+         (SELECT k.id FROM lq_partition p
+            JOIN lq_task k ON k.id = ({{SQLITE_PART_HEAD_P}})
+           WHERE p.queue = ?1 AND p.name > ?2
+           ORDER BY p.name LIMIT 1),
+         (SELECT k.id FROM lq_partition p
+            JOIN lq_task k ON k.id = ({{SQLITE_PART_HEAD_P}})
+           WHERE p.queue = ?1 AND p.name <= ?2
+           ORDER BY p.name LIMIT 1))
+ WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+
 -- SQLITE_CLAIM_PLAIN: the claim's own check of each row it changes: a
 -- one-off task, still due, free and not paused, not an expired claim on
 -- its last attempt (that one is buried by the transactional path), not

@@ -10,6 +10,10 @@
 -- absent: partition_lock_all writers are serialized already
 -- absent: task_candidates_fair_one task_candidates_fair's first round stops after ?2 heads already
 -- absent: task_candidates_fair_below task_candidates_fair finds the top due priority itself
+-- absent: task_candidates_fair_after a handle's turn is one statement (task_claim_fair_turn_*)
+-- absent: task_candidates_fair_upto as above
+-- absent: task_claim_fair_turn_batch_delete a fair batch is its transaction (task_candidates_fair)
+-- absent: task_claim_fair_turn_batch_update as above
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
@@ -59,11 +63,7 @@ h (name, served, id, run_at, rn) AS (
   SELECT f.name, f.served, f.id, f.run_at, 1
     FROM (SELECT p.name, p.served, k.id, k.run_at
             FROM lq_partition p INDEXED BY lq_partition_served
-            JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
-                                       WHERE x.queue = ?1 AND x.part = p.name
-                                         AND x.priority = (SELECT priority FROM top)
-                                         AND {{PART_DUE_X}}
-                                       ORDER BY x.run_at, x.id LIMIT 1)
+            JOIN lq_task k ON k.id = ({{SQLITE_PART_HEAD_P}})
            WHERE p.queue = ?1
            ORDER BY p.served, p.name LIMIT ?2) f
   UNION ALL
@@ -85,4 +85,69 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
   JOIN lq_task t ON t.id = h.id
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY h.rn, h.served, h.name
+ LIMIT ?2;
+
+-- name: task_claim_fair_turn_delete
+-- The fair claim of one due one-off task at-most-once, in one statement,
+-- for a handle that keeps its own turn (?1 queue, ?2 the partition it
+-- served last): the head of the first partition after ?2 in name order
+-- that has one of the top due priority, else of the first from the start
+-- (SQLITE_TURN_HEAD).  No stamp is written, so the claim needs no
+-- transaction.  As task_claim_one_delete, a head it cannot finish
+-- (recurring, under a limit) is not returned: the library then claims in
+-- the transaction.
+WITH top (priority) AS ({{SQLITE_FAIR_TOP}})
+DELETE FROM lq_task
+ WHERE id = ({{SQLITE_TURN_HEAD}})
+   AND {{SQLITE_CLAIM_PLAIN}}
+RETURNING {{SQLITE_CLAIMED_COLS}};
+
+-- name: task_claim_fair_turn_update
+-- task_claim_fair_turn_delete at-least-once (?3 owner, ?4 claim lease ms).
+WITH top (priority) AS ({{SQLITE_FAIR_TOP}})
+UPDATE lq_task
+   SET claim_owner = ?3, claim_until = {{NOW}} + ?4, attempts = attempts + 1
+ WHERE id = ({{SQLITE_TURN_HEAD}})
+   AND {{SQLITE_CLAIM_PLAIN}}
+RETURNING {{SQLITE_CLAIMED_COLS}};
+
+-- name: task_candidates_fair_turn
+-- task_candidates_fair of a batch for a handle that keeps its own turn
+-- (?4 the partition it served last; ?3, a priority bound, is not needed
+-- here): each round in name order from the first partition after ?4, then
+-- round.  The first round walks lq_partition's key after ?4 and then from
+-- the start, and stops after ?2 heads.  No stamp (0).
+WITH RECURSIVE top (priority) AS ({{SQLITE_FAIR_TOP}}),
+h (name, wrap, id, run_at, rn) AS (
+  SELECT f.name, f.wrap, f.id, f.run_at, 1
+    FROM (SELECT * FROM (SELECT p.name, 0 AS wrap, k.id, k.run_at
+                           FROM lq_partition p
+                           JOIN lq_task k ON k.id = ({{SQLITE_PART_HEAD_P}})
+                          WHERE p.queue = ?1 AND p.name > ?4
+                          ORDER BY p.name LIMIT ?2)
+          UNION ALL
+          SELECT * FROM (SELECT p.name, 1 AS wrap, k.id, k.run_at
+                           FROM lq_partition p
+                           JOIN lq_task k ON k.id = ({{SQLITE_PART_HEAD_P}})
+                          WHERE p.queue = ?1 AND p.name <= ?4
+                          ORDER BY p.name LIMIT ?2)
+          LIMIT ?2) f
+  UNION ALL
+  SELECT h.name, h.wrap, k.id, k.run_at, h.rn + 1
+    FROM h
+    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
+                               WHERE x.queue = ?1 AND x.part = h.name
+                                 AND x.priority = (SELECT priority FROM top)
+                                 AND (x.run_at, x.id) > (h.run_at, h.id)
+                                 AND {{PART_DUE_X}}
+                               ORDER BY x.run_at, x.id LIMIT 1)
+   WHERE h.rn < (SELECT (?2 + count(*) - 1) / max(count(*), 1) FROM lq_partition c WHERE c.queue = ?1))
+SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
+       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, t.part,
+       {{PART_LIMITED_T}}, h.name, 0
+  FROM h
+  JOIN lq_task t ON t.id = h.id
+ WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+ ORDER BY h.rn, h.wrap, h.name
  LIMIT ?2;
