@@ -1319,6 +1319,20 @@ static lq_status claim_fair_tx(lq_db *db, struct claim_ctx *cc, int *seen)
 	return st;
 }
 
+/* The tasks a one-statement fair claim returned, in its mode; at most
+ * once they are under no claim (an expired claim's owner went with the
+ * row). */
+static void fair_claimed(struct claim_ctx *cc)
+{
+	for (size_t i = 0; i < cc->got; i++) {
+		cc->tasks[i].mode = cc->mode;
+		if (cc->mode != LQ_AT_LEAST_ONCE) {
+			cc->tasks[i].claim_owner[0] = '\0';
+			cc->tasks[i].claim_until = 0;
+		}
+	}
+}
+
 /* The fair claim in one statement (where LQ_CAP_CLAIM_RETURNING), rows in
  * fair order; cc->left counts the candidates it left to the transaction. */
 static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
@@ -1355,13 +1369,7 @@ static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
 		cc->got = cc->left = 0;
 		return st;
 	}
-	for (size_t i = 0; i < cc->got; i++) {
-		cc->tasks[i].mode = cc->mode;
-		if (!alo) {
-			cc->tasks[i].claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
-			cc->tasks[i].claim_until = 0;
-		}
-	}
+	fair_claimed(cc);
 	return LQ_OK;
 }
 
@@ -1371,7 +1379,6 @@ static lq_status claim_fair_ways(lq_db *db, struct claim_ctx *cc, int *seen);
  * and *seen = 1 if that read due heads.  A fair claim that lost every head
  * to other claimers must not fall back to the plain order, which would
  * serve the biggest partition. */
-
 static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *seen)
 {
 	*seen = 0;
@@ -1405,11 +1412,101 @@ static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc)
 		cc->got = cc->left = 0;
 		return LQ_OK;
 	}
-	cc->tasks[0].mode = cc->mode;
-	if (!alo) {
-		cc->tasks[0].claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
-		cc->tasks[0].claim_until = 0;
+	fair_claimed(cc);
+	return LQ_OK;
+}
+
+/* A batch's tasks, which came back in no order, in its turn's: by round
+ * (a task's place among those of its partition, in (run_at, id) order),
+ * then by name from the partition after last, then round. */
+struct turn_slot {
+	lq_task t;
+	size_t round;
+	int wrapped;
+};
+
+static int by_part_due(const void *a, const void *b)
+{
+	const lq_task *x = a, *y = b;
+	int c = strcmp(x->partition, y->partition);
+	if (c)
+		return c;
+	if (x->run_at != y->run_at)
+		return x->run_at < y->run_at ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_turn(const void *a, const void *b)
+{
+	const struct turn_slot *x = a, *y = b;
+	if (x->round != y->round)
+		return x->round < y->round ? -1 : 1;
+	if (x->wrapped != y->wrapped)
+		return x->wrapped - y->wrapped;
+	return strcmp(x->t.partition, y->t.partition);
+}
+
+static void turn_order(lq_task *tasks, size_t n, const char *last)
+{
+	if (n < 2)
+		return;
+	qsort(tasks, n, sizeof(*tasks), by_part_due);
+	struct turn_slot *s = malloc(n * sizeof(*s));
+	if (!s)
+		return; /* the claimed tasks stand, in partition order */
+	for (size_t i = 0; i < n; i++) {
+		s[i].t = tasks[i];
+		s[i].round = i > 0 && strcmp(tasks[i].partition, tasks[i - 1].partition) == 0 ? s[i - 1].round + 1 : 0;
+		s[i].wrapped = strcmp(tasks[i].partition, last) <= 0;
 	}
+	qsort(s, n, sizeof(*s), by_turn);
+	for (size_t i = 0; i < n; i++)
+		tasks[i] = s[i].t; /* ownership moves back */
+	free(s);
+}
+
+/* A handle's batch in one statement where it comes back in no order and
+ * only with the tasks it claimed (SQLite, LQ_CAP_CLAIM_SHORT). */
+static lq_status claim_fair_turn_batch(lq_db *db, struct claim_ctx *cc)
+{
+	char owner[LQ_OWNER_MAX + 1] = "";
+	lq_value p[5] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq__v_text(db->turn.part), lq_v_null(),
+			 lq_v_int(cc->claim_ttl)};
+	int alo = cc->mode == LQ_AT_LEAST_ONCE;
+	if (alo) {
+		lq__make_owner(db, "claim", owner, sizeof(owner));
+		p[3] = lq__v_text(owner);
+	}
+	lq_status st = claim_exec(db, cc, alo ? LQ_SQL_task_claim_fair_turn_batch_update : LQ_SQL_task_claim_fair_turn_batch_delete,
+				  p, alo ? 5 : 3, batch_row, cc);
+	if (st != LQ_OK)
+		return st;
+	turn_order(cc->tasks, cc->got, db->turn.part);
+	fair_claimed(cc);
+	return LQ_OK;
+}
+
+/* After a one-statement fair claim got cc->got of cc->n tasks: the
+ * transaction, appending, which skips to the next heads. */
+static lq_status fair_rest_tx(lq_db *db, struct claim_ctx *cc, int *seen)
+{
+	struct claim_ctx rest = *cc;
+	rest.tasks = cc->tasks + cc->got;
+	rest.n = cc->n - cc->got;
+	rest.got = rest.lost = 0;
+	lq_status st = claim_fair_tx(db, &rest, seen);
+	if (st != LQ_OK) {
+		if (cc->got == 0)
+			return st;
+		lq__ok(db); /* what the first statement claimed has committed */
+		rest.got = 0;
+	}
+	cc->got += rest.got;
+	cc->lost += rest.lost;
+	/* Nothing due among the heads it may take (what is due is under a
+	 * limit, say): the plain claim and its gate take over. */
+	if (cc->got > 0)
+		*seen = 1;
 	return LQ_OK;
 }
 
@@ -1426,8 +1523,22 @@ static lq_status claim_fair_ways(lq_db *db, struct claim_ctx *cc, int *seen)
 			return LQ_OK;
 		}
 	}
-	/* No fair claim in one statement (SQLite's batch, MariaDB), or runs
-	 * to mark: the transaction. */
+	if ((db->be->caps & LQ_CAP_CLAIM_SHORT) && cc->n > 1 && !cc->track && turn_known(db, cc->queue) &&
+	    db->be->sql[LQ_SQL_task_claim_fair_turn_batch_delete]) {
+		if ((st = claim_fair_turn_batch(db, cc)) != LQ_OK)
+			return st;
+		if (cc->got == cc->n) {
+			*seen = 1;
+			return LQ_OK;
+		}
+		/* Short: nothing more due, or heads it could not finish; the
+		 * rest goes on from the last partition served. */
+		if (cc->got > 0)
+			turn_note(db, cc->queue, cc->tasks[cc->got - 1].partition);
+		return fair_rest_tx(db, cc, seen);
+	}
+	/* No fair claim in one statement (SQLite's first batch, MariaDB), or
+	 * runs to mark: the transaction. */
 	if (!(db->be->caps & LQ_CAP_CLAIM_RETURNING) || !db->be->sql[LQ_SQL_task_claim_fair_delete] || cc->track)
 		return claim_fair_tx(db, cc, seen);
 	/* Rounds of one task a partition until the batch is full or a round
@@ -1456,25 +1567,8 @@ static lq_status claim_fair_ways(lq_db *db, struct claim_ctx *cc, int *seen)
 		return LQ_OK;
 	}
 	/* Recurring tasks and exhausted claims, or nothing (another claimer
-	 * held every head it chose; or nothing is due): the transaction,
-	 * appending, which skips to the next heads. */
-	struct claim_ctx rest = *cc;
-	rest.tasks = cc->tasks + cc->got;
-	rest.n = cc->n - cc->got;
-	rest.got = rest.lost = 0;
-	if ((st = claim_fair_tx(db, &rest, seen)) != LQ_OK) {
-		if (cc->got == 0)
-			return st;
-		lq__ok(db); /* what the first statement claimed has committed */
-		rest.got = 0;
-	}
-	cc->got += rest.got;
-	cc->lost += rest.lost;
-	/* Nothing due among the heads it may take (what is due is under a
-	 * limit, say): the plain claim and its gate take over. */
-	if (cc->got > 0)
-		*seen = 1;
-	return LQ_OK;
+	 * held every head it chose; or nothing is due). */
+	return fair_rest_tx(db, cc, seen);
 }
 
 /* A queue with partitions found nothing due: drop the partitions without

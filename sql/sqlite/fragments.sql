@@ -97,6 +97,25 @@ SELECT x.id FROM lq_task x INDEXED BY lq_task_part
    AND {{PART_DUE_X}}
  ORDER BY x.run_at, x.id LIMIT 1
 
+-- SQLITE_TURN_ROUNDS: the CTE h (id, name, rn) of a fair batch (queue
+-- ?1, limit ?2, CTE top the top due priority): each partition's first due
+-- tasks of that priority in (run_at, id) order, up to ?2 / partitions
+-- (rounded up), one range of lq_task_part each (the IN list), rn their
+-- place in their partition; none while the queue is paused.
+-- fragment: SQLITE_TURN_ROUNDS
+h (id, name, rn) AS (
+  SELECT k.id, p.name, row_number() OVER (PARTITION BY p.name ORDER BY k.run_at, k.id)
+    FROM lq_partition p
+    JOIN lq_task k ON k.id IN (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
+                                WHERE x.queue = ?1 AND x.part = p.name
+                                  AND x.priority = (SELECT priority FROM top)
+                                  AND {{PART_DUE_X}}
+                                ORDER BY x.run_at, x.id
+                                LIMIT (SELECT (?2 + count(*) - 1) / max(count(*), 1)
+                                         FROM lq_partition c WHERE c.queue = ?1))
+   WHERE p.queue = ?1
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1))
+
 -- SQLITE_TURN_HEAD: the id of the task a handle's turn takes (queue ?1,
 -- ?2 the partition it served last, CTE top the top due priority): the
 -- head of the first partition after ?2 in name order that has a due task

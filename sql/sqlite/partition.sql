@@ -12,8 +12,6 @@
 -- absent: task_candidates_fair_below task_candidates_fair finds the top due priority itself
 -- absent: task_candidates_fair_after a handle's turn is one statement (task_claim_fair_turn_*)
 -- absent: task_candidates_fair_upto as above
--- absent: task_claim_fair_turn_batch_delete a fair batch is its transaction (task_candidates_fair)
--- absent: task_claim_fair_turn_batch_update as above
 
 -- name: partition_touch
 -- A new partition is served 0: before those served already.
@@ -151,3 +149,32 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
  WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY h.rn, h.wrap, h.name
  LIMIT ?2;
+
+-- name: task_claim_fair_turn_batch_delete
+-- A handle's fair batch in one statement (?1 queue, ?2 limit, ?3 the
+-- partition it served last), at-most-once: the first due tasks of the top
+-- priority of each partition, up to ?2 / partitions (rounded up) each
+-- (SQLITE_TURN_ROUNDS: one range of lq_task_part a partition, not a seek
+-- a task), numbered in their partition; the first ?2 by round, then in
+-- name order from the partition after ?3, deleted.  RETURNING gives the
+-- changed rows in no order: the library puts them in the turn's order.
+-- As task_claim_batch_delete, a head it cannot finish (recurring, under a
+-- limit) is left out, and a short batch sends the library to the
+-- transaction for the rest.
+WITH top (priority) AS ({{SQLITE_FAIR_TOP}}),
+{{SQLITE_TURN_ROUNDS}}
+DELETE FROM lq_task
+ WHERE id IN (SELECT id FROM h ORDER BY h.rn, h.name <= ?3, h.name LIMIT ?2)
+   AND {{SQLITE_CLAIM_PLAIN}}
+RETURNING {{SQLITE_CLAIMED_COLS}};
+
+-- name: task_claim_fair_turn_batch_update
+-- task_claim_fair_turn_batch_delete at-least-once (?4 owner, ?5 claim
+-- lease ms).
+WITH top (priority) AS ({{SQLITE_FAIR_TOP}}),
+{{SQLITE_TURN_ROUNDS}}
+UPDATE lq_task
+   SET claim_owner = ?4, claim_until = {{NOW}} + ?5, attempts = attempts + 1
+ WHERE id IN (SELECT id FROM h ORDER BY h.rn, h.name <= ?3, h.name LIMIT ?2)
+   AND {{SQLITE_CLAIM_PLAIN}}
+RETURNING {{SQLITE_CLAIMED_COLS}};
