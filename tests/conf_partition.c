@@ -50,6 +50,24 @@ static void claim_order(lq_db *db, const char *queue, lq_mode mode, int n, char 
 	out[n] = '\0';
 }
 
+/* The partitions of one batch claim of up to n tasks, in the order it gave
+ * them back, as one letter each. */
+static void batch_order(lq_db *db, const char *queue, lq_mode mode, size_t n, char *out)
+{
+	lq_task t[16];
+	size_t got = 0;
+
+	assert_true(n <= 16);
+	assert_lq_ok(db, lq_task_claim(db, queue, mode, 30000, t, n, &got));
+	for (size_t i = 0; i < got; i++) {
+		out[i] = (char)t[i].payload[0];
+		if (mode == LQ_AT_LEAST_ONCE)
+			assert_lq_ok(db, lq_task_ack(db, &t[i]));
+		lq_task_clear(&t[i]);
+	}
+	out[got] = '\0';
+}
+
 /* One big partition and small ones: each claim goes to the least recently
  * served partition with a due task (new ones by name), in both modes;
  * within a partition, the oldest first. */
@@ -586,17 +604,7 @@ static void turn_per_handle(void **state)
 		assert_string_equal(got, "CA");
 		/* A batch goes on from the handle's turn too (the least
 		 * recently served would be C, then A). */
-		lq_task b[2];
-		size_t nb = 0;
-		assert_lq_ok(other, lq_task_claim(other, q, mode, 30000, b, 2, &nb));
-		assert_int_equal(nb, 2);
-		for (size_t i = 0; i < nb; i++) {
-			got[i] = (char)b[i].payload[0];
-			if (mode == LQ_AT_LEAST_ONCE)
-				assert_lq_ok(other, lq_task_ack(other, &b[i]));
-			lq_task_clear(&b[i]);
-		}
-		got[nb] = '\0';
+		batch_order(other, q, mode, 2, got);
 		assert_string_equal(got, "BC");
 	}
 
@@ -633,6 +641,38 @@ static void turn_per_handle(void **state)
 			assert_int_equal(sent[1], sent[0]);
 	}
 	lq_close(other);
+}
+
+/* A batch from a handle's turn takes whole rounds, and of a round it cannot
+ * finish, the partitions next in its turn: with four partitions a batch of
+ * 6 is a round and a half, whether a partition runs short or not. */
+static void turn_batch_last_round(void **state)
+{
+	lq_db *db = DB(state);
+	char got[17];
+
+	for (int m = 0; m < 2; m++) {
+		const char *q = m ? "last-round-alo" : "last-round-amo";
+		lq_mode mode = m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+		add_n(db, q, "A", 6);
+		add_n(db, q, "B", 1);
+		add_n(db, q, "C", 6);
+		add_n(db, q, "D", 6);
+		claim_order(db, q, mode, 1, got);
+		assert_string_equal(got, "A");
+		/* From after A: B's one task, then C, D, A; then C and D again
+		 * (A would be next, but the batch is full). */
+		batch_order(db, q, mode, 6, got);
+		assert_string_equal(got, "BCDACD");
+		/* From after D, B empty: two whole rounds fill it exactly. */
+		batch_order(db, q, mode, 6, got);
+		assert_string_equal(got, "ACDACD");
+		/* Two each left: a round, then A and C of the next. */
+		batch_order(db, q, mode, 5, got);
+		assert_string_equal(got, "ACDAC");
+		batch_order(db, q, mode, 6, got);
+		assert_string_equal(got, "D");
+	}
 }
 
 /* A fair batch is set-based, as the plain one: a batch of 100 over ten
@@ -735,6 +775,7 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(limited_skipped_when_shut, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_partitions_stamped, lqt_conf_test_setup),
 		cmocka_unit_test_setup(turn_per_handle, lqt_conf_test_setup),
+		cmocka_unit_test_setup(turn_batch_last_round, lqt_conf_test_setup),
 		cmocka_unit_test_setup(batch_in_few_statements, lqt_conf_test_setup),
 		cmocka_unit_test_setup(put_back_keeps_partition, lqt_conf_test_setup),
 	};

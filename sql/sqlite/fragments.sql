@@ -97,14 +97,14 @@ SELECT x.id FROM lq_task x INDEXED BY lq_task_part
    AND {{PART_DUE_X}}
  ORDER BY x.run_at, x.id LIMIT 1
 
--- SQLITE_TURN_ROUNDS: the CTE h (id, name, rn) of a fair batch (queue
+-- SQLITE_TURN_ROUNDS: the CTE h (id, name, run_at) of a fair batch (queue
 -- ?1, limit ?2, CTE top the top due priority): each partition's first due
 -- tasks of that priority in (run_at, id) order, up to ?2 / partitions
--- (rounded up), one range of lq_task_part each (the IN list), rn their
--- place in their partition; none while the queue is paused.
+-- (rounded up), one range of lq_task_part each (the IN list); none while
+-- the queue is paused.  Read once: SQLITE_TURN_PICK reads it three times.
 -- fragment: SQLITE_TURN_ROUNDS
-h (id, name, rn) AS (
-  SELECT k.id, p.name, row_number() OVER (PARTITION BY p.name ORDER BY k.run_at, k.id)
+h (id, name, run_at) AS MATERIALIZED (
+  SELECT k.id, p.name, k.run_at
     FROM lq_partition p
     JOIN lq_task k ON k.id IN (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
                                 WHERE x.queue = ?1 AND x.part = p.name
@@ -115,6 +115,21 @@ h (id, name, rn) AS (
                                          FROM lq_partition c WHERE c.queue = ?1))
    WHERE p.queue = ?1
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1))
+
+-- SQLITE_TURN_PICK: the ids of h a fair batch takes (limit ?2, ?3 the
+-- partition served last): the first ?2 by their place in their partition
+-- (their round), then in name order from the partition after ?3.  When h
+-- holds no more than ?2, that is all of it, taken without numbering or
+-- sorting (the usual case: the window below is most of the statement's
+-- cost).  Only the last round can be cut: the earlier ones hold fewer than
+-- ?2 tasks, as the rounds are ?2 / partitions rounded up.
+-- fragment: SQLITE_TURN_PICK
+SELECT id FROM h WHERE (SELECT count(*) FROM h) <= ?2
+UNION ALL
+SELECT id FROM (SELECT id FROM (SELECT id, name,
+                                       row_number() OVER (PARTITION BY name ORDER BY run_at, id) AS rn
+                                  FROM h WHERE (SELECT count(*) FROM h) > ?2)
+                 ORDER BY rn, name <= ?3, name LIMIT ?2)
 
 -- SQLITE_TURN_HEAD: the id of the task a handle's turn takes (queue ?1,
 -- ?2 the partition it served last, CTE top the top due priority): the

@@ -155,8 +155,8 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
 -- partition it served last), at-most-once: the first due tasks of the top
 -- priority of each partition, up to ?2 / partitions (rounded up) each
 -- (SQLITE_TURN_ROUNDS: one range of lq_task_part a partition, not a seek
--- a task), numbered in their partition; the first ?2 by round, then in
--- name order from the partition after ?3, deleted.  RETURNING gives the
+-- a task); the first ?2 by round, then in name order from the partition
+-- after ?3 (SQLITE_TURN_PICK), deleted.  RETURNING gives the
 -- changed rows in no order: the library puts them in the turn's order.
 -- As task_claim_batch_delete, a head it cannot finish (recurring, under a
 -- limit) is left out, and a short batch sends the library to the
@@ -164,7 +164,7 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
 WITH top (priority) AS ({{SQLITE_FAIR_TOP}}),
 {{SQLITE_TURN_ROUNDS}}
 DELETE FROM lq_task
- WHERE id IN (SELECT id FROM h ORDER BY h.rn, h.name <= ?3, h.name LIMIT ?2)
+ WHERE id IN ({{SQLITE_TURN_PICK}})
    AND {{SQLITE_CLAIM_PLAIN}}
 RETURNING {{SQLITE_CLAIMED_COLS}};
 
@@ -175,6 +175,6 @@ WITH top (priority) AS ({{SQLITE_FAIR_TOP}}),
 {{SQLITE_TURN_ROUNDS}}
 UPDATE lq_task
    SET claim_owner = ?4, claim_until = {{NOW}} + ?5, attempts = attempts + 1
- WHERE id IN (SELECT id FROM h ORDER BY h.rn, h.name <= ?3, h.name LIMIT ?2)
+ WHERE id IN ({{SQLITE_TURN_PICK}})
    AND {{SQLITE_CLAIM_PLAIN}}
 RETURNING {{SQLITE_CLAIMED_COLS}};
