@@ -1390,32 +1390,6 @@ static lq_status claim_fair(lq_db *db, struct claim_ctx *cc, int *fair, int *see
 	return st;
 }
 
-/* A handle's turn in one statement, where the dialect has it: one task
- * from the partition after the one it served last.  What it leaves (a
- * recurring head, one under a limit, nothing it could see) goes on the
- * other ways with cc->got = 0. */
-static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc)
-{
-	char owner[LQ_OWNER_MAX + 1] = "";
-	lq_value p[4] = {lq__v_text(cc->queue), lq__v_text(db->turn.part), lq_v_null(), lq_v_int(cc->claim_ttl)};
-	int alo = cc->mode == LQ_AT_LEAST_ONCE;
-	if (alo) {
-		lq__make_owner(db, "claim", owner, sizeof(owner));
-		p[2] = lq__v_text(owner);
-	}
-	lq_status st = claim_exec(db, cc, alo ? LQ_SQL_task_claim_fair_turn_update : LQ_SQL_task_claim_fair_turn_delete, p,
-				  alo ? 4 : 2, batch_row, cc);
-	if (st != LQ_OK)
-		return st;
-	if (cc->got != 1) { /* a head left to the transaction, not claimed */
-		release_range(cc->tasks, 0, cc->got);
-		cc->got = cc->left = 0;
-		return LQ_OK;
-	}
-	fair_claimed(cc);
-	return LQ_OK;
-}
-
 /* A batch's tasks, which came back in no order, in its turn's: by round
  * (a task's place among those of its partition, in (run_at, id) order),
  * then by name from the partition after last, then round. */
@@ -1465,23 +1439,41 @@ static void turn_order(lq_task *tasks, size_t n, const char *last)
 	free(s);
 }
 
-/* A handle's batch in one statement where it comes back in no order and
- * only with the tasks it claimed (SQLite, LQ_CAP_CLAIM_SHORT). */
-static lq_status claim_fair_turn_batch(lq_db *db, struct claim_ctx *cc)
+/* A handle's turn in one statement, where the dialect has it: one task
+ * from the partition after the one it served last, or a batch in rounds
+ * from there (SQLite, LQ_CAP_CLAIM_SHORT: it comes back in no order and
+ * only with the tasks it claimed).  What a one-task claim leaves (a
+ * recurring head, one under a limit, nothing it could see) goes on the
+ * other ways with cc->got = 0. */
+static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc)
 {
 	char owner[LQ_OWNER_MAX + 1] = "";
-	lq_value p[5] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq__v_text(db->turn.part), lq_v_null(),
-			 lq_v_int(cc->claim_ttl)};
-	int alo = cc->mode == LQ_AT_LEAST_ONCE;
+	int alo = cc->mode == LQ_AT_LEAST_ONCE, batch = cc->n > 1;
+	lq_value p[5];
+	int np = 0;
+
+	/* (?1 queue, [limit,] the turn, [owner, claim ms]) */
+	p[np++] = lq__v_text(cc->queue);
+	if (batch)
+		p[np++] = lq_v_int((int64_t)cc->n);
+	p[np++] = lq__v_text(db->turn.part);
 	if (alo) {
 		lq__make_owner(db, "claim", owner, sizeof(owner));
-		p[3] = lq__v_text(owner);
+		p[np++] = lq__v_text(owner);
+		p[np++] = lq_v_int(cc->claim_ttl);
 	}
-	lq_status st = claim_exec(db, cc, alo ? LQ_SQL_task_claim_fair_turn_batch_update : LQ_SQL_task_claim_fair_turn_batch_delete,
-				  p, alo ? 5 : 3, batch_row, cc);
+	lq_sql_id sql = batch ? (alo ? LQ_SQL_task_claim_fair_turn_batch_update : LQ_SQL_task_claim_fair_turn_batch_delete)
+			      : (alo ? LQ_SQL_task_claim_fair_turn_update : LQ_SQL_task_claim_fair_turn_delete);
+	lq_status st = claim_exec(db, cc, sql, p, np, batch_row, cc);
 	if (st != LQ_OK)
 		return st;
-	turn_order(cc->tasks, cc->got, db->turn.part);
+	if (batch) {
+		turn_order(cc->tasks, cc->got, db->turn.part);
+	} else if (cc->got != 1) { /* a head left to the transaction, not claimed */
+		release_range(cc->tasks, 0, cc->got);
+		cc->got = cc->left = 0;
+		return LQ_OK;
+	}
 	fair_claimed(cc);
 	return LQ_OK;
 }
@@ -1525,7 +1517,7 @@ static lq_status claim_fair_ways(lq_db *db, struct claim_ctx *cc, int *seen)
 	}
 	if ((db->be->caps & LQ_CAP_CLAIM_SHORT) && cc->n > 1 && !cc->track && turn_known(db, cc->queue) &&
 	    db->be->sql[LQ_SQL_task_claim_fair_turn_batch_delete]) {
-		if ((st = claim_fair_turn_batch(db, cc)) != LQ_OK)
+		if ((st = claim_fair_turn(db, cc)) != LQ_OK)
 			return st;
 		if (cc->got == cc->n) {
 			*seen = 1;

@@ -97,6 +97,35 @@ SELECT x.id FROM lq_task x INDEXED BY lq_task_part
    AND {{PART_DUE_X}}
  ORDER BY x.run_at, x.id LIMIT 1
 
+-- SQLITE_FAIR_NEXT: the recursive step of a fair read's CTE h (name, ord,
+-- id, run_at, rn) (queue ?1, limit ?2, CTE top the top due priority): a
+-- partition's next due task of that priority after the one before it, up
+-- to ?2 / partitions (rounded up) a partition.
+-- fragment: SQLITE_FAIR_NEXT
+  SELECT h.name, h.ord, k.id, k.run_at, h.rn + 1
+    FROM h
+    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
+                               WHERE x.queue = ?1 AND x.part = h.name
+                                 AND x.priority = (SELECT priority FROM top)
+                                 AND (x.run_at, x.id) > (h.run_at, h.id)
+                                 AND {{PART_DUE_X}}
+                               ORDER BY x.run_at, x.id LIMIT 1)
+   WHERE h.rn < (SELECT (?2 + count(*) - 1) / max(count(*), 1) FROM lq_partition c WHERE c.queue = ?1)
+
+-- SQLITE_FAIR_PICKED: the rows of a fair read (TASK_COLS, the partition,
+-- CTE st's stamp): the first ?2 of h by round, then by its order in the
+-- round (ord), then by name; none while the queue is paused.
+-- fragment: SQLITE_FAIR_PICKED
+SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
+       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, t.part,
+       {{PART_LIMITED_T}}, h.name, (SELECT stamp FROM st)
+  FROM h
+  JOIN lq_task t ON t.id = h.id
+ WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+ ORDER BY h.rn, h.ord, h.name
+ LIMIT ?2
+
 -- SQLITE_TURN_ROUNDS: the CTE h (id, name, run_at) of a fair batch (queue
 -- ?1, limit ?2, CTE top the top due priority): each partition's first due
 -- tasks of that priority in (run_at, id) order, up to ?2 / partitions

@@ -57,7 +57,8 @@ SELECT part FROM lq_task WHERE id = ?1;
 -- lq_partition_served and stops after ?2 heads, so a claim costs O(log n)
 -- per task it reads, however many partitions the queue has.
 WITH RECURSIVE top (priority) AS ({{SQLITE_FAIR_TOP}}),
-h (name, served, id, run_at, rn) AS (
+st (stamp) AS (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1),
+h (name, ord, id, run_at, rn) AS (
   SELECT f.name, f.served, f.id, f.run_at, 1
     FROM (SELECT p.name, p.served, k.id, k.run_at
             FROM lq_partition p INDEXED BY lq_partition_served
@@ -65,25 +66,8 @@ h (name, served, id, run_at, rn) AS (
            WHERE p.queue = ?1
            ORDER BY p.served, p.name LIMIT ?2) f
   UNION ALL
-  SELECT h.name, h.served, k.id, k.run_at, h.rn + 1
-    FROM h
-    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
-                               WHERE x.queue = ?1 AND x.part = h.name
-                                 AND x.priority = (SELECT priority FROM top)
-                                 AND (x.run_at, x.id) > (h.run_at, h.id)
-                                 AND {{PART_DUE_X}}
-                               ORDER BY x.run_at, x.id LIMIT 1)
-   WHERE h.rn < (SELECT (?2 + count(*) - 1) / max(count(*), 1) FROM lq_partition c WHERE c.queue = ?1))
-SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
-       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, t.part,
-       {{PART_LIMITED_T}}, h.name,
-       (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
-  FROM h
-  JOIN lq_task t ON t.id = h.id
- WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY h.rn, h.served, h.name
- LIMIT ?2;
+{{SQLITE_FAIR_NEXT}})
+{{SQLITE_FAIR_PICKED}};
 
 -- name: task_claim_fair_turn_delete
 -- The fair claim of one due one-off task at-most-once, in one statement,
@@ -116,7 +100,8 @@ RETURNING {{SQLITE_CLAIMED_COLS}};
 -- round.  The first round walks lq_partition's key after ?4 and then from
 -- the start, and stops after ?2 heads.  No stamp (0).
 WITH RECURSIVE top (priority) AS ({{SQLITE_FAIR_TOP}}),
-h (name, wrap, id, run_at, rn) AS (
+st (stamp) AS (SELECT 0),
+h (name, ord, id, run_at, rn) AS (
   SELECT f.name, f.wrap, f.id, f.run_at, 1
     FROM (SELECT * FROM (SELECT p.name, 0 AS wrap, k.id, k.run_at
                            FROM lq_partition p
@@ -131,24 +116,8 @@ h (name, wrap, id, run_at, rn) AS (
                           ORDER BY p.name LIMIT ?2)
           LIMIT ?2) f
   UNION ALL
-  SELECT h.name, h.wrap, k.id, k.run_at, h.rn + 1
-    FROM h
-    JOIN lq_task k ON k.id = (SELECT x.id FROM lq_task x INDEXED BY lq_task_part
-                               WHERE x.queue = ?1 AND x.part = h.name
-                                 AND x.priority = (SELECT priority FROM top)
-                                 AND (x.run_at, x.id) > (h.run_at, h.id)
-                                 AND {{PART_DUE_X}}
-                               ORDER BY x.run_at, x.id LIMIT 1)
-   WHERE h.rn < (SELECT (?2 + count(*) - 1) / max(count(*), 1) FROM lq_partition c WHERE c.queue = ?1))
-SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
-       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, t.part,
-       {{PART_LIMITED_T}}, h.name, 0
-  FROM h
-  JOIN lq_task t ON t.id = h.id
- WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
- ORDER BY h.rn, h.wrap, h.name
- LIMIT ?2;
+{{SQLITE_FAIR_NEXT}})
+{{SQLITE_FAIR_PICKED}};
 
 -- name: task_claim_fair_turn_batch_delete
 -- A handle's fair batch in one statement (?1 queue, ?2 limit, ?3 the
