@@ -996,6 +996,53 @@ static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int6
 	return LQ_OK; /* that many priorities not due: walk from the left */
 }
 
+/* One round's candidates, read into cc->tasks after those claimed (up to
+ * limit; *stop: nothing to claim).  *cut: the LIMIT is the count
+ * task_claimable found (there, its ids sorted), see cands_within. */
+static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, struct claimable *there, int *cut,
+			    int *stop)
+{
+	lq_value p[2] = {lq__v_text(cc->queue), lq_v_int(limit)};
+	lq_status st;
+
+	*cut = *stop = 0;
+	if ((db->be->caps & LQ_CAP_CLAIM_BOUND) && limit > 1) {
+		/* A queue of one priority claims in due order, and the due
+		 * range ends that read: one statement.  Else none came back. */
+		if (db->be->sql[LQ_SQL_task_candidates_due]) {
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_due, p, 2, cand_row, cc, NULL);
+			if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
+				return st;
+		}
+		/* No more candidates asked for than there are (backend.h). */
+		there->n = 0;
+		if ((st = lq__exec(db, cc->what, LQ_SQL_task_claimable, p, 2, claimable_row, there, NULL)) != LQ_OK)
+			return st;
+		if (there->n == 0) {
+			*stop = 1;
+			return LQ_OK;
+		}
+		if ((int64_t)there->n < limit) {
+			p[1] = lq_v_int((int64_t)there->n);
+			qsort(there->ids, there->n, sizeof(there->ids[0]), by_id);
+			*cut = 1;
+		}
+	}
+	int bounded = 0, none = 0;
+	int64_t bound = 0;
+	if ((st = claim_bound(db, cc, &bounded, &bound, &none)) != LQ_OK)
+		return st;
+	if (none) {
+		*stop = 1;
+		return LQ_OK;
+	}
+	if (bounded) {
+		lq_value pb[3] = {p[0], p[1], lq_v_int(bound)};
+		return lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_row, cc, NULL);
+	}
+	return lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
+}
+
 static lq_status claim_body(lq_db *db, void *arg)
 {
 	struct claim_ctx *cc = arg;
@@ -1010,34 +1057,11 @@ static lq_status claim_body(lq_db *db, void *arg)
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		int64_t limit = cand_limit(cc);
-		lq_value p[2] = {lq__v_text(cc->queue), lq_v_int(limit)};
-		lq_status st = LQ_OK;
 		struct claimable there;
-		int cut = 0; /* the LIMIT is task_claimable's count */
-		if ((db->be->caps & LQ_CAP_CLAIM_BOUND) && limit > 1) {
-			/* No more candidates asked for than there are (backend.h). */
-			there.n = 0;
-			st = lq__exec(db, cc->what, LQ_SQL_task_claimable, p, 2, claimable_row, &there, NULL);
-			if (st == LQ_OK && there.n == 0)
-				break;
-			if ((int64_t)there.n < limit) {
-				p[1] = lq_v_int((int64_t)there.n);
-				qsort(there.ids, there.n, sizeof(there.ids[0]), by_id);
-				cut = 1;
-			}
-		}
-		int bounded = 0, none = 0;
-		int64_t bound = 0;
-		if (st == LQ_OK)
-			st = claim_bound(db, cc, &bounded, &bound, &none);
-		if (st == LQ_OK && none)
+		int cut = 0, stop = 0;
+		lq_status st = claim_read(db, cc, limit, &there, &cut, &stop);
+		if (st == LQ_OK && stop)
 			break;
-		if (st == LQ_OK && bounded) {
-			lq_value pb[3] = {p[0], p[1], lq_v_int(bound)};
-			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_row, cc, NULL);
-		} else if (st == LQ_OK) {
-			st = lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
-		}
 		if (st == LQ_OK && cc->err != LQ_OK)
 			st = lq__fail(db, cc->err, "%s: out of memory", cc->what);
 		if (st != LQ_OK) {

@@ -1323,12 +1323,15 @@ static void test_claim_reads(void **state)
 	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1); /* A keeps it */
 
 	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the due task claimed");
+	few_reads(b, m, LQ_SQL_task_candidates_due, q, 10, 0, reads, "the due task claimed");
 
 	/* A claim of several when fewer are there: task_claimable says how
 	 * many, and a walk that stops after as many (LQ_CAP_CLAIM_BOUND)... */
 	int64_t free1 = add_task(c, q, "free", lq_v_null(), 0, lq_v_null());
 	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 1, reads, "one free of 10 asked for");
 	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 1, reads, "one free, one asked for");
+	/* A queue of one priority reads its due range, which ends the walk. */
+	few_reads(b, m, LQ_SQL_task_candidates_due, q, 10, 1, reads, "one free of 10 asked for");
 	/* ... and not the one a racing claimer has locked. */
 	struct lq_conn *a2 = conn_open(test_dsn);
 	struct rows *r = rows_new();
@@ -1339,6 +1342,7 @@ static void test_claim_reads(void **state)
 	assert_int_equal(r->c[0][0].i, free1);
 	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 0, reads, "the free one locked by another claimer");
 	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the free one locked by another claimer");
+	few_reads(b, m, LQ_SQL_task_candidates_due, q, 10, 0, reads, "the free one locked by another claimer");
 	tx(be->rollback, a2);
 	be->disconnect(a2);
 	rows_del(r);
@@ -1357,6 +1361,7 @@ static void test_claim_reads(void **state)
 	script_ok(c, sql);
 	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the free one under a shut limit");
 	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 0, reads, "the free one under a shut limit");
+	few_reads(b, m, LQ_SQL_task_candidates_due, q, 10, 0, reads, "the free one under a shut limit");
 
 	/* The fair claim of a queue with partitions, the same. */
 	lq_value pt[2] = {txt(q), txt("")};

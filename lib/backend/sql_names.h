@@ -101,6 +101,9 @@
 							FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */    \
 	X(task_candidates_below, LQ_TASK_COLS)     /* (?1 queue, ?2 limit, ?3 priority) task_candidates from \
 							priority ?3 down; where present, with task_priority_step */   \
+	X(task_candidates_due, LQ_TASK_COLS)       /* (?1 queue, ?2 limit) task_candidates of a queue of  \
+							one priority, in due order; no row when it has more; \
+							where present, a batch tries it first */              \
 	X(task_priority_step, 2)                   /* (?1 queue, ?2 priority or NULL) -> (priority, due 0|1) \
 							the highest below ?2 (of all when NULL) and whether  \
 							its first task by run_at is due; no row when none */  \

@@ -115,14 +115,18 @@ queue = ?1
    AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
 
--- CANDIDATES_SELECT: the start of task_candidates and task_candidates_below:
--- TASK_COLS of the tasks of queue ?1 CLAIM_FILTER lets through, read on
--- lq_task_claim (queue, priority DESC, run_at, id).
--- fragment: CANDIDATES_SELECT
+-- CANDIDATES_COLS: TASK_COLS of a candidate (lq_task, unaliased).
+-- fragment: CANDIDATES_COLS
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
        concurrency_key, part, {{LIMITED}}
+
+-- CANDIDATES_SELECT: the start of task_candidates and task_candidates_below:
+-- TASK_COLS of the tasks of queue ?1 CLAIM_FILTER lets through, read on
+-- lq_task_claim (queue, priority DESC, run_at, id).
+-- fragment: CANDIDATES_SELECT
+{{CANDIDATES_COLS}}
   FROM lq_task FORCE INDEX (lq_task_claim)
  WHERE {{CLAIM_FILTER}}
 

@@ -66,6 +66,25 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
+-- name: task_candidates_due
+-- task_candidates of a queue whose tasks all have one priority (the
+-- usual queue, where priority order is due order): read on lq_task_due,
+-- whose due range ends the walk, so a batch needs no task_claimable
+-- first to bound its LIMIT.  A queue with tasks of two priorities or more
+-- gives no row (its lowest and highest priority, each one end of
+-- lq_task_claim, read once: MIN and MAX read the whole queue there), and
+-- the library goes the other way, as when nothing is due.
+{{CANDIDATES_COLS}}
+  FROM lq_task FORCE INDEX (lq_task_due)
+ WHERE {{CLAIM_FILTER}}
+   AND (SELECT m.priority FROM lq_task m FORCE INDEX (lq_task_claim)
+         WHERE m.queue = ?1 ORDER BY m.priority LIMIT 1)
+       = (SELECT m.priority FROM lq_task m FORCE INDEX (lq_task_claim)
+           WHERE m.queue = ?1 ORDER BY m.priority DESC LIMIT 1)
+ ORDER BY run_at, id
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
 -- name: task_priority_step
 -- The highest priority of queue ?1 below ?2 (of all when ?2 is NULL), and
 -- 1 when its first task by run_at is due by the clock, else 0; no row when

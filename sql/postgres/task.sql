@@ -7,6 +7,7 @@
 -- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
 -- absent: task_candidates_below task_candidates finds the top due priority itself
 -- absent: task_priority_step as above
+-- absent: task_candidates_due task_claim_batch_* claim in one statement
 
 -- name: task_insert
 -- columns: task_insert 1 RETURNING id, read when it stands in for task_insert_notify

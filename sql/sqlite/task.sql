@@ -4,6 +4,7 @@
 -- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
 -- absent: task_candidates_below task_candidates finds the top due priority itself
 -- absent: task_priority_step as above
+-- absent: task_candidates_due task_claim_batch_* claim in one statement
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
