@@ -345,6 +345,8 @@ struct many_ctx {
 	size_t nrows;
 	lq_status err;
 	size_t added;
+	int lone;     /* one statement outside a transaction (many_lone) */
+	int notified; /* that statement sent the wake-up */
 };
 
 static const char *many_key(const struct many_ctx *m, size_t i)
@@ -440,8 +442,14 @@ static lq_status many_body(lq_db *db, void *arg)
 		for (size_t j = k * ADD_NPARAMS; j < LQ_ADD_MANY_CHUNK * ADD_NPARAMS; j++)
 			p[j] = lq_v_null();
 		m->err = LQ_OK;
-		lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert_many, p, LQ_ADD_MANY_CHUNK * ADD_NPARAMS,
-					many_row_cb, m, NULL);
+		/* Alone, a lost answer is an unknown outcome, not a retry; and
+		 * where the dialect can, the statement wakes the workers too. */
+		lq_sql_id id = LQ_SQL_task_insert_many;
+		if (m->lone && db->be->sql[LQ_SQL_task_insert_many_notify])
+			id = LQ_SQL_task_insert_many_notify;
+		lq_status st = (m->lone ? lq__exec_once : lq__exec)(db, "task add", id, p, LQ_ADD_MANY_CHUNK * ADD_NPARAMS,
+								    many_row_cb, m, NULL);
+		m->notified = st == LQ_OK && id == LQ_SQL_task_insert_many_notify;
 		if (st == LQ_OK && m->err != LQ_OK)
 			st = lq__fail(db, m->err, "task add: %s",
 				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");
@@ -463,6 +471,22 @@ static lq_status many_body(lq_db *db, void *arg)
 			return st;
 	}
 	return LQ_OK;
+}
+
+/* Whether the batch is one statement that nothing follows up: no unique
+ * key (whose holder would be looked up), no steering, concurrency key or
+ * partition (written after the insert).  That statement is atomic by
+ * itself, as a one-task add is, so it needs no transaction around it. */
+static int many_lone(const struct many_ctx *m)
+{
+	if (m->n > LQ_ADD_MANY_CHUNK)
+		return 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const lq_task_opts *o = m->opts ? m->opts[i] : NULL;
+		if (many_key(m, i) || lq__steer_wanted(o) || lq__opts_concurrency_key(o) || task_part(o))
+			return 0;
+	}
+	return 1;
 }
 
 struct key_ref {
@@ -527,7 +551,15 @@ LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *na
 			first[keys[k].i] = first[keys[k - 1].i];
 	if ((st = lq__ready(db)) != LQ_OK)
 		goto out;
-	st = lq__tx(db, 1, "task add", many_body, m);
+	st = LQ__RETRY;
+	if (many_lone(m)) {
+		m->lone = 1;
+		st = many_body(db, m); /* LQ__RETRY: it inserted nothing */
+		m->lone = 0;
+		many_rows_free(m);
+	}
+	if (st == LQ__RETRY)
+		st = lq__tx(db, 1, "task add", many_body, m);
 	if (st != LQ_OK) {
 		for (size_t i = 0; i < n; i++)
 			my_ids[i] = my_existed[i] = 0;
@@ -539,7 +571,7 @@ LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *na
 			my_existed[i] = 1;
 		}
 	}
-	if (m->added > 0)
+	if (m->added > 0 && !m->notified)
 		lq__notify(db, LQ_CHANNEL_TASK);
 out:
 	if (m)

@@ -186,6 +186,56 @@ static void many_basic(void **state)
 	assert_lq_ok(db, lq_task_add_many(db, 0, NULL, NULL, NULL, NULL, NULL));
 }
 
+/* A batch of up to 100 tasks that nothing follows up (no unique key to
+ * look up; no steering, concurrency key or partition to write) is one
+ * statement, atomic by itself, as a one-task add is: no transaction
+ * around it.  With a unique key it goes in a transaction, as before. */
+static void many_one_statement(void **state)
+{
+	lq_db *db = DB(state);
+	enum { N = 100 };
+	static const char *names[N];
+	static lq_task_opts opts[N];
+	static const lq_task_opts *po[N];
+	static int64_t ids[N];
+	int64_t id = 0;
+
+	for (int i = 0; i < N; i++) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		o.queue = "bulk-one";
+		o.priority = i % 2;
+		opts[i] = o;
+		po[i] = &opts[i];
+		names[i] = "t";
+	}
+	/* The first call of a handle reads what it must know once. */
+	lq_task_opts first = LQ_TASK_OPTS_INIT;
+	first.queue = "bulk-one";
+	assert_lq_ok(db, lq_task_add(db, "first", &first, &id, NULL));
+	int64_t before = lq_db_statements(db);
+	assert_lq_ok(db, lq_task_add(db, "t", &first, &id, NULL));
+	int64_t one = lq_db_statements(db) - before;
+	before = lq_db_statements(db);
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, NULL, NULL));
+	int64_t many = lq_db_statements(db) - before;
+	for (int i = 1; i < N; i++)
+		assert_true(ids[i] > ids[i - 1]);
+	assert_int_equal(lqt_count_tasks(db, "bulk-one", 0), N + 2);
+	print_message("statements: one add %lld, a batch of %d %lld\n", (long long)one, N, (long long)many);
+	if (!lqt_retry_storm())
+		assert_true(many <= one);
+
+	/* A unique key: looked up when taken, all in one transaction. */
+	opts[3].unique_key = "bulk-one-key";
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, NULL, NULL));
+	assert_int_equal(lqt_count_tasks(db, "bulk-one", 0), 2 * N + 2);
+	int existed[N];
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, existed, NULL));
+	assert_int_equal(existed[3], 1);
+	assert_int_equal(existed[4], 0);
+	assert_int_equal(lqt_count_tasks(db, "bulk-one", 0), 3 * N + 1);
+}
+
 /* All or nothing: one invalid task (here the 150th, past the first
  * statement) adds none and is named. */
 static void many_all_or_nothing(void **state)
@@ -272,6 +322,7 @@ int lqt_conf_task_features(void)
 		cmocka_unit_test_setup(prio_order, lqt_conf_test_setup),
 		cmocka_unit_test_setup(prio_timeout_kept, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_basic, lqt_conf_test_setup),
+		cmocka_unit_test_setup(many_one_statement, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_all_or_nothing, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_unique, lqt_conf_test_setup),
 	};

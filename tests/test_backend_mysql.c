@@ -599,6 +599,7 @@ static unsigned cap_of(lq_sql_id id)
 		return LQ_CAP_CLAIM_RETURNING;
 	case LQ_SQL_lease_release_notify:
 	case LQ_SQL_lease_wait_mark:
+	case LQ_SQL_task_insert_many_notify:
 		return LQ_CAP_NOTIFY;
 	case LQ_SQL_task_fair_due_any:
 		return LQ_CAP_SKIP_LOCKED;

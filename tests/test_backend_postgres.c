@@ -924,6 +924,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,
 		LQ_SQL_limit_set, LQ_SQL_limit_get, LQ_SQL_limit_list, LQ_SQL_limit_delete, LQ_SQL_limit_lock,
 		LQ_SQL_limit_take_key, LQ_SQL_limit_take_queue, LQ_SQL_limit_refund, LQ_SQL_task_set_concurrency_key,
+		LQ_SQL_task_insert_many_notify,
 	};
 	for (size_t k = 0; k < sizeof(via_conformance) / sizeof(via_conformance[0]); k++)
 		ran[via_conformance[k]] = 1;

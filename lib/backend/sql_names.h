@@ -94,6 +94,9 @@
 							-> (id, unique_key) per row inserted, in the given order; \
 							a taken unique key is skipped (or, on MySQL, a racing one \
 							fails the statement: no row at all) */                \
+	X(task_insert_many_notify, 2)               /* task_insert_many and the wake-up (LQ_CHANNEL_TASK) \
+							in one statement, for a batch alone; only where \
+							LQ_CAP_NOTIFY */                                \
 	X(task_last_id, 1)                          /* () -> (id of the row this connection inserted last) */ \
 	X(task_find_unique, 1)                      /* (?1 unique_key) -> (id) */                             \
 	X(task_candidates, LQ_TASK_COLS)            /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \

@@ -9,6 +9,7 @@
 -- absent: task_claim_batch_update no UPDATE ... RETURNING, as above
 -- absent: task_claim_one_delete no DELETE ... RETURNING, as above
 -- absent: task_claim_one_update no UPDATE ... RETURNING, as above
+-- absent: task_insert_many_notify no NOTIFY: task_insert_many
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,

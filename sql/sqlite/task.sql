@@ -5,6 +5,7 @@
 -- absent: task_candidates_below task_candidates finds the top due priority itself
 -- absent: task_priority_step as above
 -- absent: task_candidates_due task_claim_batch_* claim in one statement
+-- absent: task_insert_many_notify no NOTIFY: task_insert_many
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
