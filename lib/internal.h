@@ -61,7 +61,7 @@ struct lq_db {
 	/* Fair share (partition.c): whether the queue has partitions. */
 	struct lq_queue_memo part;
 	/* Fair share (task.c): the partition of queue this handle's fair
-	 * claims served last; its next one-task claim goes on from there. */
+	 * claims served last; its next claims there go on from it. */
 	struct {
 		char queue[LQ_NAME_MAX + 1];
 		char part[LQ_NAME_MAX + 1];

@@ -5,9 +5,9 @@
  * lq_partition with the stamp of its last stamped claim; a handle's first
  * claim there (task.c, claim_fair) takes the heads of the least recently
  * served partitions and stamps them, and its later claims go round the
- * partitions from the one it served last (db->turn), writing nothing.  A queue without partitions has no row there and claims as
- * it always did: the only cost it pays is partition_any, once a second
- * per handle.
+ * partitions from the one it served last (db->turn), writing nothing.  A
+ * queue without partitions has no row there and claims as it always did:
+ * the only cost it pays is partition_any, once a second per handle.
  */
 #include "internal.h"
 

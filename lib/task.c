@@ -556,7 +556,6 @@ LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *na
 		m->lone = 1;
 		st = many_body(db, m); /* LQ__RETRY: it inserted nothing */
 		m->lone = 0;
-		many_rows_free(m);
 	}
 	if (st == LQ__RETRY)
 		st = lq__tx(db, 1, "task add", many_body, m);
@@ -1151,6 +1150,7 @@ static lq_status settle_unknown_claims(lq_db *db, struct claim_ctx *cc);
 static int batch_row(void *arg, const lq_value *c, int n);
 static lq_status claim_exec(lq_db *db, struct claim_ctx *cc, lq_sql_id id, const lq_value *p, int np,
 			    lq_row_fn fn, void *arg);
+static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc);
 
 /* A partition served by this claim, and the stamp of its last task. */
 struct fair_served {
@@ -1393,6 +1393,9 @@ static void fair_claimed(struct claim_ctx *cc)
  * fair order; cc->left counts the candidates it left to the transaction. */
 static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
 {
+	/* Rounds from the handle's turn on, no stamps. */
+	if (cc->n > 1 && turn_known(db, cc->queue) && db->be->sql[LQ_SQL_task_claim_fair_turn_batch_delete])
+		return claim_fair_turn(db, cc);
 	char owner[LQ_OWNER_MAX + 1] = "";
 	lq_value p[5] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
 	int alo = cc->mode == LQ_AT_LEAST_ONCE;
@@ -1407,24 +1410,10 @@ static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
 		p[1] = p[2];
 		p[2] = p[3];
 		np--;
-	} else if (turn_known(db, cc->queue) && db->be->sql[LQ_SQL_task_claim_fair_turn_batch_delete]) {
-		/* Rounds from the handle's turn on, no stamps. */
-		lq_value t[5] = {p[0], p[1], lq__v_text(db->turn.part), p[2], p[3]};
-		id = alo ? LQ_SQL_task_claim_fair_turn_batch_update : LQ_SQL_task_claim_fair_turn_batch_delete;
-		np++;
-		memcpy(p, t, sizeof(t));
 	}
-	cc->got = cc->left = 0;
-	cc->err = LQ_OK;
-	lq_status st = lq__exec_once(db, cc->what, id, p, np, batch_row, cc, NULL);
-	if (st == LQ_OK && cc->err != LQ_OK)
-		st = lq__fail(db, cc->err, "%s: %s", cc->what,
-			      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");
-	if (st != LQ_OK) {
-		release_range(cc->tasks, 0, cc->got);
-		cc->got = cc->left = 0;
+	lq_status st = claim_exec(db, cc, id, p, np, batch_row, cc);
+	if (st != LQ_OK)
 		return st;
-	}
 	fair_claimed(cc);
 	return LQ_OK;
 }
@@ -1497,10 +1486,10 @@ static void turn_order(lq_task *tasks, size_t n, const char *last)
 
 /* A handle's turn in one statement, where the dialect has it: one task
  * from the partition after the one it served last, or a batch in rounds
- * from there (SQLite, LQ_CAP_CLAIM_SHORT: it comes back in no order and
- * only with the tasks it claimed).  What a one-task claim leaves (a
- * recurring head, one under a limit, nothing it could see) goes on the
- * other ways with cc->got = 0. */
+ * from there (where LQ_CAP_CLAIM_SHORT, it comes back in no order and only
+ * with the tasks it claimed, and is put in the turn's order here).  What a
+ * one-task claim leaves (a recurring head, one under a limit, nothing it
+ * could see) goes on the other ways with cc->got = 0. */
 static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc)
 {
 	char owner[LQ_OWNER_MAX + 1] = "";
@@ -1524,7 +1513,8 @@ static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc)
 	if (st != LQ_OK)
 		return st;
 	if (batch) {
-		turn_order(cc->tasks, cc->got, db->turn.part);
+		if (db->be->caps & LQ_CAP_CLAIM_SHORT) /* else they come in the turn's order */
+			turn_order(cc->tasks, cc->got, db->turn.part);
 	} else if (cc->got != 1) { /* a head left to the transaction, not claimed */
 		release_range(cc->tasks, 0, cc->got);
 		cc->got = cc->left = 0;

@@ -97,6 +97,11 @@ SELECT x.id FROM lq_task x INDEXED BY lq_task_part
    AND {{PART_DUE_X}}
  ORDER BY x.run_at, x.id LIMIT 1
 
+-- SQLITE_ROUND_SIZE: how many tasks a partition gives a fair batch of ?2
+-- in queue ?1: the batch over the partitions, rounded up.
+-- fragment: SQLITE_ROUND_SIZE
+SELECT (?2 + count(*) - 1) / max(count(*), 1) FROM lq_partition c WHERE c.queue = ?1
+
 -- SQLITE_FAIR_NEXT: the recursive step of a fair read's CTE h (name, ord,
 -- id, run_at, rn) (queue ?1, limit ?2, CTE top the top due priority): a
 -- partition's next due task of that priority after the one before it, up
@@ -110,7 +115,7 @@ SELECT x.id FROM lq_task x INDEXED BY lq_task_part
                                  AND (x.run_at, x.id) > (h.run_at, h.id)
                                  AND {{PART_DUE_X}}
                                ORDER BY x.run_at, x.id LIMIT 1)
-   WHERE h.rn < (SELECT (?2 + count(*) - 1) / max(count(*), 1) FROM lq_partition c WHERE c.queue = ?1)
+   WHERE h.rn < ({{SQLITE_ROUND_SIZE}})
 
 -- SQLITE_FAIR_PICKED: the rows of a fair read (TASK_COLS, the partition,
 -- CTE st's stamp): the first ?2 of h by round, then by its order in the
@@ -140,8 +145,7 @@ h (id, name, run_at) AS MATERIALIZED (
                                   AND x.priority = (SELECT priority FROM top)
                                   AND {{PART_DUE_X}}
                                 ORDER BY x.run_at, x.id
-                                LIMIT (SELECT (?2 + count(*) - 1) / max(count(*), 1)
-                                         FROM lq_partition c WHERE c.queue = ?1))
+                                LIMIT ({{SQLITE_ROUND_SIZE}}))
    WHERE p.queue = ?1
      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1))
 
