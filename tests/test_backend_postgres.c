@@ -1528,10 +1528,12 @@ static void test_due_index_used(void **state)
 			fail_msg("tick_probe does not walk lq_task_due:\n%s", plan);
 	}
 
-	/* Under the default plan_cache_mode the one-task claims settle on a
-	 * generic plan after PostgreSQL's five custom ones: planning on every
-	 * call cost more than the claim (the batch form, whose LIMIT is a
-	 * parameter, never did). */
+	/* Under the default plan_cache_mode the claims settle on a generic
+	 * plan after PostgreSQL's five custom ones: planning on every call
+	 * cost more than the claim.  Batches too, whatever the statistics say
+	 * of their queue: a custom plan that could see the queue and the batch
+	 * size was priced below the generic one, and chosen every time (0.5 ms
+	 * of planning a claim of 100 on a queue ANALYZE had seen empty). */
 	pq_ok(pg, "SET plan_cache_mode = auto");
 	static const struct {
 		const char *name;
@@ -1542,7 +1544,17 @@ static void test_due_index_used(void **state)
 		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
 		    {"cfu", LQ_SQL_task_claim_fair_one_update, "'none', 'w', 30000"},
 		    {"ctd", LQ_SQL_task_claim_fair_turn_delete, "'none', 'p'"},
-		    {"ctu", LQ_SQL_task_claim_fair_turn_update, "'none', 'p', 'w', 30000"}};
+		    {"ctu", LQ_SQL_task_claim_fair_turn_update, "'none', 'p', 'w', 30000"},
+		    {"acu", LQ_SQL_task_ack_claim_one_update, "'none', 0, 'w', 'w', 0, 'w', 30000"},
+		    {"cand", LQ_SQL_task_candidates, "'none', 100"},
+		    {"cbd", LQ_SQL_task_claim_batch_delete, "'none', 100"},
+		    {"cbu", LQ_SQL_task_claim_batch_update, "'none', 100, 'w', 30000"},
+		    {"cf", LQ_SQL_task_candidates_fair, "'none', 100"},
+		    {"cfbd", LQ_SQL_task_claim_fair_delete, "'none', 100"},
+		    {"cfbu", LQ_SQL_task_claim_fair_update, "'none', 100, 'w', 30000"},
+		    {"ctbd", LQ_SQL_task_claim_fair_turn_batch_delete, "'none', 100, 'p'"},
+		    {"ctbu", LQ_SQL_task_claim_fair_turn_batch_update, "'none', 100, 'p', 'w', 30000"}};
+	int custom = 0;
 	for (size_t k = 0; k < sizeof(once) / sizeof(once[0]); k++) {
 		prepare_ok(pg, once[k].name, once[k].id);
 		snprintf(sql, sizeof(sql), "EXECUTE %s(%s)", once[k].name, once[k].args);
@@ -1556,11 +1568,15 @@ static void test_due_index_used(void **state)
 			o += (size_t)snprintf(plan + o, o < sizeof(plan) ? sizeof(plan) - o : 0, "%s\n",
 					      PQgetvalue(r, i, 0));
 		PQclear(r);
-		if (strstr(plan, "'none'") || !strstr(plan, "$1"))
-			fail_msg("%s is planned anew on every call (no generic plan):\n%s", lq__sql_name(once[k].id),
-				 plan);
+		if (strstr(plan, "'none'") || !strstr(plan, "$1")) {
+			print_message("%s is planned anew on every call (no generic plan)\n",
+				      lq__sql_name(once[k].id));
+			custom++;
+		}
 	}
 	PQfinish(pg);
+	if (custom)
+		fail_msg("%d claims are planned anew on every call", custom);
 }
 
 /* The most pages any node of the statement's EXPLAIN (ANALYZE, BUFFERS)

@@ -14,6 +14,20 @@
 -- fragment: CLK
 clk(n) AS (SELECT {{NOW}})
 
+-- QUEUE_ARG, BATCH_ARG: a claim's queue ($1) and batch size ($2), read
+-- through a one-time subquery (an InitPlan) so that the planner cannot see
+-- their values.  A custom plan that saw them was priced from the queue's
+-- statistics and the exact batch, the generic plan from guesses; where the
+-- custom plans came out cheaper PostgreSQL kept planning every call anew,
+-- and planning a claim of 100 (0.5 ms) cost more than running it.  With
+-- the values hidden, both are priced alike and the generic plan is kept
+-- after the first five; it is still an index condition.
+-- fragment: QUEUE_ARG
+(SELECT $1::text)
+
+-- fragment: BATCH_ARG
+(SELECT $2::bigint)
+
 -- CLAIM_FREE: the task is unclaimed or its claim has expired, by the clk
 -- instant.
 -- fragment: CLAIM_FREE
@@ -38,7 +52,7 @@ d.run_at <= (SELECT n FROM clk) AND d.paused = 0 AND ({{CLAIM_FREE_D}})
 up (p) AS (
   SELECT p FROM a
   UNION ALL
-  SELECT (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > up.p
+  SELECT (SELECT x.priority FROM lq_task x WHERE x.queue = {{QUEUE_ARG}} AND x.priority > up.p
            ORDER BY x.priority LIMIT 1)
     FROM up WHERE up.p IS NOT NULL)
 
@@ -60,16 +74,16 @@ up (p) AS (
 -- fragment: CLAIM_TOP
 a (p) AS (
   SELECT d.priority FROM lq_task d
-   WHERE d.queue = $1::text AND {{DUE_FREE_D}}
+   WHERE d.queue = {{QUEUE_ARG}} AND {{DUE_FREE_D}}
    ORDER BY d.run_at DESC LIMIT 1),
 {{PRIORITIES_ABOVE}},
 top (p) AS MATERIALIZED (
-  SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > a.p
+  SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = {{QUEUE_ARG}} AND x.priority > a.p
                      ORDER BY x.priority LIMIT 1) IS NULL THEN a.p
               ELSE (SELECT max(up.p) FROM up
                      WHERE up.p = a.p
                         OR (SELECT d.id FROM lq_task d
-                             WHERE d.queue = $1::text AND d.priority = up.p AND {{DUE_FREE_D}}
+                             WHERE d.queue = {{QUEUE_ARG}} AND d.priority = up.p AND {{DUE_FREE_D}}
                              ORDER BY d.priority DESC, d.run_at, d.id LIMIT 1) IS NOT NULL) END
     FROM a)
 
@@ -87,12 +101,12 @@ SELECT id, (every_ms IS NULL AND cron IS NULL
 -- may take: due, unpaused, free, outside a shut limit, the queue not
 -- paused (task_candidates, CLAIM_CAND_DUE).
 -- fragment: CLAIM_DUE_WHERE
-WHERE queue = $1::text
+WHERE queue = {{QUEUE_ARG}}
      AND run_at <= (SELECT n FROM clk)
      AND paused = 0
      AND ({{CLAIM_FREE}})
      AND ({{LIMIT_OPEN}})
-     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = {{QUEUE_ARG}} AND lq_queue.paused = 1)
 
 -- CLAIM_DUE_BOUND: up to $2 of them in claim order from the top due
 -- priority (CLAIM_TOP), locked, no more than the due tasks a walk from the
@@ -101,8 +115,8 @@ WHERE queue = $1::text
   AND priority <= (SELECT p FROM top)
  ORDER BY priority DESC, run_at, id
    LIMIT (SELECT count(*) FROM (SELECT 1 FROM lq_task d
-                                  WHERE d.queue = $1::text AND {{DUE_FREE_D}}
-                                  ORDER BY d.run_at DESC LIMIT $2::bigint) AS due)
+                                  WHERE d.queue = {{QUEUE_ARG}} AND {{DUE_FREE_D}}
+                                  ORDER BY d.run_at DESC LIMIT {{BATCH_ARG}}) AS due)
      FOR UPDATE SKIP LOCKED
 
 -- CLAIM_BATCH_CAND: the CTE cand of the batch claims (task_claim_batch_*,
@@ -161,7 +175,7 @@ SELECT {{CLAIMED_COLS_G}},
 -- fragment: LIMIT_SHUT_QUEUE
 (l.concurrency IS NOT NULL
   AND l.concurrency <= (SELECT count(*) FROM lq_task c
-                         WHERE c.queue = $1::text AND c.run_at <= (SELECT n FROM clk)
+                         WHERE c.queue = {{QUEUE_ARG}} AND c.run_at <= (SELECT n FROM clk)
                            AND c.claim_until > (SELECT n FROM clk) AND c.claim_owner IS NOT NULL))
  OR ({{LIMIT_RATE_SHUT}})
 
@@ -193,7 +207,7 @@ CASE WHEN l.rate_n IS NULL THEN l.tat ELSE GREATEST(l.tat, (SELECT n FROM clk) *
 -- or its queue $1 has a limit row), else 0.
 -- fragment: LIMITED
 CASE WHEN lq_task.concurrency_key IS NOT NULL
-       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || $1::text) THEN 1 ELSE 0 END
+       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || {{QUEUE_ARG}}) THEN 1 ELSE 0 END
 
 -- LIMIT_COLS: the columns of limit_get and limit_list (sql_names.h)
 -- of a limit row l; running counts its live claims.
@@ -250,16 +264,16 @@ g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique
 -- fragment: FAIR_TOP
 a (p) AS (
   SELECT x.priority FROM lq_task x
-   WHERE x.queue = $1::text AND {{PART_DUE_X}}
+   WHERE x.queue = {{QUEUE_ARG}} AND {{PART_DUE_X}}
    ORDER BY x.run_at DESC, x.id DESC LIMIT 1),
 {{PRIORITIES_ABOVE}},
 top AS MATERIALIZED (
-  SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = $1::text AND x.priority > a.p
+  SELECT CASE WHEN (SELECT x.priority FROM lq_task x WHERE x.queue = {{QUEUE_ARG}} AND x.priority > a.p
                      ORDER BY x.priority LIMIT 1) IS NULL THEN a.p
               ELSE (SELECT max(up.p) FROM up
                      WHERE up.p = a.p
                         OR (SELECT x.id FROM lq_task x
-                             WHERE x.queue = $1::text AND x.priority = up.p AND {{PART_DUE_X}}
+                             WHERE x.queue = {{QUEUE_ARG}} AND x.priority = up.p AND {{PART_DUE_X}}
                              ORDER BY x.priority DESC, x.run_at, x.id LIMIT 1) IS NOT NULL) END AS priority
     FROM a)
 
@@ -269,7 +283,7 @@ top AS MATERIALIZED (
 -- fragment: FAIR_HEAD_PROBE
 FROM lq_partition p
  CROSS JOIN LATERAL (SELECT x.id FROM lq_task x
-                      WHERE x.queue = $1::text AND x.part = p.name
+                      WHERE x.queue = {{QUEUE_ARG}} AND x.part = p.name
                         AND x.priority = (SELECT priority FROM top)
                         AND {{PART_DUE_X}}
                       ORDER BY x.run_at, x.id LIMIT 1
@@ -288,8 +302,8 @@ FROM lq_partition p
 heads AS (
   SELECT h.id, p.name, 1::bigint AS pos
     {{FAIR_HEAD_PROBE}}
-   WHERE p.queue = $1::text
-     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+   WHERE p.queue = {{QUEUE_ARG}}
+     AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = {{QUEUE_ARG}} AND lq_queue.paused = 1)
    ORDER BY p.served, p.name
    LIMIT 1)
 
@@ -312,15 +326,15 @@ heads AS (
         row_number() OVER (PARTITION BY p.name ORDER BY h.run_at, h.id) AS rn
    FROM lq_partition p
   CROSS JOIN LATERAL (SELECT x.id, x.run_at FROM lq_task x
-                       WHERE x.queue = $1::text AND x.part = p.name
+                       WHERE x.queue = {{QUEUE_ARG}} AND x.part = p.name
                          AND x.priority = (SELECT priority FROM top)
                          AND {{PART_DUE_X}}
                        ORDER BY x.run_at, x.id
-                       LIMIT (SELECT ($2::bigint + count(*) - 1) / GREATEST(count(*), 1)
-                                FROM lq_partition c WHERE c.queue = $1::text)
+                       LIMIT (SELECT ({{BATCH_ARG}} + count(*) - 1) / GREATEST(count(*), 1)
+                                FROM lq_partition c WHERE c.queue = {{QUEUE_ARG}})
                          FOR UPDATE SKIP LOCKED) h
-  WHERE p.queue = $1::text AND $2::bigint > 1
-    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)) b
+  WHERE p.queue = {{QUEUE_ARG}} AND {{BATCH_ARG}} > 1
+    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = {{QUEUE_ARG}} AND lq_queue.paused = 1)) b
 
 -- FAIR_HEAD_TURN: FAIR_HEAD for a handle that goes round the partitions
 -- itself ($2: the partition it served last): the first partition after $2
@@ -334,16 +348,16 @@ heads AS (
   SELECT w.id, w.name, 1::bigint AS pos
     FROM ((SELECT h.id, p.name
              {{FAIR_HEAD_PROBE}}
-            WHERE p.queue = $1::text AND p.name > $2::text
+            WHERE p.queue = {{QUEUE_ARG}} AND p.name > $2::text
             ORDER BY p.name
             LIMIT 1)
           UNION ALL
           (SELECT h.id, p.name
              {{FAIR_HEAD_PROBE}}
-            WHERE p.queue = $1::text AND p.name <= $2::text
+            WHERE p.queue = {{QUEUE_ARG}} AND p.name <= $2::text
             ORDER BY p.name
             LIMIT 1)) w
-   WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+   WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = {{QUEUE_ARG}} AND lq_queue.paused = 1)
    LIMIT 1)
 
 -- FAIR_HEADS_TURN: FAIR_HEADS of a batch for a handle that goes round the
@@ -356,22 +370,22 @@ heads AS (
   SELECT b.id, b.name, row_number() OVER (ORDER BY b.rn, b.name <= $3::text, b.name) AS pos
     FROM {{FAIR_ROUND_HEADS}}
    ORDER BY b.rn, b.name <= $3::text, b.name
-   LIMIT $2::bigint)
+   LIMIT {{BATCH_ARG}})
 
 -- fragment: FAIR_HEADS
 {{FAIR_TOP}},
 heads AS (
   (SELECT h.id, p.name, 1::bigint AS pos
      {{FAIR_HEAD_PROBE}}
-    WHERE p.queue = $1::text AND $2::bigint = 1
-      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = $1::text AND lq_queue.paused = 1)
+    WHERE p.queue = {{QUEUE_ARG}} AND {{BATCH_ARG}} = 1
+      AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = {{QUEUE_ARG}} AND lq_queue.paused = 1)
     ORDER BY p.served, p.name
     LIMIT 1)
   UNION ALL
   (SELECT b.id, b.name, row_number() OVER (ORDER BY b.rn, b.served, b.name) AS pos
      FROM {{FAIR_ROUND_HEADS}}
     ORDER BY b.rn, b.served, b.name
-    LIMIT $2::bigint))
+    LIMIT {{BATCH_ARG}}))
 
 -- FAIR_GONE_DELETE: the CTE gone of the at-most-once fair claims: the
 -- plain heads deleted (FAIR_GONE_WHERE).
@@ -412,7 +426,7 @@ SELECT {{CLAIMED_COLS_G}},
 served AS (
   INSERT INTO lq_partition (queue, name, served)
   SELECT $1::text, h.name,
-         (SELECT COALESCE(max(s.served), 0) FROM lq_partition s WHERE s.queue = $1::text) + max(h.pos)
+         (SELECT COALESCE(max(s.served), 0) FROM lq_partition s WHERE s.queue = {{QUEUE_ARG}}) + max(h.pos)
     FROM heads h JOIN gone g ON g.id = h.id
    GROUP BY h.name
    ORDER BY h.name
