@@ -12,6 +12,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How long a handle trusts what it read of a queue's partitions: a queue
@@ -56,6 +57,57 @@ lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t i
 	lq_value s[2] = {lq_v_int(id), lq__v_text(part)};
 	lq_status st = lq__exec(db, "task add", LQ_SQL_task_set_part, s, 2, NULL, NULL, NULL);
 	return st == LQ_OK ? lq__part_touch(db, "task add", queue, part) : st;
+}
+
+enum { PART_SET = 100 }; /* the ids a task_set_part_set takes */
+
+/* Partition part for the k ids in p[0..k) of p[0..PART_SET]. */
+static lq_status set_part_set(lq_db *db, lq_value *p, size_t k, const char *part)
+{
+	for (size_t x = k; x < PART_SET; x++)
+		p[x] = lq_v_null();
+	p[PART_SET] = lq__v_text(part);
+	return lq__exec(db, "task add", LQ_SQL_task_set_part_set, p, PART_SET + 1, NULL, NULL, NULL);
+}
+
+lq_status lq__part_add_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts,
+			    const int64_t *ids)
+{
+	lq_value p[PART_SET + 1];
+	char *done = calloc(n ? n : 1, 1);
+	lq_status st = done ? LQ_OK : lq__fail(db, LQ_ENOMEM, "task add: out of memory");
+	for (size_t i = 0; st == LQ_OK && i < n; i++) {
+		if (done[i] || !parts[i])
+			continue;
+		/* The tasks of this queue and partition, PART_SET a statement. */
+		size_t k = 0;
+		for (size_t j = i; st == LQ_OK && j < n; j++) {
+			if (done[j] || !parts[j] || strcmp(parts[j], parts[i]) || strcmp(queues[j], queues[i]))
+				continue;
+			done[j] = 1;
+			p[k++] = lq_v_int(ids[j]);
+			if (k == PART_SET) {
+				st = set_part_set(db, p, k, parts[i]);
+				k = 0;
+			}
+		}
+		if (st == LQ_OK && k > 0)
+			st = set_part_set(db, p, k, parts[i]);
+		lq_value t[2] = {lq__v_text(queues[i]), lq__v_text(parts[i])};
+		if (st == LQ_OK)
+			st = lq__exec(db, "task add", LQ_SQL_partition_touch, t, 2, NULL, NULL, NULL);
+		/* The tasks without a partition are a partition of their own:
+		 * its row once for the queue. */
+		int first_of_queue = 1;
+		for (size_t j = 0; j < i && first_of_queue; j++)
+			if (parts[j] && strcmp(queues[j], queues[i]) == 0)
+				first_of_queue = 0;
+		t[1] = lq__v_text("");
+		if (st == LQ_OK && first_of_queue)
+			st = lq__exec(db, "task add", LQ_SQL_partition_touch, t, 2, NULL, NULL, NULL);
+	}
+	free(done);
+	return st;
 }
 
 static int part_row(void *arg, const lq_value *c, int n)

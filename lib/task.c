@@ -455,6 +455,9 @@ static lq_status many_body(lq_db *db, void *arg)
 				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");
 		if (st == LQ_OK)
 			st = many_match(db, m, idx, k);
+		const char *queues[LQ_ADD_MANY_CHUNK], *parts[LQ_ADD_MANY_CHUNK];
+		int64_t new_ids[LQ_ADD_MANY_CHUNK];
+		int any_part = 0;
 		for (size_t j = 0; st == LQ_OK && j < k; j++) {
 			const lq_task_opts *o = m->opts ? m->opts[idx[j]] : NULL;
 			const char *ck = lq__opts_concurrency_key(o);
@@ -462,10 +465,13 @@ static lq_status many_body(lq_db *db, void *arg)
 				st = lq__steer_store(db, m->ids[idx[j]], o);
 			if (st == LQ_OK && ck && !m->existed[idx[j]])
 				st = set_concurrency_key(db, m->ids[idx[j]], ck);
-			if (st == LQ_OK && task_part(o) && !m->existed[idx[j]])
-				st = lq__part_add(db, o->queue ? o->queue : LQ_DEFAULT_QUEUE, task_part(o),
-						  m->ids[idx[j]]);
+			queues[j] = o && o->queue ? o->queue : LQ_DEFAULT_QUEUE;
+			parts[j] = m->existed[idx[j]] ? NULL : task_part(o);
+			new_ids[j] = m->ids[idx[j]];
+			any_part |= parts[j] != NULL;
 		}
+		if (st == LQ_OK && any_part)
+			st = lq__part_add_many(db, k, queues, parts, new_ids);
 		many_rows_free(m);
 		if (st != LQ_OK)
 			return st;

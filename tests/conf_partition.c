@@ -713,6 +713,53 @@ static void batch_in_few_statements(void **state)
 	}
 }
 
+/* A batch add writes its tasks' partitions a partition at a time, not a
+ * task at a time: 100 tasks of 4 partitions sent over 300 statements (a
+ * write of the task's partition and two of the partition's row each). */
+static void add_many_by_partition(void **state)
+{
+	lq_db *db = DB(state);
+	enum { N = 100, PARTS = 4 };
+	static const char *names[N];
+	static lq_task_opts opts[N];
+	static const lq_task_opts *po[N];
+	static int64_t ids[N];
+	static const char *parts[PARTS] = {"pa", "pb", "pc", "pd"};
+	char part[LQ_NAME_MAX + 1];
+
+	for (int i = 0; i < N; i++) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		o.queue = "many-parts";
+		o.partition = i % 5 == 4 ? NULL : parts[i % PARTS];
+		opts[i] = o;
+		po[i] = &opts[i];
+		names[i] = "t";
+	}
+	int64_t before = lq_db_statements(db);
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, NULL, NULL));
+	int64_t sent = lq_db_statements(db) - before;
+	for (int i = 0; i < N; i++) {
+		assert_lq_ok(db, lq_task_partition(db, ids[i], part, sizeof(part)));
+		assert_string_equal(part, i % 5 == 4 ? "" : parts[i % PARTS]);
+	}
+	print_message("a batch of %d in %d partitions: %lld statements\n", N, PARTS, (long long)sent);
+	if (!lqt_retry_storm())
+		assert_true(sent <= 4 + 2 * (PARTS + 1));
+	/* Each partition's row is there: five claims take a task of each,
+	 * the tasks without one included. */
+	char taken[PARTS + 1][LQ_NAME_MAX + 1];
+	for (int i = 0; i <= PARTS; i++) {
+		lq_task t;
+		size_t got = 0;
+		assert_lq_ok(db, lq_task_claim(db, "many-parts", LQ_AT_MOST_ONCE, 30000, &t, 1, &got));
+		assert_int_equal(got, 1);
+		snprintf(taken[i], sizeof(taken[i]), "%s", t.partition);
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(taken[j], taken[i]);
+		lq_task_clear(&t);
+	}
+}
+
 /* A task put back keeps its partition.  At most once the claim deleted the
  * row, so a retry, a snooze or a hand-back writes it again from the claimed
  * task; a task out of attempts keeps it among the dead and when revived. */
@@ -778,6 +825,7 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(turn_batch_last_round, lqt_conf_test_setup),
 		cmocka_unit_test_setup(batch_in_few_statements, lqt_conf_test_setup),
 		cmocka_unit_test_setup(put_back_keeps_partition, lqt_conf_test_setup),
+		cmocka_unit_test_setup(add_many_by_partition, lqt_conf_test_setup),
 	};
 	char name[64];
 

@@ -299,6 +299,7 @@
 							tasks starts with it */                              \
 	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
 	X(task_set_part, 0)                         /* (?1 id, ?2 partition) */                               \
+	X(task_set_part_set, 0)                     /* (?1..?100 ids, NULL-padded, ?101 partition) */          \
 	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \
 	X(task_claim_fair_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1 in fair \
 						     order: task_candidates_fair's choice (up to ?2 per      \

@@ -49,6 +49,11 @@ DELETE FROM lq_partition
 -- name: task_set_part
 UPDATE lq_task SET part = ?2 WHERE id = ?1;
 
+-- name: task_set_part_set
+-- task_set_part for up to 100 tasks of one partition at once (a batch
+-- add writes its tasks' partitions a partition at a time).
+UPDATE lq_task SET part = ?101 WHERE id IN ({{CLAIM_SET_IDS}});
+
 -- name: task_part_get
 SELECT part FROM lq_task WHERE id = ?1;
 

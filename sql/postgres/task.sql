@@ -173,26 +173,7 @@ DELETE FROM lq_task
 -- task_claim_batch_delete instead: this one is here for the catalogue.
 WITH {{CLK}}
 DELETE FROM lq_task
- WHERE id IN ($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::bigint, $6::bigint,
-                $7::bigint, $8::bigint, $9::bigint, $10::bigint, $11::bigint,
-                $12::bigint, $13::bigint, $14::bigint, $15::bigint, $16::bigint,
-                $17::bigint, $18::bigint, $19::bigint, $20::bigint, $21::bigint,
-                $22::bigint, $23::bigint, $24::bigint, $25::bigint, $26::bigint,
-                $27::bigint, $28::bigint, $29::bigint, $30::bigint, $31::bigint,
-                $32::bigint, $33::bigint, $34::bigint, $35::bigint, $36::bigint,
-                $37::bigint, $38::bigint, $39::bigint, $40::bigint, $41::bigint,
-                $42::bigint, $43::bigint, $44::bigint, $45::bigint, $46::bigint,
-                $47::bigint, $48::bigint, $49::bigint, $50::bigint, $51::bigint,
-                $52::bigint, $53::bigint, $54::bigint, $55::bigint, $56::bigint,
-                $57::bigint, $58::bigint, $59::bigint, $60::bigint, $61::bigint,
-                $62::bigint, $63::bigint, $64::bigint, $65::bigint, $66::bigint,
-                $67::bigint, $68::bigint, $69::bigint, $70::bigint, $71::bigint,
-                $72::bigint, $73::bigint, $74::bigint, $75::bigint, $76::bigint,
-                $77::bigint, $78::bigint, $79::bigint, $80::bigint, $81::bigint,
-                $82::bigint, $83::bigint, $84::bigint, $85::bigint, $86::bigint,
-                $87::bigint, $88::bigint, $89::bigint, $90::bigint, $91::bigint,
-                $92::bigint, $93::bigint, $94::bigint, $95::bigint, $96::bigint,
-                $97::bigint, $98::bigint, $99::bigint, $100::bigint)
+ WHERE id IN ({{PG_SET_IDS}})
    AND every_ms IS NULL AND cron IS NULL
    AND run_at <= (SELECT n FROM clk)
    AND paused = 0

@@ -203,8 +203,8 @@ SELECT ?2 AS nm, ?3 AS st
        UNION ALL SELECT ?30, ?31
        UNION ALL SELECT ?32, ?33
 
--- CLAIM_SET_IDS: task_claim_delete_set's 100 ids (?1..?100, unused places
--- NULL, which match nothing).
+-- CLAIM_SET_IDS: 100 ids (?1..?100, unused places NULL, which match
+-- nothing), as task_claim_delete_set and task_set_part_set take them.
 -- fragment: CLAIM_SET_IDS
 ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30,
