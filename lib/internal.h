@@ -237,8 +237,8 @@ const char *lq__opts_concurrency_key(const lq_task_opts *opts);
  * a handle that adds a partitioned task knows at once). */
 lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id);
 /* lq__part_add for the n tasks of a batch add (parts[i] NULL: none),
- * a partition at a time: one write of the tasks' partition and one of its
- * row each, one row of the tasks without one per queue. */
+ * a partition at a time: one write of the tasks' partition and one of the
+ * rows each. */
 lq_status lq__part_add_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts,
 			    const int64_t *ids);
 /* The partition rows a task of part in queue needs (a task put back or

@@ -43,12 +43,9 @@ lq_status lq__part_on(lq_db *db, const char *queue, int *on)
 
 lq_status lq__part_touch(lq_db *db, const char *what, const char *queue, const char *part)
 {
+	/* The tasks without a partition are a partition of their own: the
+	 * statement writes that row too. */
 	lq_value p[2] = {lq__v_text(queue), lq__v_text(part)};
-	lq_status st = lq__exec(db, what, LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL);
-	if (st != LQ_OK)
-		return st;
-	/* The tasks without a partition are a partition of their own. */
-	p[1] = lq__v_text("");
 	return lq__exec(db, what, LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL);
 }
 
@@ -93,18 +90,8 @@ lq_status lq__part_add_many(lq_db *db, size_t n, const char *const *queues, cons
 		}
 		if (st == LQ_OK && k > 0)
 			st = set_part_set(db, p, k, parts[i]);
-		lq_value t[2] = {lq__v_text(queues[i]), lq__v_text(parts[i])};
 		if (st == LQ_OK)
-			st = lq__exec(db, "task add", LQ_SQL_partition_touch, t, 2, NULL, NULL, NULL);
-		/* The tasks without a partition are a partition of their own:
-		 * its row once for the queue. */
-		int first_of_queue = 1;
-		for (size_t j = 0; j < i && first_of_queue; j++)
-			if (parts[j] && strcmp(queues[j], queues[i]) == 0)
-				first_of_queue = 0;
-		t[1] = lq__v_text("");
-		if (st == LQ_OK && first_of_queue)
-			st = lq__exec(db, "task add", LQ_SQL_partition_touch, t, 2, NULL, NULL, NULL);
+			st = lq__part_touch(db, "task add", queues[i], parts[i]);
 	}
 	free(done);
 	return st;

@@ -289,7 +289,7 @@
 							?5 result) the run run_settled would find */          \
 	X(run_result, 1)                            /* (?1 task_id) -> (result) the newest stored one */ \
 	/* fair share across partitions (partition.sql) */                                                   \
-	X(partition_touch, 0)                       /* (?1 queue, ?2 partition) lq_partition row if absent */ \
+	X(partition_touch, 0)                       /* (?1 queue, ?2 partition) its row and '' if absent */  \
 	X(partition_any, 1)                         /* (?1 queue) -> (1 if the queue has partitions, else 0) */ \
 	X(partition_serve, 0)                       /* (?1 queue, then (partition, stamp) x LQ_PART_SERVE_MAX, \
 							NULL-padded) served = stamp if higher; the row again \

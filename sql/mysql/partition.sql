@@ -12,8 +12,10 @@
 -- absent: task_claim_fair_turn_batch_update as above
 
 -- name: partition_touch
--- A new partition is served 0: before those served already.
-INSERT IGNORE INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0);
+-- The rows of partition ?2 and of the tasks without one (''), in one
+-- statement: a task of ?2 needs both.  A new partition is served 0:
+-- before those served already.
+INSERT IGNORE INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0), (?1, '', 0);
 
 -- name: partition_any
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = ?1);

@@ -10,8 +10,10 @@
 -- absent: task_candidates_fair_turn a handle's batch is one statement (task_claim_fair_turn_batch_*)
 
 -- name: partition_touch
--- A new partition is served 0: before those served already.
-INSERT INTO lq_partition (queue, name, served) VALUES ($1::text, $2::text, 0)
+-- The rows of partition $2 and of the tasks without one (''), in one
+-- statement: a task of $2 needs both.  A new partition is served 0:
+-- before those served already.
+INSERT INTO lq_partition (queue, name, served) VALUES ($1::text, $2::text, 0), ($1::text, '', 0)
 ON CONFLICT (queue, name) DO NOTHING;
 
 -- name: partition_any

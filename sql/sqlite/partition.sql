@@ -14,8 +14,10 @@
 -- absent: task_candidates_fair_upto as above
 
 -- name: partition_touch
--- A new partition is served 0: before those served already.
-INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0)
+-- The rows of partition ?2 and of the tasks without one (''), in one
+-- statement: a task of ?2 needs both.  A new partition is served 0:
+-- before those served already.
+INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0), (?1, '', 0)
 ON CONFLICT (queue, name) DO NOTHING;
 
 -- name: partition_any
