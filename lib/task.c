@@ -1186,6 +1186,14 @@ static int turn_known(const lq_db *db, const char *queue)
 	return db->turn.set && strcmp(db->turn.queue, queue) == 0;
 }
 
+/* Whether the handle's turn in cc's queue can be claimed in one statement
+ * of claim_fair_turn's, the one-task or the batch one by cc->n. */
+static int turn_in_one(const lq_db *db, const struct claim_ctx *cc)
+{
+	lq_sql_id id = cc->n > 1 ? LQ_SQL_task_claim_fair_turn_batch_delete : LQ_SQL_task_claim_fair_turn_delete;
+	return turn_known(db, cc->queue) && db->be->sql[id];
+}
+
 static void turn_note(lq_db *db, const char *queue, const char *part)
 {
 	snprintf(db->turn.queue, sizeof(db->turn.queue), "%s", queue);
@@ -1400,7 +1408,7 @@ static void fair_claimed(struct claim_ctx *cc)
 static lq_status claim_fair_returning(lq_db *db, struct claim_ctx *cc)
 {
 	/* Rounds from the handle's turn on, no stamps. */
-	if (cc->n > 1 && turn_known(db, cc->queue) && db->be->sql[LQ_SQL_task_claim_fair_turn_batch_delete])
+	if (cc->n > 1 && turn_in_one(db, cc))
 		return claim_fair_turn(db, cc);
 	char owner[LQ_OWNER_MAX + 1] = "";
 	lq_value p[5] = {lq__v_text(cc->queue), lq_v_int((int64_t)cc->n), lq_v_null(), lq_v_int(cc->claim_ttl)};
@@ -1559,7 +1567,7 @@ static lq_status fair_rest_tx(lq_db *db, struct claim_ctx *cc, int *seen)
 static lq_status claim_fair_ways(lq_db *db, struct claim_ctx *cc, int *seen)
 {
 	lq_status st;
-	if (cc->n == 1 && !cc->track && turn_known(db, cc->queue) && db->be->sql[LQ_SQL_task_claim_fair_turn_delete]) {
+	if (cc->n == 1 && !cc->track && turn_in_one(db, cc)) {
 		if ((st = claim_fair_turn(db, cc)) != LQ_OK)
 			return st;
 		if (cc->got == 1) {
@@ -1567,8 +1575,7 @@ static lq_status claim_fair_ways(lq_db *db, struct claim_ctx *cc, int *seen)
 			return LQ_OK;
 		}
 	}
-	if ((db->be->caps & LQ_CAP_CLAIM_SHORT) && cc->n > 1 && !cc->track && turn_known(db, cc->queue) &&
-	    db->be->sql[LQ_SQL_task_claim_fair_turn_batch_delete]) {
+	if ((db->be->caps & LQ_CAP_CLAIM_SHORT) && cc->n > 1 && !cc->track && turn_in_one(db, cc)) {
 		if ((st = claim_fair_turn(db, cc)) != LQ_OK)
 			return st;
 		if (cc->got == cc->n) {
