@@ -1434,13 +1434,12 @@ static void prepare_ok(PGconn *pg, const char *name, lq_sql_id id)
 	PQclear(r);
 }
 
-/* EXPLAIN (opts) of one catalogue statement (with our search_path), as
- * one string, a line per plan line. */
-static void explain_with(PGconn *pg, const char *opts, const char *name, lq_sql_id id, const char *args, char *out,
-			 size_t size)
+/* EXPLAIN (opts) of the prepared statement name, as one string, a line
+ * per plan line. */
+static void explain_prepared(PGconn *pg, const char *opts, const char *name, const char *args, char *out,
+			     size_t size)
 {
 	char sql[256];
-	prepare_ok(pg, name, id);
 	snprintf(sql, sizeof(sql), "EXPLAIN (%s) EXECUTE %s(%s)", opts, name, args);
 	PGresult *r = PQexec(pg, sql);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK)
@@ -1450,7 +1449,16 @@ static void explain_with(PGconn *pg, const char *opts, const char *name, lq_sql_
 	for (int i = 0; i < PQntuples(r); i++)
 		o += (size_t)snprintf(out + o, o < size ? size - o : 0, "%s\n", PQgetvalue(r, i, 0));
 	PQclear(r);
-	r = PQexec(pg, "DEALLOCATE ALL");
+}
+
+/* The same of one catalogue statement (with our search_path), prepared
+ * for it and deallocated after. */
+static void explain_with(PGconn *pg, const char *opts, const char *name, lq_sql_id id, const char *args, char *out,
+			 size_t size)
+{
+	prepare_ok(pg, name, id);
+	explain_prepared(pg, opts, name, args, out, size);
+	PGresult *r = PQexec(pg, "DEALLOCATE ALL");
 	PQclear(r);
 }
 
@@ -1561,14 +1569,7 @@ static void test_due_index_used(void **state)
 		snprintf(sql, sizeof(sql), "EXECUTE %s(%s)", once[k].name, once[k].args);
 		for (int i = 0; i < 6; i++)
 			pq_ok(pg, sql);
-		snprintf(sql, sizeof(sql), "EXPLAIN (COSTS OFF) EXECUTE %s(%s)", once[k].name, once[k].args);
-		PGresult *r = PQexec(pg, sql);
-		size_t o = 0;
-		plan[0] = '\0';
-		for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++)
-			o += (size_t)snprintf(plan + o, o < sizeof(plan) ? sizeof(plan) - o : 0, "%s\n",
-					      PQgetvalue(r, i, 0));
-		PQclear(r);
+		explain_prepared(pg, "COSTS OFF", once[k].name, once[k].args, plan, sizeof(plan));
 		if (strstr(plan, "'none'") || !strstr(plan, "$1")) {
 			print_message("%s is planned anew on every call (no generic plan)\n",
 				      lq__sql_name(once[k].id));
