@@ -71,6 +71,11 @@ struct lq_db {
 	 * the queue's highest priority had no task due, so that the claim's
 	 * walk would read through it. */
 	struct lq_queue_memo top_waits;
+	/* One-task at-most-once claims where the dialect has
+	 * task_claim_one_delete_occ (task.c): whether the handle's last claim
+	 * of the queue took an interval occurrence, so that its next one
+	 * sends the statement that can move one on. */
+	struct lq_queue_memo occ_heads;
 };
 
 /* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */
@@ -198,6 +203,9 @@ struct lq__steer {
 	int64_t next_at;
 };
 lq_status lq__steer_read(lq_db *db, const lq_task *t, struct lq__steer *s);
+/* The same from the three columns c (overlap, catch_up, next_at) that a
+ * candidate read returns beside t's row. */
+void lq__steer_from_cols(const lq_task *t, const lq_value *c, struct lq__steer *s);
 /* The occurrence to move on to from due time seen, with the slots up to
  * upto passed: the first slot after seen if none passed, else (*stale) the
  * first after upto, or with catch_up N >= 2 the oldest of the last N - 1

@@ -81,19 +81,25 @@ lq_status lq__catch_next(const lq_task *t, int catch_up, int64_t seen, int64_t u
 }
 
 struct steer_row {
+	const lq_task *t;
 	struct lq__steer *s;
-	int found;
 };
+
+void lq__steer_from_cols(const lq_task *t, const lq_value *c, struct lq__steer *s)
+{
+	s->overlap = (int)lq__col_int(&c[0]);
+	s->catch_up = c[1].type == LQ_V_NULL ? -1 : (int)lq__col_int(&c[1]);
+	s->next_at = lq__col_int(&c[2]);
+	if (s->catch_up < 0)
+		s->catch_up = t->missed == LQ_MISSED_SKIP ? 0 : 1;
+}
 
 static int steer_row(void *arg, const lq_value *c, int n)
 {
 	struct steer_row *r = arg;
-	if (n < 3)
+	if (n < LQ_STEER_COLS)
 		return 1;
-	r->s->overlap = (int)lq__col_int(&c[0]);
-	r->s->catch_up = c[1].type == LQ_V_NULL ? -1 : (int)lq__col_int(&c[1]);
-	r->s->next_at = lq__col_int(&c[2]);
-	r->found = 1;
+	lq__steer_from_cols(r->t, c, r->s);
 	return 0;
 }
 
@@ -102,14 +108,10 @@ lq_status lq__steer_read(lq_db *db, const lq_task *t, struct lq__steer *s)
 	char what[64];
 	what_of(what, sizeof(what), t->id);
 	memset(s, 0, sizeof(*s));
-	struct steer_row r = {s, 0};
+	s->catch_up = t->missed == LQ_MISSED_SKIP ? 0 : 1; /* the row gone: as if none set */
+	struct steer_row r = {t, s};
 	lq_value p[1] = {lq_v_int(t->id)};
-	lq_status st = lq__exec(db, what, LQ_SQL_task_steer_get, p, 1, steer_row, &r, NULL);
-	if (st != LQ_OK)
-		return st;
-	if (!r.found || s->catch_up < 0)
-		s->catch_up = t->missed == LQ_MISSED_SKIP ? 0 : 1;
-	return LQ_OK;
+	return lq__exec(db, what, LQ_SQL_task_steer_get, p, 1, steer_row, &r, NULL);
 }
 
 lq_status lq__ack_next(lq_db *db, const lq_task *t, int64_t now, int64_t *next)

@@ -27,13 +27,18 @@ LQ_EXTERN(void) lq_task_clear_abi(lq_task *t, int abi)
 	memset(t, 0, lq__task_size(abi));
 }
 
-/* lq__task_from_row reads the TASK_COLS of these; the claim_batch ones add
- * "claimed" after them. */
+/* lq__task_from_row reads the TASK_COLS of these; the candidates add the
+ * steering after them, the claim_batch ones "claimed", the one-task delete
+ * that moves occurrences on "claimed" and next_run_at. */
 _Static_assert(LQ_COLS_task_get == LQ_TASK_COLS && LQ_COLS_task_list == LQ_TASK_COLS &&
-		       LQ_COLS_task_list_dead == LQ_TASK_COLS && LQ_COLS_task_candidates == LQ_TASK_COLS &&
+		       LQ_COLS_task_list_dead == LQ_TASK_COLS &&
+		       LQ_COLS_task_candidates == LQ_TASK_COLS + LQ_STEER_COLS &&
+		       LQ_COLS_task_candidates_below == LQ_TASK_COLS + LQ_STEER_COLS &&
+		       LQ_COLS_task_candidates_due == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_claim_batch_delete == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_batch_update == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_one_delete == LQ_TASK_COLS + 1 &&
+		       LQ_COLS_task_claim_one_delete_occ == LQ_TASK_COLS + 2 &&
 		       LQ_COLS_task_claim_one_update == LQ_TASK_COLS + 1,
 	       "task rows: sql_names.h and task.c disagree");
 
@@ -611,6 +616,8 @@ struct claim_ctx {
 	int queue_shut;   /* the queue's limit refused one: it refuses them all */
 	unsigned char limited[LQ_CLAIM_MAX]; /* candidate i must pass its limits */
 	int track;        /* at-most-once cancellable: mark each one-off run */
+	unsigned char steered[LQ_CLAIM_MAX]; /* candidate i came with its steering */
+	struct lq__steer steer[LQ_CLAIM_MAX];
 };
 
 /* A call claims one occurrence of a recurring task.  A later round (after
@@ -651,8 +658,27 @@ static int cand_row(void *arg, const lq_value *c, int n)
 		return 0;
 	}
 	cc->limited[cc->cand] = lq__col_int(&c[LQ_TASK_COLS - 1]) != 0;
+	cc->steered[cc->cand] = 0;
 	cc->cand++;
 	return 0;
+}
+
+/* cand_row of task_candidates*, whose rows carry the steering too: an
+ * occurrence's claim then needs no read of its own. */
+static int cand_steer_row(void *arg, const lq_value *c, int n)
+{
+	struct claim_ctx *cc = arg;
+	size_t i = cc->cand;
+	if (n < LQ_TASK_COLS + LQ_STEER_COLS) {
+		cc->err = LQ_ERROR;
+		return 1;
+	}
+	int stop = cand_row(arg, c, n);
+	if (cc->cand > i) {
+		lq__steer_from_cols(&cc->tasks[cc->got + i], c + LQ_TASK_COLS, &cc->steer[i]);
+		cc->steered[i] = 1;
+	}
+	return stop;
 }
 
 /* The at-least-once claim of a task or an occurrence: our owner, a lease of
@@ -739,7 +765,9 @@ static lq_status track_run(lq_db *db, const struct claim_ctx *cc, lq_task *t, co
 	return LQ_OK;
 }
 
-static lq_status claim_task(lq_db *db, struct claim_ctx *cc, lq_mode mode, lq_task *t, int *claimed)
+/* steer: the occurrence's steering as read with it, or NULL (read here). */
+static lq_status claim_task(lq_db *db, struct claim_ctx *cc, lq_mode mode, lq_task *t, const struct lq__steer *steer,
+			    int *claimed)
 {
 	char what[64];
 	task_what(what, sizeof(what), t->id);
@@ -751,7 +779,9 @@ static lq_status claim_task(lq_db *db, struct claim_ctx *cc, lq_mode mode, lq_ta
 		int64_t next = 0;
 		int stale = 0;
 		struct lq__steer sr;
-		if ((st = lq__steer_read(db, t, &sr)) != LQ_OK)
+		if (steer)
+			sr = *steer;
+		else if ((st = lq__steer_read(db, t, &sr)) != LQ_OK)
 			return st;
 		if (lq__catch_next(t, sr.catch_up, t->run_at, t->now, &next, &stale) != LQ_OK) {
 			/* A schedule that no longer parses must not block the queue. */
@@ -827,15 +857,17 @@ static lq_status claim_task(lq_db *db, struct claim_ctx *cc, lq_mode mode, lq_ta
 	return claim_with_owner(db, cc, t, claimed);
 }
 
-/* Claim one candidate; a limited one first passes its limits (skipped, not
- * waited for, when one is shut), and under a concurrency cap it is claimed
- * with a claim lease whatever the mode: that claim is its slot, held while
- * the handler runs and freed by ack, fail or expiry. */
-static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int limited, int *claimed)
+/* Claim candidate i of the round (t); a limited one first passes its
+ * limits (skipped, not waited for, when one is shut), and under a
+ * concurrency cap it is claimed with a claim lease whatever the mode: that
+ * claim is its slot, held while the handler runs and freed by ack, fail or
+ * expiry. */
+static lq_status claim_one(lq_db *db, struct claim_ctx *cc, size_t i, lq_task *t, int *claimed)
 {
+	const struct lq__steer *steer = cc->steered[i] ? &cc->steer[i] : NULL;
 	*claimed = 0;
-	if (!limited)
-		return claim_task(db, cc, cc->mode, t, claimed);
+	if (!cc->limited[i])
+		return claim_task(db, cc, cc->mode, t, steer, claimed);
 	if (cc->queue_shut) {
 		cc->held++;
 		return LQ_OK;
@@ -850,7 +882,7 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, lq_task *t, int limi
 		cc->queue_shut = g.queue_shut;
 		return LQ_OK;
 	}
-	st = claim_task(db, cc, g.capped ? LQ_AT_LEAST_ONCE : cc->mode, t, claimed);
+	st = claim_task(db, cc, g.capped ? LQ_AT_LEAST_ONCE : cc->mode, t, steer, claimed);
 	if (st == LQ_OK && !*claimed)
 		st = lq__limit_untake(db, cc->what, &g);
 	return st;
@@ -1047,7 +1079,7 @@ static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, stru
 		/* A queue of one priority claims in due order, and the due
 		 * range ends that read: one statement.  Else none came back. */
 		if (db->be->sql[LQ_SQL_task_candidates_due]) {
-			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_due, p, 2, cand_row, cc, NULL);
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_due, p, 2, cand_steer_row, cc, NULL);
 			if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
 				return st;
 		}
@@ -1075,9 +1107,9 @@ static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, stru
 	}
 	if (bounded) {
 		lq_value pb[3] = {p[0], p[1], lq_v_int(bound)};
-		return lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_row, cc, NULL);
+		return lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_steer_row, cc, NULL);
 	}
-	return lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_row, cc, NULL);
+	return lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_steer_row, cc, NULL);
 }
 
 static lq_status claim_body(lq_db *db, void *arg)
@@ -1119,7 +1151,7 @@ static lq_status claim_body(lq_db *db, void *arg)
 				won[i] = 2; /* claimed below, with the others */
 				continue;
 			}
-			st = claim_one(db, cc, t, cc->limited[i], &claimed);
+			st = claim_one(db, cc, i, t, &claimed);
 			if (st != LQ_OK) {
 				release_range(cc->tasks, 0, base + cand);
 				cc->got = 0;
@@ -1311,7 +1343,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 			lq_task *t = &cc->tasks[base + i];
 			int claimed = won[i] == 1;
 			if (st == LQ_OK && won[i] == 0)
-				st = claim_one(db, cc, t, cc->limited[i], &claimed);
+				st = claim_one(db, cc, i, t, &claimed);
 			if (st != LQ_OK || !claimed) {
 				lq_task_clear(t);
 				continue;
@@ -1646,16 +1678,27 @@ static int batch_row(void *arg, const lq_value *c, int n)
 		cc->err = LQ_ERROR;
 		return 1;
 	}
-	if (lq__col_int(&c[LQ_TASK_COLS]) == 0) { /* claimed */
+	int64_t claimed = lq__col_int(&c[LQ_TASK_COLS]);
+	if (claimed == 0) {
 		cc->left++;
 		return 0;
 	}
 	if (cc->got >= cc->n)
 		return 1;
-	lq_status st = lq__task_from_row(&cc->tasks[cc->got], c, n);
+	lq_task *t = &cc->tasks[cc->got];
+	lq_status st = lq__task_from_row(t, c, n);
 	if (st != LQ_OK) {
 		cc->err = st;
 		return 1;
+	}
+	if (claimed == 2) { /* an occurrence moved on: the next one follows */
+		if (n < LQ_TASK_COLS + 2) {
+			lq_task_clear(t);
+			cc->err = LQ_ERROR;
+			return 1;
+		}
+		t->recurring = 1;
+		t->next_run_at = lq__col_int(&c[LQ_TASK_COLS + 1]);
 	}
 	cc->got++;
 	return 0;
@@ -1689,6 +1732,26 @@ static lq_status claim_exec(lq_db *db, struct claim_ctx *cc, lq_sql_id id, const
 	return st;
 }
 
+/* Whether a one-task at-most-once claim of queue should send
+ * task_claim_one_delete_occ: the handle's last claim there took an
+ * interval occurrence, and nothing since said the head is something else.
+ * The statement costs a plain claim more (its UPDATE's set-up), so a
+ * queue of one-off tasks never pays it. */
+static int occ_head_likely(const lq_db *db, const char *queue)
+{
+	return db->be->sql[LQ_SQL_task_claim_one_delete_occ] && lq__memo_fresh(&db->occ_heads, queue, INT64_MAX) &&
+	       db->occ_heads.yes;
+}
+
+/* After a one-task at-most-once claim that the transaction made: an
+ * interval occurrence taken there can be taken in one statement next
+ * time. */
+static void occ_head_seen(lq_db *db, const char *queue, const lq_task *t)
+{
+	if (db->be->sql[LQ_SQL_task_claim_one_delete_occ] && t->recurring && t->every_ms > 0)
+		lq__memo_set(&db->occ_heads, queue, 1);
+}
+
 /* One round trip: lock, claim and return up to cc->n due one-off tasks.
  * cc->left counts the due candidates it had to leave (recurring tasks,
  * exhausted claims), which need the transactional path. */
@@ -1717,9 +1780,16 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 		p[2] = lq_v_int(cc->claim_ttl);
 		np = 3;
 	}
+	int occ = id == LQ_SQL_task_claim_one_delete && occ_head_likely(db, cc->queue);
+	if (occ)
+		id = LQ_SQL_task_claim_one_delete_occ;
 	lq_status st = claim_exec(db, cc, id, p, np, batch_row, cc);
 	if (st != LQ_OK)
 		return st;
+	if (occ && cc->got == 1 && !cc->tasks[0].recurring)
+		lq__memo_set(&db->occ_heads, cc->queue, 0); /* a one-off task came first */
+	else if (occ && cc->left > 0)
+		lq__memo_set(&db->occ_heads, cc->queue, 0); /* a head the statement cannot move */
 	qsort(cc->tasks, cc->got, sizeof(*cc->tasks), by_due);
 	for (size_t i = 0; i < cc->got; i++) {
 		lq_task *t = &cc->tasks[i];
@@ -1833,7 +1903,8 @@ lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t cla
 	int track = mode == LQ_AT_MOST_ONCE_CANCELLABLE;
 	if (track)
 		mode = LQ_AT_MOST_ONCE;
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}, track};
+	struct claim_ctx cc = {.queue = queue, .mode = mode, .claim_ttl = claim_ttl_ms, .tasks = tasks, .n = n,
+			       .err = LQ_OK, .what = what, .track = track};
 	int general = 1, fair = 0, fair_seen = 0;
 	int one = (db->be->caps & LQ_CAP_CLAIM_RETURNING) && (!track || track_in_one(db, n));
 	if (track && !one && (db->be->caps & LQ_CAP_CLAIM_RETURNING)) {
@@ -1858,7 +1929,8 @@ lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t cla
 	}
 	if (general) {
 		/* What one statement cannot claim: the transaction, appending. */
-		struct claim_ctx rest = {queue, mode, claim_ttl_ms, tasks + cc.got, n - cc.got, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}, track};
+		struct claim_ctx rest = {.queue = queue, .mode = mode, .claim_ttl = claim_ttl_ms, .tasks = tasks + cc.got,
+					 .n = n - cc.got, .err = LQ_OK, .what = what, .track = track};
 		st = lq__tx(db, 1, what, claim_body, &rest);
 		if (st == LQ_EUNKNOWN && mode == LQ_AT_LEAST_ONCE && rest.got > 0)
 			st = settle_unknown_claims(db, &rest);
@@ -1876,6 +1948,8 @@ lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t cla
 			lq__ok(db); /* what the first statement claimed has committed */
 			rest.got = rest.lost = 0;
 		}
+		if (rest.got == 1 && n == 1 && mode == LQ_AT_MOST_ONCE && !track)
+			occ_head_seen(db, queue, &rest.tasks[0]);
 		cc.got += rest.got;
 		cc.lost += rest.lost;
 	}
@@ -2883,7 +2957,8 @@ lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st,
 	memset(tasks, 0, n * sizeof(*tasks));
 	char what[LQ_NAME_MAX + 32];
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
-	struct claim_ctx cc = {queue, mode, claim_ttl_ms, tasks, n, 0, 0, 0, 0, 0, LQ_OK, what, 0, 0, 0, {0}, 0};
+	struct claim_ctx cc = {.queue = queue, .mode = mode, .claim_ttl = claim_ttl_ms, .tasks = tasks, .n = n,
+			       .err = LQ_OK, .what = what};
 	struct ack_claim_ctx a = {done, 0, &cc};
 	if (one) {
 		st = ack_claim_statement(db, &a);

@@ -453,6 +453,107 @@ static void steer_batch_one_occurrence(void **state)
 	}
 }
 
+/* One at-most-once claim of queue q (nothing else due there): the
+ * statements it sent; *t receives the task. */
+static int64_t claim_counted(lq_db *db, const char *q, lq_task *t)
+{
+	size_t n = 0;
+	int64_t before = lq_db_statements(db);
+	assert_lq_ok(db, lq_task_claim(db, q, LQ_AT_MOST_ONCE, 30000, t, 1, &n));
+	assert_int_equal(n, 1);
+	return lq_db_statements(db) - before;
+}
+
+/* An interval occurrence claimed at-most-once with no steering set is the
+ * common recurring claim (a cron line run once across a fleet): its
+ * steering comes with the candidate read, and on PostgreSQL, once the
+ * handle has claimed one in the queue, the whole claim is one statement,
+ * as a one-off task's is.  Its next run is the first slot after the
+ * claim, late or not.  A one-off task claimed there sends the handle back
+ * to the plain statement. */
+static void steer_occurrence_statements(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	lq_task t, g;
+	int64_t id = 0;
+
+	o.queue = "occ-plain";
+	for (int i = 0; i < 2; i++)
+		assert_lq_ok(db, lq_task_add(db, "one-off", &o, &id, NULL));
+	claim_counted(db, "occ-plain", &t); /* the handle's first claim reads what it keeps */
+	lq_task_clear(&t);
+	int64_t plain = claim_counted(db, "occ-plain", &t);
+	lq_task_clear(&t);
+	size_t n = 0;
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, "occ-rec", LQ_AT_MOST_ONCE, 30000, &t, 1, &n));
+	o.queue = "occ-rec";
+	o.every_ms = 60000;
+	o.run_at = lqt_db_now(db) - 1000;
+	assert_lq_ok(db, lq_task_add(db, "first", &o, &id, NULL));
+	claim_counted(db, "occ-rec", &t);
+	assert_int_equal(t.id, id);
+	lq_task_clear(&t);
+	assert_lq_ok(db, lq_task_rm(db, id));
+
+	/* On time, then ten slots late (30 s away from any slot). */
+	for (int late = 0; late < 2; late++) {
+		int64_t now = lqt_db_now(db);
+		int64_t seen = late ? now - 600000 - 30000 : now - 1000;
+		o.run_at = seen;
+		assert_lq_ok(db, lq_task_add(db, late ? "late" : "on-time", &o, &id, NULL));
+		int64_t occ = claim_counted(db, "occ-rec", &t);
+		assert_int_equal(t.id, id);
+		assert_int_equal(t.recurring, 1);
+		assert_int_equal(t.mode, LQ_AT_MOST_ONCE);
+		assert_int_equal(t.run_at, seen);
+		assert_string_equal(t.claim_owner, "");
+		int64_t next = seen + ((t.now - seen) / 60000 + 1) * 60000;
+		assert_int_equal(t.next_run_at, next);
+		lq_task_clear(&t);
+		assert_lq_ok(db, lq_task_get(db, id, &g));
+		assert_int_equal(g.run_at, next);
+		assert_string_equal(g.claim_owner, "");
+		lq_task_clear(&g);
+		assert_lq(db, LQ_EMPTY, lq_task_claim(db, "occ-rec", LQ_AT_MOST_ONCE, 30000, &t, 1, &n));
+		assert_lq_ok(db, lq_task_rm(db, id));
+
+		print_message("statements: one-off claim %lld, occurrence claim %lld\n", (long long)plain,
+			      (long long)occ);
+		if (lqt_retry_storm())
+			continue;
+		if (strcmp(lq_backend_name(db), "postgres") == 0 || plain > 1)
+			assert_true(occ <= plain); /* or a transaction: the move instead of the delete */
+		else /* the one-off's DELETE ... RETURNING, then BEGIN, the read, the move, COMMIT */
+			assert_true(occ <= plain + 4);
+	}
+
+	/* A one-off task there, then the plain claim's statements again. */
+	lq_task_opts one = LQ_TASK_OPTS_INIT;
+	one.queue = "occ-rec";
+	for (int i = 0; i < 2; i++)
+		assert_lq_ok(db, lq_task_add(db, "one-off", &one, NULL, NULL));
+	claim_counted(db, "occ-rec", &t);
+	assert_int_equal(t.recurring, 0);
+	lq_task_clear(&t);
+	int64_t again = claim_counted(db, "occ-rec", &t);
+	assert_int_equal(t.recurring, 0);
+	lq_task_clear(&t);
+	if (!lqt_retry_storm())
+		assert_int_equal(again, plain);
+
+	/* A schedule that skips what it missed moves on without running. */
+	int64_t now = lqt_db_now(db);
+	o.missed = LQ_MISSED_SKIP;
+	o.run_at = now - 600000 - 30000;
+	assert_lq_ok(db, lq_task_add(db, "skipper", &o, &id, NULL));
+	assert_lq(db, LQ_EMPTY, lq_task_claim(db, "occ-rec", LQ_AT_MOST_ONCE, 30000, &t, 1, &n));
+	assert_lq_ok(db, lq_task_get(db, id, &g));
+	assert_true(g.run_at > g.now);
+	assert_int_equal((g.run_at - o.run_at) % 60000, 0);
+	lq_task_clear(&g);
+}
+
 static int count_overdue(const lq_schedule *s, void *arg)
 {
 	if (s->overdue)
@@ -514,6 +615,7 @@ int lqt_conf_steer(void)
 		cmocka_unit_test_setup(steer_overlap_at_most_once, lqt_conf_test_setup),
 		cmocka_unit_test_setup(steer_dead_man, lqt_conf_test_setup),
 		cmocka_unit_test_setup(steer_batch_one_occurrence, lqt_conf_test_setup),
+		cmocka_unit_test_setup(steer_occurrence_statements, lqt_conf_test_setup),
 	};
 	char name[64];
 

@@ -586,6 +586,7 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_batch_delete:
 	case LQ_SQL_task_claim_batch_update:
 	case LQ_SQL_task_claim_one_delete:
+	case LQ_SQL_task_claim_one_delete_occ:
 	case LQ_SQL_task_claim_one_update:
 	case LQ_SQL_task_claim_fair_delete:
 	case LQ_SQL_task_claim_fair_update:
@@ -995,7 +996,7 @@ static void test_task_semantics(void **state)
 
 	lq_value pc[2] = {txt(q), lq_v_int(10)};
 	RUN(c, LQ_SQL_task_candidates, pc, 2, r);
-	assert_int_equal(r->ncols, LQ_TASK_COLS);
+	assert_int_equal(r->ncols, LQ_TASK_COLS + LQ_STEER_COLS); /* the steering after the row */
 	assert_int_equal(r->n, 3); /* t3 (run_at 1), t4 (5), t1 (now); not t2 */
 	assert_int_equal(r->c[0][0].i, t3);
 	assert_int_equal(r->c[1][0].i, t4);

@@ -733,6 +733,23 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 1); /* the recurring task: reported, not claimed */
 		assert_int_equal(r.type[0], LQ_V_NULL);
 		assert_int_equal(r.i[LQ_TASK_COLS], 0);
+		RUN(c, task_claim_one_delete_occ, &r, qb), DID(task_claim_one_delete_occ);
+		assert_int_equal(r.n, 1); /* an interval occurrence: moved on, one slot */
+		assert_int_equal(r.ncols, LQ_TASK_COLS + 2);
+		assert_int_equal(r.i[0], every);
+		assert_int_equal(r.i[LQ_TASK_COLS], 2);
+		assert_int_equal(r.i[LQ_TASK_COLS + 1], r.i[4] + 60000);
+		/* A cron occurrence: reported, not claimed. */
+		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(3),
+				     lq_v_null(), lq_v_null(), lq__v_text("* * * * *"), lq_v_null(), lq_v_int(0),
+				     lq_v_int(0), lq_v_null()), 1);
+		RUN0(c, task_last_id, &r);
+		int64_t cron = r.i[0];
+		RUN(c, task_claim_one_delete_occ, &r, qb);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.type[0], LQ_V_NULL);
+		assert_int_equal(r.i[LQ_TASK_COLS], 0);
+		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(cron), lq_v_int(1)), 1);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(plain2), lq_v_int(0)), 1);
 		RUN(c, task_claim_one_delete, &r, qb);
@@ -743,10 +760,11 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 0);
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(plain1)), 1);
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(every)), 1);
+		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(cron)), 1);
 	}
 	RUN(c, task_candidates, &r, q, lq_v_int(10)), DID(task_candidates);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.ncols, LQ_TASK_COLS);
+	assert_int_equal(r.ncols, LQ_TASK_COLS + LQ_STEER_COLS); /* the steering after the row */
 	assert_int_equal(r.i[0], id);
 	assert_true(r.i[19] >= now);
 	int64_t created = r.i[16];
@@ -1549,6 +1567,7 @@ static void test_due_index_used(void **state)
 		lq_sql_id id;
 		const char *args;
 	} once[] = {{"cod", LQ_SQL_task_claim_one_delete, "'none'"},
+		    {"coo", LQ_SQL_task_claim_one_delete_occ, "'none'"},
 		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"},
 		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
 		    {"cfu", LQ_SQL_task_claim_fair_one_update, "'none', 'w', 30000"},
@@ -1646,6 +1665,7 @@ static void test_claim_skips_future_priorities(void **state)
 		      {"cbd", LQ_SQL_task_claim_batch_delete, "'pw', 2"},
 		      {"cbu", LQ_SQL_task_claim_batch_update, "'pw', 2, 'w', 30000"},
 		      {"cod", LQ_SQL_task_claim_one_delete, "'pw'"},
+		      {"coo", LQ_SQL_task_claim_one_delete_occ, "'pw'"},
 		      {"cou", LQ_SQL_task_claim_one_update, "'pw', 'w', 30000"},
 		      {"acu", LQ_SQL_task_ack_claim_one_update, "'pw', 0, 'w', 'w', 0, 'w', 30000"},
 		      /* queue pwf: the same tasks in partitions, claimed fairly */

@@ -36,6 +36,9 @@
 /* How many columns TASK_COLS has: what lq__task_from_row reads, and where
  * the claim_batch statements put "claimed". */
 #define LQ_TASK_COLS 25
+/* A candidate's steering after its TASK_COLS: overlap, catch_up, next_at
+ * (task_steer_get's columns). */
+#define LQ_STEER_COLS 3
 #define LQ_LEASE_COLS 6
 #define LQ_RUN_COLS 12
 
@@ -99,12 +102,13 @@
 							LQ_CAP_NOTIFY */                                \
 	X(task_last_id, 1)                          /* () -> (id of the row this connection inserted last) */ \
 	X(task_find_unique, 1)                      /* (?1 unique_key) -> (id) */                             \
-	X(task_candidates, LQ_TASK_COLS)            /* (?1 queue, ?2 limit) -> TASK_COLS: due, unclaimed or claim \
-							expired, task and queue not paused; by run_at, id;    \
+	X(task_candidates, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) -> TASK_COLS, steering: due,      \
+							unclaimed or claim expired, task and queue not paused; \
+							by run_at, id;                                        \
 							FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */    \
-	X(task_candidates_below, LQ_TASK_COLS)     /* (?1 queue, ?2 limit, ?3 priority) task_candidates from \
+	X(task_candidates_below, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates from \
 							priority ?3 down; where present, with task_priority_step */   \
-	X(task_candidates_due, LQ_TASK_COLS)       /* (?1 queue, ?2 limit) task_candidates of a queue of  \
+	X(task_candidates_due, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) task_candidates of a queue of  \
 							one priority, in due order; no row when it has more; \
 							where present, a batch tries it first */              \
 	X(task_priority_step, 2)                   /* (?1 queue, ?2 priority or NULL) -> (priority, due 0|1) \
@@ -120,6 +124,9 @@
 						     at-least-once; only where LQ_CAP_CLAIM_RETURNING */      \
 	X(task_claim_one_delete, LQ_TASK_COLS + 1)  /* (?1 queue) task_claim_batch_delete of one task, with   \
 						       constant LIMITs (a plan PostgreSQL keeps generic) */   \
+	X(task_claim_one_delete_occ, LQ_TASK_COLS + 2) /* (?1 queue) the same, and a head that is an interval \
+						       occurrence without steering moved on: claimed 2, \
+						       next_run_at after "claimed"; where present */   \
 	X(task_claim_one_update, LQ_TASK_COLS + 1)  /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,           \
 						       at-least-once */                                       \
 	X(task_claim_delete, 0)                     /* (?1 id) delete if one-off, still due and unclaimed */  \

@@ -9,6 +9,7 @@
 -- absent: task_claim_batch_update no UPDATE ... RETURNING, as above
 -- absent: task_claim_one_delete no DELETE ... RETURNING, as above
 -- absent: task_claim_one_update no UPDATE ... RETURNING, as above
+-- absent: task_claim_one_delete_occ no DELETE ... RETURNING, as above
 -- absent: task_insert_many_notify no NOTIFY: task_insert_many
 
 -- name: task_insert

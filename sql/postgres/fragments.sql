@@ -240,13 +240,43 @@ CASE WHEN t.concurrency_key IS NOT NULL
 
 -- CLAIMED_COLS_G: TASK_COLS of a claimed row g (a DELETE's or an UPDATE's
 -- RETURNING t.*), as every one-statement claim (task.sql, ack_claim.sql,
--- partition.sql) returns it, so that a new column lands in all of them;
--- the claimed flag follows.
+-- partition.sql) returns it, so that a new column lands in all of them
+-- (and in CLAIMED_COLS_GM); the claimed flag follows.
 -- fragment: CLAIMED_COLS_G
 g.id, g.queue, g.name, g.payload, g.run_at, g.attempts, g.max_attempts, g.unique_key,
        g.claim_owner, g.claim_until, g.every_ms, g.cron, g.tz, g.missed, g.paused, g.last_error,
        g.created_at, 0::bigint, NULL::bigint, (SELECT n FROM clk), g.priority, g.timeout_ms,
        g.concurrency_key, g.part, 0::bigint
+
+-- CLAIMED_COLS_GM: CLAIMED_COLS_G of task_claim_one_delete, whose head
+-- is either deleted (g) or an occurrence moved on (m, whose run_at is the
+-- next one: the occurrence's own is cand's).  At most one of g and m has
+-- a row, so each COALESCE is that row's value.
+-- fragment: CLAIMED_COLS_GM
+COALESCE(g.id, m.id), COALESCE(g.queue, m.queue), COALESCE(g.name, m.name),
+       COALESCE(g.payload, m.payload), COALESCE(g.run_at, cand.run_at),
+       COALESCE(g.attempts, m.attempts), COALESCE(g.max_attempts, m.max_attempts),
+       COALESCE(g.unique_key, m.unique_key), COALESCE(g.claim_owner, m.claim_owner),
+       COALESCE(g.claim_until, m.claim_until), COALESCE(g.every_ms, m.every_ms),
+       COALESCE(g.cron, m.cron), COALESCE(g.tz, m.tz), COALESCE(g.missed, m.missed),
+       COALESCE(g.paused, m.paused), COALESCE(g.last_error, m.last_error),
+       COALESCE(g.created_at, m.created_at), 0::bigint, NULL::bigint, (SELECT n FROM clk),
+       COALESCE(g.priority, m.priority), COALESCE(g.timeout_ms, m.timeout_ms),
+       COALESCE(g.concurrency_key, m.concurrency_key), COALESCE(g.part, m.part), 0::bigint
+
+-- CLAIM_OCC: the candidate (task_claim_one_delete's cand: due, free, its
+-- limits' flag read) is an interval
+-- occurrence an at-most-once claim moves on in the one statement: no cron
+-- to evaluate, no claim, no steering set (overlap policy, a run-now's or
+-- an edit's next_at), outside every limit, and on time or with a catch-up
+-- of one (once: the default; skip moves on without running, more runs
+-- several: the transaction decides those).
+-- fragment: CLAIM_OCC
+every_ms IS NOT NULL AND cron IS NULL AND claim_owner IS NULL
+     AND overlap = 0 AND next_at IS NULL
+     AND limited = 0
+     AND (run_at + every_ms > (SELECT n FROM clk)
+          OR CASE WHEN catch_up IS NULL OR catch_up < 0 THEN 1 - missed ELSE catch_up END = 1)
 
 -- FAIR_TOP: the CTEs a, up and top of the fair claims ($1 queue; the
 -- statement is WITH RECURSIVE and has {{CLK}}): top is the top priority of

@@ -6,6 +6,7 @@
 -- absent: task_priority_step as above
 -- absent: task_candidates_due task_claim_batch_* claim in one statement
 -- absent: task_insert_many_notify no NOTIFY: task_insert_many
+-- absent: task_claim_one_delete_occ no data-modifying CTE: the DELETE cannot also move an occurrence
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
@@ -36,10 +37,12 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
 -- a priority before its future ones, so it stops after as many rows as
 -- lq_task_due counts claimable (up to ?2, an O(log n + ?2) range): it never
 -- reads on through the tasks that are not due yet, however many wait.
+-- After TASK_COLS, the candidate's steering (task_steer_get's columns):
+-- the claim of an occurrence needs it.
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
-       concurrency_key, part, {{LIMITED}}
+       concurrency_key, part, {{LIMITED}}, overlap, catch_up, next_at
   {{SQLITE_CLAIM_WALK}}
  LIMIT (SELECT count(*) FROM (SELECT 1 {{SQLITE_DUE_WALK}} LIMIT ?2));
 
