@@ -133,6 +133,8 @@ static const char *task_part(const lq_task_opts *opts)
 }
 
 #define ADD_NPARAMS 13
+#define ADD_NAME 1    /* where add_params puts the name ... */
+#define ADD_PAYLOAD 2 /* ... and the payload */
 
 struct add_ctx {
 	lq_value p[ADD_NPARAMS];
@@ -270,8 +272,8 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 		}
 	}
 	p[0] = lq__v_text(queue);
-	p[1] = lq__v_text(name);
-	p[2] = opts->payload_len ? lq_v_blob(opts->payload, opts->payload_len) : lq_v_null();
+	p[ADD_NAME] = lq__v_text(name);
+	p[ADD_PAYLOAD] = opts->payload_len ? lq_v_blob(opts->payload, opts->payload_len) : lq_v_null();
 	p[3] = run_at ? lq_v_int(run_at) : lq_v_null();
 	p[4] = lq_v_int(opts->delay_ms);
 	p[5] = lq_v_int(opts->max_attempts ? opts->max_attempts : LQ_DEFAULT_MAX_ATTEMPTS);
@@ -425,6 +427,36 @@ static lq_status many_match(lq_db *db, struct many_ctx *m, const size_t *idx, si
 	return LQ_OK;
 }
 
+static int same_value(const lq_value *a, const lq_value *b)
+{
+	if (a->type != b->type || a->i != b->i || a->len != b->len)
+		return 0;
+	return a->s == b->s || (a->s && b->s && memcmp(a->s, b->s, a->len) == 0);
+}
+
+/* Whether the k tasks of a chunk (task_insert's parameters, ADD_NPARAMS
+ * each in p) differ only in name and payload; if so, same gets
+ * task_insert_many_same's parameters: their options once, then each
+ * task's name and payload, NULL-padded. */
+#define MANY_SAME_OPTS (ADD_NPARAMS - 2)
+#define MANY_SAME_NPARAMS (MANY_SAME_OPTS + 2 * LQ_ADD_MANY_CHUNK)
+static int many_same(const lq_value *p, size_t k, lq_value *same)
+{
+	for (size_t t = 1; t < k; t++)
+		for (int c = 0; c < ADD_NPARAMS; c++)
+			if (c != ADD_NAME && c != ADD_PAYLOAD && !same_value(&p[c], &p[t * ADD_NPARAMS + c]))
+				return 0;
+	int o = 0;
+	for (int c = 0; c < ADD_NPARAMS; c++)
+		if (c != ADD_NAME && c != ADD_PAYLOAD)
+			same[o++] = p[c];
+	for (size_t t = 0; t < LQ_ADD_MANY_CHUNK; t++) {
+		same[o++] = t < k ? p[t * ADD_NPARAMS + ADD_NAME] : lq_v_null();
+		same[o++] = t < k ? p[t * ADD_NPARAMS + ADD_PAYLOAD] : lq_v_null();
+	}
+	return 1;
+}
+
 static lq_status many_body(lq_db *db, void *arg)
 {
 	struct many_ctx *m = arg;
@@ -449,12 +481,20 @@ static lq_status many_body(lq_db *db, void *arg)
 		m->err = LQ_OK;
 		/* Alone, a lost answer is an unknown outcome, not a retry; and
 		 * where the dialect can, the statement wakes the workers too. */
-		lq_sql_id id = LQ_SQL_task_insert_many;
-		if (m->lone && db->be->sql[LQ_SQL_task_insert_many_notify])
-			id = LQ_SQL_task_insert_many_notify;
-		lq_status st = (m->lone ? lq__exec_once : lq__exec)(db, "task add", id, p, LQ_ADD_MANY_CHUNK * ADD_NPARAMS,
-								    many_row_cb, m, NULL);
-		m->notified = st == LQ_OK && id == LQ_SQL_task_insert_many_notify;
+		lq_sql_id id = LQ_SQL_task_insert_many, notify = LQ_SQL_task_insert_many_notify;
+		const lq_value *args = p;
+		int nargs = LQ_ADD_MANY_CHUNK * ADD_NPARAMS;
+		lq_value same[MANY_SAME_NPARAMS];
+		if (many_same(p, k, same)) {
+			id = LQ_SQL_task_insert_many_same;
+			notify = LQ_SQL_task_insert_many_same_notify;
+			args = same;
+			nargs = MANY_SAME_NPARAMS;
+		}
+		if (m->lone && db->be->sql[notify])
+			id = notify;
+		lq_status st = (m->lone ? lq__exec_once : lq__exec)(db, "task add", id, args, nargs, many_row_cb, m, NULL);
+		m->notified = st == LQ_OK && id == notify;
 		if (st == LQ_OK && m->err != LQ_OK)
 			st = lq__fail(db, m->err, "task add: %s",
 				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");

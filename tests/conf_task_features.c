@@ -236,6 +236,59 @@ static void many_one_statement(void **state)
 	assert_int_equal(lqt_count_tasks(db, "bulk-one", 0), 3 * N + 1);
 }
 
+/* A batch whose tasks share their options (the usual batch) goes with the
+ * options once and each task's name and payload; every task still gets
+ * them all, and its own payload.  One task that differs sends the batch
+ * the long way, with the same result. */
+static void many_same_options(void **state)
+{
+	lq_db *db = DB(state);
+	enum { N = 100 };
+	static const char *names[N];
+	static char bufs[N][16];
+	static lq_task_opts opts[N];
+	static const lq_task_opts *po[N];
+	static int64_t ids[N];
+
+	for (int odd = 0; odd < 2; odd++) {
+		int64_t now = lqt_db_now(db);
+		for (int i = 0; i < N; i++) {
+			lq_task_opts o = LQ_TASK_OPTS_INIT;
+			snprintf(bufs[i], sizeof(bufs[i]), "pl-%d", i);
+			o.queue = "bulk-same";
+			o.priority = odd && i == N / 2 ? 2 : 4;
+			o.max_attempts = 5;
+			o.timeout_ms = 1234;
+			o.delay_ms = 3600000;
+			o.payload = bufs[i];
+			o.payload_len = strlen(bufs[i]);
+			opts[i] = o;
+			po[i] = &opts[i];
+			names[i] = i % 2 ? "odd" : "even";
+		}
+		int64_t before = lq_db_statements(db);
+		assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, NULL, NULL));
+		if (!lqt_retry_storm())
+			assert_int_equal(lq_db_statements(db) - before, 1);
+		for (int i = 0; i < N; i++) {
+			lq_task t;
+			assert_lq_ok(db, lq_task_get(db, ids[i], &t));
+			assert_string_equal(t.queue, "bulk-same");
+			assert_string_equal(t.name, names[i]);
+			assert_int_equal(t.payload_len, strlen(bufs[i]));
+			assert_memory_equal(t.payload, bufs[i], t.payload_len);
+			assert_int_equal(t.priority, opts[i].priority);
+			assert_int_equal(t.max_attempts, 5);
+			assert_int_equal(t.timeout_ms, 1234);
+			assert_true(t.run_at >= now + 3600000 && t.run_at < now + 3600000 + 600000);
+			if (i > 0)
+				assert_true(ids[i] > ids[i - 1]);
+			lq_task_clear(&t);
+		}
+	}
+	assert_int_equal(lqt_count_tasks(db, "bulk-same", 0), 2 * N);
+}
+
 /* All or nothing: one invalid task (here the 150th, past the first
  * statement) adds none and is named. */
 static void many_all_or_nothing(void **state)
@@ -323,6 +376,7 @@ int lqt_conf_task_features(void)
 		cmocka_unit_test_setup(prio_timeout_kept, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_basic, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_one_statement, lqt_conf_test_setup),
+		cmocka_unit_test_setup(many_same_options, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_all_or_nothing, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_unique, lqt_conf_test_setup),
 	};

@@ -601,6 +601,7 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_lease_release_notify:
 	case LQ_SQL_lease_wait_mark:
 	case LQ_SQL_task_insert_many_notify:
+	case LQ_SQL_task_insert_many_same_notify:
 		return LQ_CAP_NOTIFY;
 	case LQ_SQL_task_fair_due_any:
 		return LQ_CAP_SKIP_LOCKED;

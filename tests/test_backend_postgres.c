@@ -670,6 +670,25 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 1);
 		assert_int_equal(r.type[1], LQ_V_NULL);
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(r.i[0])), 1);
+		/* The same options once, then two names and payloads. */
+		static lq_value ps[11 + 100 * 2];
+		for (size_t k = 0; k < sizeof(ps) / sizeof(ps[0]); k++)
+			ps[k] = lq_v_null();
+		ps[0] = lq__v_text("pg_same"), ps[2] = lq_v_int(0), ps[3] = lq_v_int(3), ps[8] = lq_v_int(0), ps[9] = lq_v_int(7);
+		ps[11] = nm, ps[12] = lq_v_blob("p1", 2), ps[13] = nm, ps[14] = lq_v_blob("p2", 2);
+		run_st(c, LQ_OK, LQ_SQL_task_insert_many_same, ps, (int)(sizeof(ps) / sizeof(ps[0])), &r);
+		DID(task_insert_many_same);
+		assert_int_equal(r.n, 2);
+		int64_t s1 = r.i[0];
+		RUN(c, task_get, &r, lq_v_int(s1));
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.blob_len, 2);
+		assert_memory_equal(r.blob, "p1", 2);
+		assert_int_equal(r.i[6], 3);  /* max_attempts */
+		assert_int_equal(r.i[20], 7); /* priority */
+		RUN(c, task_claim_batch_delete, &r, lq__v_text("pg_same"), lq_v_int(10));
+		assert_int_equal(r.n, 2); /* both, due now */
+		assert_int_equal(r.i[0], s1);
 	}
 	RUN(c, task_find_unique, &r, lq__v_text("u1")), DID(task_find_unique);
 	assert_int_equal(r.i[0], id);
@@ -943,7 +962,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,
 		LQ_SQL_limit_set, LQ_SQL_limit_get, LQ_SQL_limit_list, LQ_SQL_limit_delete, LQ_SQL_limit_lock,
 		LQ_SQL_limit_take_key, LQ_SQL_limit_take_queue, LQ_SQL_limit_refund, LQ_SQL_task_set_concurrency_key,
-		LQ_SQL_task_insert_many_notify,
+		LQ_SQL_task_insert_many_notify, LQ_SQL_task_insert_many_same_notify,
 	};
 	for (size_t k = 0; k < sizeof(via_conformance) / sizeof(via_conformance[0]); k++)
 		ran[via_conformance[k]] = 1;

