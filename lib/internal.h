@@ -76,6 +76,9 @@ struct lq_db {
 	 * of the queue took an interval occurrence, so that its next one
 	 * sends the statement that can move one on. */
 	struct lq_queue_memo occ_heads;
+	/* Claims where the dialect has task_candidates_unlimited (task.c):
+	 * a row in lq_limit was seen (the memo's queue is ""). */
+	struct lq_queue_memo limits_seen;
 };
 
 /* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */

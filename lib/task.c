@@ -35,6 +35,7 @@ _Static_assert(LQ_COLS_task_get == LQ_TASK_COLS && LQ_COLS_task_list == LQ_TASK_
 		       LQ_COLS_task_candidates == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_below == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_due == LQ_TASK_COLS + LQ_STEER_COLS &&
+		       LQ_COLS_task_candidates_unlimited == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_claim_batch_delete == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_batch_update == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_one_delete == LQ_TASK_COLS + 1 &&
@@ -1037,6 +1038,9 @@ static int cands_within(const struct claim_ctx *cc, const struct claimable *k)
  * queue whose highest priority comes to have no due task is walked through
  * for at most this long; a stale answer costs time, never the order. */
 #define TOP_RECHECK_MS 1000
+/* How long a claim trusts that lq_limit has rows (task_candidates_unlimited
+ * reads nothing then): a limit deleted is noticed this much later. */
+#define LIMITS_RECHECK_MS 10000
 
 struct priority_step {
 	int found;
@@ -1148,6 +1152,20 @@ static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, stru
 	if (bounded) {
 		lq_value pb[3] = {p[0], p[1], lq_v_int(bound)};
 		return lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_steer_row, cc, NULL);
+	}
+	if (db->be->sql[LQ_SQL_task_candidates_unlimited] &&
+	    !(lq__memo_fresh(&db->limits_seen, "", LIMITS_RECHECK_MS) && db->limits_seen.yes)) {
+		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_unlimited, p, 2, cand_steer_row, cc, NULL);
+		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
+			return st;
+		/* No row: nothing is due, or lq_limit has a row (the statement
+		 * then reads nothing).  Which, a look at lq_limit says. */
+		int64_t any = 0;
+		if ((st = lq__exec(db, cc->what, LQ_SQL_limit_any, NULL, 0, lq__row_int, &any, NULL)) != LQ_OK)
+			return st;
+		if (!any)
+			return LQ_OK;
+		lq__memo_set(&db->limits_seen, "", 1);
 	}
 	return lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_steer_row, cc, NULL);
 }

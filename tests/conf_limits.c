@@ -401,6 +401,46 @@ static void cap_holds_every_path(void **state)
 	assert_int_equal(got.running, 1);
 }
 
+
+/* A handle that has claimed while no limit existed honours one that
+ * another handle sets, at its next claim, and does not take it for "no
+ * task due" either; a limit removed frees the key again. */
+static void limit_set_elsewhere(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[4];
+
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	o.queue = "else";
+	assert_lq_ok(db, lq_task_add(db, "plain", &o, NULL, NULL));
+	assert_int_equal(claim(db, "else", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
+	clear_all(t, 1);
+	assert_int_equal(claim(db, "else", LQ_AT_MOST_ONCE, 30000, t, 1), 0);
+
+	lq_db *other = lqt_open(CONF(state)->dsn);
+	lqt_set_limit(other, "ek", 1, 0, 0);
+	add_keyed(other, "else", "ek");
+	add_keyed(other, "else", "ek");
+	assert_int_equal(claim(db, "else", LQ_AT_LEAST_ONCE, 30000, t, 1), 1);
+	assert_string_equal(t[0].concurrency_key, "ek");
+	lq_task held;
+	assert_int_equal(claim(db, "else", LQ_AT_LEAST_ONCE, 30000, &held, 1), 0); /* the key is full */
+	assert_lq_ok(other, lq_task_add(other, "free", &o, NULL, NULL));
+	lq_task freed;
+	assert_int_equal(claim(db, "else", LQ_AT_MOST_ONCE, 30000, &freed, 1), 1);
+	assert_string_equal(freed.name, "free");
+	lq_task_clear(&freed);
+
+	assert_lq_ok(other, lq_limit_remove(other, "ek"));
+	assert_int_equal(claim(db, "else", LQ_AT_LEAST_ONCE, 30000, &held, 1), 1);
+	assert_string_equal(held.concurrency_key, "ek");
+	assert_lq_ok(db, lq_task_ack(db, &held));
+	assert_lq_ok(db, lq_task_ack(db, &t[0]));
+	lq_task_clear(&held);
+	clear_all(t, 1);
+	lq_close(other);
+}
+
 int lqt_conf_limits(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +453,7 @@ int lqt_conf_limits(void)
 		cmocka_unit_test_setup(refused_start_returns, lqt_conf_test_setup),
 		cmocka_unit_test_setup(key_kept, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cap_holds_every_path, lqt_conf_test_setup),
+		cmocka_unit_test_setup(limit_set_elsewhere, lqt_conf_test_setup),
 	};
 	char name[64];
 

@@ -112,6 +112,8 @@
 							unclaimed or claim expired, task and queue not paused; \
 							by run_at, id;                                        \
 							FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */    \
+	X(task_candidates_unlimited, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) task_candidates while \
+							lq_limit has no row, else no row; where present */   \
 	X(task_candidates_below, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates from \
 							priority ?3 down; where present, with task_priority_step */   \
 	X(task_candidates_due, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) task_candidates of a queue of  \
@@ -274,6 +276,8 @@
 	/* flow control (lq_limit) */                                                                         \
 	X(limit_set, 0)                             /* (?1 name, ?2 concurrency|NULL, ?3 rate_n|NULL,         \
 							?4 rate_period_ms|NULL) upsert; the bucket is full */ \
+	X(limit_any, 1)                             /* () -> (1 if lq_limit has a row else 0); where \
+							task_candidates_unlimited is */                   \
 	X(limit_get, 7)                             /* (?1 name) -> LIMIT_COLS: name, concurrency, rate_n,    \
 							rate_period_ms, tat, running (live claims), NOW */    \
 	X(limit_list, 7)                            /* () -> LIMIT_COLS of every limit, by name */            \

@@ -115,13 +115,27 @@ queue = ?1
    AND ({{LIMIT_OPEN}})
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
 
--- CANDIDATES_COLS: TASK_COLS of a candidate (lq_task, unaliased), then its
--- steering (task_steer_get's columns): the claim of an occurrence needs it.
--- fragment: CANDIDATES_COLS
+-- CANDIDATES_HEAD: TASK_COLS of a candidate (lq_task, unaliased) up to
+-- its partition: the limited flag follows.
+-- fragment: CANDIDATES_HEAD
 SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        claim_owner, claim_until, every_ms, cron, tz, missed, paused, last_error,
        created_at, 0, NULL, {{NOW}}, priority, timeout_ms,
-       concurrency_key, part, {{LIMITED}}, overlap, catch_up, next_at
+       concurrency_key, part
+
+-- CLAIM_FILTER_UNLIMITED: CLAIM_FILTER where lq_limit has no row, so that
+-- no limit can be shut (task_candidates_unlimited).
+-- fragment: CLAIM_FILTER_UNLIMITED
+queue = ?1
+   AND run_at <= {{NOW}}
+   AND paused = 0
+   AND ({{CLAIM_FREE}})
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+
+-- CANDIDATES_COLS: TASK_COLS of a candidate, then its steering
+-- (task_steer_get's columns): the claim of an occurrence needs it.
+-- fragment: CANDIDATES_COLS
+{{CANDIDATES_HEAD}}, {{LIMITED}}, overlap, catch_up, next_at
 
 -- CANDIDATES_SELECT: the start of task_candidates and task_candidates_below:
 -- TASK_COLS of the tasks of queue ?1 CLAIM_FILTER lets through, read on

@@ -53,6 +53,24 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
+-- name: task_candidates_unlimited
+-- task_candidates while lq_limit has no row (else no row at all): with no
+-- limit, none can be shut, and a task is limited only by having a key.
+-- MariaDB optimises a prepared statement anew on every execution, and the
+-- shut-limit filters' subqueries were a quarter of a one-task claim's
+-- read even when never run (prepared, 2 000 reads of one task among
+-- 10 000 due, each in its transaction: 0.45-0.55 ms with them, 0.34-0.42
+-- without).  The library sends it while it has not seen a limit row
+-- (limit_any), and task_candidates after.
+{{CANDIDATES_HEAD}}, CASE WHEN concurrency_key IS NOT NULL THEN 1 ELSE 0 END, overlap, catch_up, next_at
+  FROM lq_task FORCE INDEX (lq_task_claim)
+ WHERE {{CLAIM_FILTER_UNLIMITED}}
+   AND NOT EXISTS (SELECT 1 FROM lq_limit)
+   AND EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER_UNLIMITED}} FOR UPDATE SKIP LOCKED)
+ ORDER BY priority DESC, run_at, id
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
 -- name: task_candidates_below
 -- task_candidates with ?3, a bound on the priority (found by stepping down
 -- with task_priority_step, lib/task.c claim_bound): the walk of
