@@ -77,8 +77,8 @@ struct lq_db {
 	 * sends the statement that can move one on. */
 	struct lq_queue_memo occ_heads;
 	/* Claims where the dialect has task_candidates_unlimited (task.c):
-	 * a row in lq_limit was seen (the memo's queue is ""). */
-	struct lq_queue_memo limits_seen;
+	 * when a claim last saw a row in lq_limit (monotonic ms; 0: never). */
+	int64_t limits_seen_at;
 };
 
 /* The runner's stop flag joins lq_cancel in db->halt (NULL: no runner). */
@@ -247,9 +247,9 @@ const char *lq__opts_concurrency_key(const lq_task_opts *opts);
  * claims of queue go the fair way (read at most once a second per handle;
  * a handle that adds a partitioned task knows at once). */
 lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id);
-/* lq__part_add for the n tasks of a batch add (parts[i] NULL: none),
- * a partition at a time: one write of the tasks' partition and one of the
- * rows each. */
+/* lq__part_add for the n tasks of a batch add's chunk (n up to
+ * LQ_ADD_MANY_CHUNK; parts[i] NULL: none), a partition at a time: one
+ * write of the tasks' partition and one of the rows each. */
 lq_status lq__part_add_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts,
 			    const int64_t *ids);
 /* The partition rows a task of part in queue needs (a task put back or

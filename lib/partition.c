@@ -12,7 +12,6 @@
 #include "internal.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* How long a handle trusts what it read of a queue's partitions: a queue
@@ -57,43 +56,34 @@ lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t i
 }
 
 enum { PART_SET = 100 }; /* the ids a task_set_part_set takes */
-
-/* Partition part for the k ids in p[0..k) of p[0..PART_SET]. */
-static lq_status set_part_set(lq_db *db, lq_value *p, size_t k, const char *part)
-{
-	for (size_t x = k; x < PART_SET; x++)
-		p[x] = lq_v_null();
-	p[PART_SET] = lq__v_text(part);
-	return lq__exec(db, "task add", LQ_SQL_task_set_part_set, p, PART_SET + 1, NULL, NULL, NULL);
-}
+_Static_assert(LQ_ADD_MANY_CHUNK <= PART_SET, "a chunk's tasks of one partition fit one task_set_part_set");
 
 lq_status lq__part_add_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts,
 			    const int64_t *ids)
 {
+	if (n > LQ_ADD_MANY_CHUNK)
+		return lq__fail(db, LQ_ERROR, "task add: %zu tasks for one chunk's partitions", n);
+	unsigned char done[LQ_ADD_MANY_CHUNK] = {0};
 	lq_value p[PART_SET + 1];
-	char *done = calloc(n ? n : 1, 1);
-	lq_status st = done ? LQ_OK : lq__fail(db, LQ_ENOMEM, "task add: out of memory");
+	lq_status st = LQ_OK;
 	for (size_t i = 0; st == LQ_OK && i < n; i++) {
 		if (done[i] || !parts[i])
 			continue;
-		/* The tasks of this queue and partition, PART_SET a statement. */
+		/* The tasks of this queue and partition: one statement. */
 		size_t k = 0;
-		for (size_t j = i; st == LQ_OK && j < n; j++) {
+		for (size_t j = i; j < n; j++) {
 			if (done[j] || !parts[j] || strcmp(parts[j], parts[i]) || strcmp(queues[j], queues[i]))
 				continue;
 			done[j] = 1;
 			p[k++] = lq_v_int(ids[j]);
-			if (k == PART_SET) {
-				st = set_part_set(db, p, k, parts[i]);
-				k = 0;
-			}
 		}
-		if (st == LQ_OK && k > 0)
-			st = set_part_set(db, p, k, parts[i]);
+		for (size_t x = k; x < PART_SET; x++)
+			p[x] = lq_v_null();
+		p[PART_SET] = lq__v_text(parts[i]);
+		st = lq__exec(db, "task add", LQ_SQL_task_set_part_set, p, PART_SET + 1, NULL, NULL, NULL);
 		if (st == LQ_OK)
 			st = lq__part_touch(db, "task add", queues[i], parts[i]);
 	}
-	free(done);
 	return st;
 }
 

@@ -1154,7 +1154,7 @@ static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, stru
 		return lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_steer_row, cc, NULL);
 	}
 	if (db->be->sql[LQ_SQL_task_candidates_unlimited] &&
-	    !(lq__memo_fresh(&db->limits_seen, "", LIMITS_RECHECK_MS) && db->limits_seen.yes)) {
+	    !(db->limits_seen_at && lq__mono_ms() - db->limits_seen_at < LIMITS_RECHECK_MS)) {
 		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_unlimited, p, 2, cand_steer_row, cc, NULL);
 		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
 			return st;
@@ -1165,7 +1165,7 @@ static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, stru
 			return st;
 		if (!any)
 			return LQ_OK;
-		lq__memo_set(&db->limits_seen, "", 1);
+		db->limits_seen_at = lq__mono_ms();
 	}
 	return lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_steer_row, cc, NULL);
 }
@@ -1801,12 +1801,13 @@ static int occ_head_likely(const lq_db *db, const char *queue)
 	       db->occ_heads.yes;
 }
 
-/* After a one-task at-most-once claim that the transaction made: an
- * interval occurrence taken there can be taken in one statement next
- * time. */
-static void occ_head_seen(lq_db *db, const char *queue, const lq_task *t)
+/* After a claim of n tasks that the transaction made (got of them in t):
+ * an interval occurrence taken at-most-once, alone, can be taken in one
+ * statement next time. */
+static void occ_head_seen(lq_db *db, const char *queue, size_t n, size_t got, const lq_task *t)
 {
-	if (db->be->sql[LQ_SQL_task_claim_one_delete_occ] && t->recurring && t->every_ms > 0)
+	if (db->be->sql[LQ_SQL_task_claim_one_delete_occ] && n == 1 && got == 1 && t->mode == LQ_AT_MOST_ONCE &&
+	    t->recurring && t->every_ms > 0)
 		lq__memo_set(&db->occ_heads, queue, 1);
 }
 
@@ -1844,10 +1845,9 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 	lq_status st = claim_exec(db, cc, id, p, np, batch_row, cc);
 	if (st != LQ_OK)
 		return st;
-	if (occ && cc->got == 1 && !cc->tasks[0].recurring)
-		lq__memo_set(&db->occ_heads, cc->queue, 0); /* a one-off task came first */
-	else if (occ && cc->left > 0)
-		lq__memo_set(&db->occ_heads, cc->queue, 0); /* a head the statement cannot move */
+	/* A one-off task came first, or a head the statement cannot move. */
+	if (occ && ((cc->got == 1 && !cc->tasks[0].recurring) || cc->left > 0))
+		lq__memo_set(&db->occ_heads, cc->queue, 0);
 	qsort(cc->tasks, cc->got, sizeof(*cc->tasks), by_due);
 	for (size_t i = 0; i < cc->got; i++) {
 		lq_task *t = &cc->tasks[i];
@@ -2006,8 +2006,8 @@ lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t cla
 			lq__ok(db); /* what the first statement claimed has committed */
 			rest.got = rest.lost = 0;
 		}
-		if (rest.got == 1 && n == 1 && mode == LQ_AT_MOST_ONCE && !track)
-			occ_head_seen(db, queue, &rest.tasks[0]);
+		if (!track)
+			occ_head_seen(db, queue, n, rest.got, &rest.tasks[0]);
 		cc.got += rest.got;
 		cc.lost += rest.lost;
 	}
