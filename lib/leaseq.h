@@ -618,7 +618,9 @@ LQ_EXTERN(lq_status) lq_task_ack(lq_db *db, const lq_task *t);
  * An at-least-once worker's one round trip per task: ack done (claimed
  * before; NULL: nothing to ack) and claim up to n tasks of queue, as
  * lq_task_ack(done) then lq_task_claim(...) would, in one statement on
- * PostgreSQL (n == 1) and one transaction on SQLite and MySQL/MariaDB.
+ * PostgreSQL (n == 1; the ack alone after it when another transaction
+ * holds done's row, rather than the claim waiting for it) and one
+ * transaction on SQLite and MySQL/MariaDB.
  * The ack is conditional on done's claim, as lq_task_ack's; its history
  * row and count commit with it; the claim happens whether or not the ack
  * found its claim.  (done itself is never claimed again by this call,

@@ -2967,6 +2967,31 @@ static lq_status ack_status(lq_db *db, const lq_task *t, int64_t acked)
 	return claim_lost(db, t, SETTLE_FIRST, "claim was lost (it expired and the task may run again)");
 }
 
+/* The ack's status after task_ack_claim_one_update.  acked 2: another
+ * transaction held done's row, so the statement claimed without it (a claim
+ * whose snapshot still saw done unclaimed locks its row, then skips it, and
+ * keeps the lock to its end; waiting in the statement held the new claim
+ * meanwhile, and at 16 clients such waits chained); the ack is sent alone
+ * now and waits.  If it fails otherwise than by losing its claim, nothing
+ * is claimed, as with the two calls: the *got tasks claimed go back. */
+static lq_status ack_status_or_alone(lq_db *db, const lq_task *done, int64_t acked, lq_task *tasks, size_t *got)
+{
+	if (acked != 2)
+		return ack_status(db, done, acked);
+	lq_status ack = lq__task_ack(db, done);
+	if (ack == LQ_OK || ack == LQ_LOST || ack == LQ_REVOKED)
+		return ack;
+	char msg[sizeof(db->errmsg)];
+	snprintf(msg, sizeof(msg), "%s", db->errmsg);
+	for (size_t i = 0; i < *got; i++) {
+		(void)lq__task_release(db, &tasks[i]); /* else its claim expires */
+		lq_task_clear(&tasks[i]);
+	}
+	*got = 0;
+	snprintf(db->errmsg, sizeof(db->errmsg), "%s", msg);
+	return ack;
+}
+
 /* Report the ack's status beside the claim's: st is the claim's, kept
  * when the ack only lost its claim; lq_errmsg keeps the ack's words when
  * the claim itself went well. */
@@ -3055,7 +3080,9 @@ lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st,
 		return claim_after(db, lq__task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	if (st != LQ_OK)
 		return ack_and_claim(db, st, "", st, done_st);
-	lq_status ack = ack_status(db, done, a.acked);
+	lq_status ack = ack_status_or_alone(db, done, a.acked, tasks, &cc.got);
+	if (ack != LQ_OK && ack != LQ_LOST && ack != LQ_REVOKED)
+		return ack_and_claim(db, ack, "", ack, done_st);
 	char msg[sizeof(db->errmsg)];
 	snprintf(msg, sizeof(msg), "%s", db->errmsg);
 	if (cc.got == 0 && cc.left > 0) {

@@ -290,6 +290,75 @@ static int ok_handler(lq_job *job, void *arg)
 	return 0;
 }
 
+struct held_row {
+	const char *dsn;
+	int64_t acked_id, next_id;
+	volatile int locked; /* shared: the child holds the row lock */
+};
+
+/* Hold a lock on the task to be acked, as a claim whose snapshot still saw
+ * it unclaimed does, until the next task is seen claimed (0) or 5 s pass
+ * (1: the claim waited for this transaction). */
+static int hold_acked_row(int idx, void *ctx)
+{
+	(void)idx;
+	struct held_row *h = ctx;
+	lq_db *locker = lqt_open(h->dsn), *watcher = lqt_open(h->dsn);
+	char sql[128];
+	int seen = 0;
+
+	LQT_CHECK(locker && watcher, "open");
+	snprintf(sql, sizeof(sql), "BEGIN; SELECT id FROM lq_task WHERE id = %lld FOR UPDATE", (long long)h->acked_id);
+	LQT_CHECK_ST(locker, LQ_OK, lqt_exec_sql(locker, sql));
+	h->locked = 1;
+	for (int64_t end = lqt_mono_ms() + 5000; !seen && lqt_mono_ms() < end; lqt_sleep_ms(20)) {
+		lq_task t;
+		LQT_CHECK_ST(watcher, LQ_OK, lq_task_get(watcher, h->next_id, &t));
+		seen = t.claim_owner[0] != '\0';
+		lq_task_clear(&t);
+	}
+	LQT_CHECK_ST(locker, LQ_OK, lqt_exec_sql(locker, "COMMIT"));
+	lq_close(locker);
+	lq_close(watcher);
+	return seen ? 0 : 1;
+}
+
+/* Another transaction holds the row of the task being acked (PostgreSQL: a
+ * claim whose snapshot predates the task's claim locks the row, finds it
+ * changed, skips it, and keeps the lock to its end).  The claim of the next
+ * task does not wait for it: it is committed while the row is held.  The
+ * ack waits, and settles its claim once, when the row is free. */
+static void ack_claim_row_held_elsewhere(void **state)
+{
+	lqt_conf *c = CONF(state);
+	lq_task a, next[1];
+	size_t got = 0;
+	lq_status ack = LQ_ERROR;
+	int64_t first = add(c->db, "one"), second = add(c->db, "two");
+	struct held_row *h = lqt_shared_alloc(sizeof(*h));
+	int code = -1;
+
+	claim(c->db, 30000, &a, 1);
+	assert_int_equal(a.id, first);
+	h->dsn = c->dsn;
+	h->acked_id = first;
+	h->next_id = second;
+	pid_t pid = lqt_spawn(0, hold_acked_row, h);
+	assert_int_equal(lqt_wait_flag(&h->locked, 10000), 0);
+	assert_lq_ok(c->db, lq_task_ack_claim(c->db, &a, &ack, NULL, LQ_AT_LEAST_ONCE, 30000, next, 1, &got));
+	lqt_wait_children(&pid, 1, &code, 30);
+	assert_int_equal(code, 0); /* the next task was claimed while the row was held */
+	assert_int_equal(ack, LQ_OK);
+	assert_int_equal(got, 1);
+	assert_int_equal(next[0].id, second);
+	assert_true(gone(c->db, first));
+	assert_int_equal(runs_of(c->db, first), 1);
+	assert_int_equal(done_count(c->db), 1);
+	lq_task_clear(&a);
+	lq_task_clear(&next[0]);
+	lqt_shared_free(h, sizeof(*h));
+}
+
 /* The at-least-once worker acks each task with the next claim: every run
  * recorded once, every task gone; on PostgreSQL one statement per task
  * (with the ack alone, two). */
@@ -336,9 +405,19 @@ int lqt_conf_ack_claim(void)
 		cmocka_unit_test_setup(ack_many_one_lost, lqt_conf_test_setup),
 		cmocka_unit_test_setup(runner_acks_with_claims, lqt_conf_test_setup),
 	};
+	/* Only PostgreSQL's claims lock rows they then skip: a MariaDB
+	 * locking read sees the row as it is now, and SQLite has one writer. */
+	const struct CMUnitTest postgres_tests[] = {
+		cmocka_unit_test_setup(ack_claim_row_held_elsewhere, lqt_conf_test_setup),
+	};
 	char name[64];
+	int failed;
 
 	snprintf(name, sizeof(name), "ack-claim/%s", lqt_conf_backend);
-	return _cmocka_run_group_tests(name, tests, sizeof(tests) / sizeof(tests[0]),
-				       lqt_conf_group_setup, lqt_conf_group_teardown);
+	failed = _cmocka_run_group_tests(name, tests, sizeof(tests) / sizeof(tests[0]), lqt_conf_group_setup,
+					 lqt_conf_group_teardown);
+	if (strcmp(lqt_conf_backend, "postgres") == 0)
+		failed += _cmocka_run_group_tests("ack-claim-held/postgres", postgres_tests, 1, lqt_conf_group_setup,
+						  lqt_conf_group_teardown);
+	return failed;
 }

@@ -31,8 +31,10 @@ static void t_ack_claim_killed(void **state)
 	snprintf(sql, sizeof(sql), "SELECT id FROM lq_task WHERE id = %lld FOR UPDATE", (long long)first);
 
 	/* Killed twice while the ack waits: the ack's outcome is reported
-	 * (PostgreSQL: the one statement was sent, unknown; MySQL: the
-	 * transaction died, ECONN), nothing was acked, nothing claimed. */
+	 * (PostgreSQL: the statement claimed without waiting for the held
+	 * row, the ack sent alone after it was lost, unknown, and the task
+	 * claimed went back; MySQL: the transaction died, ECONN), nothing was
+	 * acked, nothing claimed. */
 	lq_status killed_twice = strcmp(lq_backend_name(cl.db), "postgres") == 0 ? LQ_EUNKNOWN : LQ_ECONN;
 	cl_lock_with(sql);
 	cl_agent_send(&a, AG_ACK_CLAIM);

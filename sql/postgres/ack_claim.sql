@@ -12,12 +12,20 @@
 -- in one statement).  The candidate filter and the top due priority are
 -- task_claim_one_update's fragments, which read the queue from $1.  A task
 -- under a limit is left to the transactional path, which passes the
--- limits' gate.
+-- limits' gate.  Another transaction may hold the row of $2: a claim whose
+-- snapshot still saw it unclaimed locks it, finds it changed, skips it, and
+-- keeps the lock to its end.  The ack does not wait for it here (that held
+-- the new claim's row meanwhile, and at 16 clients the waits chained: 123
+-- of 160 samples of pg_stat_activity): acked is then 2, and the library
+-- sends the ack alone after this statement.
 -- -> TASK_COLS, claimed (1 claimed, 0 a candidate left to the transactional
--- path, -1 no candidate: the other columns are NULL), acked (0|1) on every row.
+-- path, -1 no candidate: the other columns are NULL), acked (0|1|2) on
+-- every row.
 WITH RECURSIVE {{CLK}},
 {{CLAIM_TOP}},
-acked AS (DELETE FROM lq_task WHERE id = $2::bigint AND claim_owner = $3::text
+ack_lock AS (SELECT id FROM lq_task WHERE id = $2::bigint AND claim_owner = $3::text
+      FOR UPDATE SKIP LOCKED),
+acked AS (DELETE FROM lq_task WHERE id = (SELECT id FROM ack_lock) AND claim_owner = $3::text
       RETURNING id, run_at, queue, name, attempts),
 run AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
       SELECT id, run_at, queue, name, $4::text, attempts, $5::bigint, (SELECT n FROM clk), 'done' FROM acked
@@ -44,7 +52,10 @@ took AS (
   RETURNING t.*)
 SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NOT NULL THEN 1 WHEN cand.id IS NOT NULL THEN 0 ELSE -1 END,
-       (SELECT count(*) FROM run)::bigint
+       CASE WHEN EXISTS (SELECT 1 FROM run) THEN 1
+            WHEN NOT EXISTS (SELECT 1 FROM ack_lock)
+             AND EXISTS (SELECT 1 FROM lq_task WHERE id = $2::bigint AND claim_owner = $3::text) THEN 2
+            ELSE 0 END::bigint
   FROM (SELECT 1) AS one
   LEFT JOIN (cand LEFT JOIN took g ON g.id = cand.id) ON true;
 
