@@ -1375,6 +1375,14 @@ static lq_status fair_body(lq_db *db, void *arg)
 		} else {
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair, q, 2, fair_row, f, NULL);
 		}
+		if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0 && q[1].i == 1 &&
+		    db->be->sql[LQ_SQL_task_candidates_fair_next]) {
+			/* Each head was held, with its partition's row: the next
+			 * tasks, so that claimers beyond the partitions' number do
+			 * not come back empty-handed. */
+			lq_value t[3] = {q[0], q[2], lq__v_text(f->turn ? db->turn.part : "")};
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_next, t, 3, fair_row, f, NULL);
+		}
 		if (st == LQ_OK && cc->err != LQ_OK)
 			st = lq__fail(db, cc->err, "%s: %s", cc->what,
 				      cc->err == LQ_ENOMEM ? "out of memory" : "malformed claim result");

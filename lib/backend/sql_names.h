@@ -361,6 +361,12 @@
 							   partition after ?3 in name order with a head,   \
 							   locked; stamp 0 */                              \
 	X(task_candidates_fair_upto, LQ_TASK_COLS + 2) /* the same from the first partition up to ?3 */    \
+	X(task_candidates_fair_next, LQ_TASK_COLS + 2) /* (?1 queue, ?2 priority, ?3 partition) -> the  \
+							  first of every partition's first two due tasks, \
+							  heads first, from the partition after ?3, that  \
+							  no claimer holds, locked (partition row not     \
+							  locked); stamp 0; where _after cannot pass a    \
+							  partition whose head a claimer holds */         \
 	X(task_candidates_fair_turn, LQ_TASK_COLS + 2) /* (?1 queue, ?2 limit, ?3 priority, ?4 partition) \
 							  task_candidates_fair (below ?3 where the dialect \
 							  bounds it) with each round in name order from    \

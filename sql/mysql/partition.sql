@@ -66,6 +66,15 @@ SELECT part FROM lq_task WHERE id = ?1;
 SELECT d.priority FROM lq_task d FORCE INDEX (lq_task_claim)
  WHERE d.queue = ?1 AND {{PART_DUE_D}} AND {{CLAIMABLE_DUE}}
 
+-- FAIR_HEAD_COLS: the columns of a one-task fair read of task t in
+-- partition p: TASK_COLS, LIMITED, the partition, the highest stamp.
+-- fragment: FAIR_HEAD_COLS
+SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
+       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
+       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, t.part,
+       {{PART_LIMITED_T}}, p.name,
+       (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
+
 -- FAIR_TURN_SELECT: task_candidates_fair_after and _upto but for the
 -- range of partitions, its order, LIMIT and lock (the stamp column is 0).
 -- fragment: FAIR_TURN_SELECT
@@ -151,16 +160,38 @@ WITH RECURSIVE top AS ({{FAIR_TOP_D}} AND d.priority <= ?3 ORDER BY d.priority D
 -- transaction holds already.  ?2 bounds the top priority as in
 -- task_candidates_fair_below (the highest there is, for none).
 WITH top AS ({{FAIR_TOP_D}} AND d.priority <= ?2 ORDER BY d.priority DESC LIMIT 1)
-SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t.unique_key,
-       t.claim_owner, t.claim_until, t.every_ms, t.cron, t.tz, t.missed, t.paused, t.last_error,
-       t.created_at, 0, NULL, {{NOW}}, t.priority, t.timeout_ms, t.concurrency_key, t.part,
-       {{PART_LIMITED_T}}, p.name,
-       (SELECT COALESCE(MAX(s.served), 0) FROM lq_partition s WHERE s.queue = ?1)
+{{FAIR_HEAD_COLS}}
   FROM lq_partition p FORCE INDEX (lq_partition_served)
   JOIN lq_task t ON t.id = ({{PART_HEAD_P}})
  WHERE p.queue = ?1 AND {{CLAIMABLE_DUE}}
    AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
  ORDER BY p.served, p.name
+ LIMIT 1
+ FOR UPDATE SKIP LOCKED;
+
+-- name: task_candidates_fair_next
+-- A one-task fair claim's read when task_candidates_fair_after, _upto or
+-- _one found no head it could lock (?2 the priority bound, ?3 the
+-- partition the handle served last, '' for none): the second due task of
+-- the top priority of the first partition after ?3 in name order, then
+-- round, that no other claimer holds.  Those reads lock each partition's
+-- row with its head, so a partition whose head a claim held was skipped
+-- whole, and with more claimers than partitions the others came back
+-- empty (16 claimers, 10 partitions: 0.27-0.37 of the raw claim's rate,
+-- 3.7 statements a claim).  The partitions are read as a derived table
+-- (DISTINCT: not merged into the locking read), so only the task is
+-- locked, in the partitions' order, and the read stops at the first.
+WITH top AS ({{FAIR_TOP_D}} AND d.priority <= ?2 ORDER BY d.priority DESC LIMIT 1)
+{{FAIR_HEAD_COLS}}
+  FROM (SELECT DISTINCT c.name FROM lq_partition c WHERE c.queue = ?1) p
+  JOIN lq_task t ON t.id = (SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
+                             WHERE x.queue = ?1 AND x.part = p.name
+                               AND x.priority = (SELECT priority FROM top)
+                               AND {{PART_DUE_X}}
+                             ORDER BY x.run_at, x.id LIMIT 1 OFFSET 1)
+ WHERE {{CLAIMABLE_DUE}}
+   AND NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = ?1 AND lq_queue.paused = 1)
+ ORDER BY p.name <= ?3, p.name
  LIMIT 1
  FOR UPDATE SKIP LOCKED;
 

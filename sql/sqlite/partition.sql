@@ -12,6 +12,7 @@
 -- absent: task_candidates_fair_below task_candidates_fair finds the top due priority itself
 -- absent: task_candidates_fair_after a handle's turn is one statement (task_claim_fair_turn_*)
 -- absent: task_candidates_fair_upto as above
+-- absent: task_candidates_fair_next one writer: no claim holds a row another claim reads
 
 -- name: partition_touch
 -- The rows of partition ?2 and of the tasks without one (''), in one
