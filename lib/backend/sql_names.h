@@ -362,11 +362,11 @@
 							   locked; stamp 0 */                              \
 	X(task_candidates_fair_upto, LQ_TASK_COLS + 2) /* the same from the first partition up to ?3 */    \
 	X(task_candidates_fair_next, LQ_TASK_COLS + 2) /* (?1 queue, ?2 priority, ?3 partition) -> the  \
-							  first of every partition's first two due tasks, \
-							  heads first, from the partition after ?3, that  \
-							  no claimer holds, locked (partition row not     \
-							  locked); stamp 0; where _after cannot pass a    \
-							  partition whose head a claimer holds */         \
+							  second due task of the first partition after ?3 \
+							  (then round) that no claimer holds, locked (not \
+							  the partition's row), as task_candidates_fair_one's \
+							  row; where _one, _after and _upto found every   \
+							  head held */                                    \
 	X(task_candidates_fair_turn, LQ_TASK_COLS + 2) /* (?1 queue, ?2 limit, ?3 priority, ?4 partition) \
 							  task_candidates_fair (below ?3 where the dialect \
 							  bounds it) with each round in name order from    \
