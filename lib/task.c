@@ -2975,29 +2975,25 @@ static lq_status ack_status(lq_db *db, const lq_task *t, int64_t acked)
 	return claim_lost(db, t, SETTLE_FIRST, "claim was lost (it expired and the task may run again)");
 }
 
-/* The ack's status after task_ack_claim_one_update.  acked 2: another
- * transaction held done's row, so the statement claimed without it (a claim
- * whose snapshot still saw done unclaimed locks its row, then skips it, and
- * keeps the lock to its end; waiting in the statement held the new claim
- * meanwhile, and at 16 clients such waits chained); the ack is sent alone
- * now and waits.  If it fails otherwise than by losing its claim, nothing
- * is claimed, as with the two calls: the *got tasks claimed go back. */
-static lq_status ack_status_or_alone(lq_db *db, const lq_task *done, int64_t acked, lq_task *tasks, size_t *got)
+/* The ack reached its answer: settled, or its claim found lost or revoked
+ * (the claim beside it goes ahead); else it failed. */
+static int ack_answered(lq_status ack)
 {
-	if (acked != 2)
-		return ack_status(db, done, acked);
-	lq_status ack = lq__task_ack(db, done);
-	if (ack == LQ_OK || ack == LQ_LOST || ack == LQ_REVOKED)
-		return ack;
+	return ack == LQ_OK || ack == LQ_LOST || ack == LQ_REVOKED;
+}
+
+/* Hand back the n tasks a call claimed but will not return (released, so
+ * that they are due again at once; a release that fails leaves the claim
+ * to expire), keeping lq_errmsg. */
+static void hand_back(lq_db *db, lq_task *tasks, size_t n)
+{
 	char msg[sizeof(db->errmsg)];
 	snprintf(msg, sizeof(msg), "%s", db->errmsg);
-	for (size_t i = 0; i < *got; i++) {
-		(void)lq__task_release(db, &tasks[i]); /* else its claim expires */
+	for (size_t i = 0; i < n; i++) {
+		(void)lq__task_release(db, &tasks[i]);
 		lq_task_clear(&tasks[i]);
 	}
-	*got = 0;
 	snprintf(db->errmsg, sizeof(db->errmsg), "%s", msg);
-	return ack;
 }
 
 /* Report the ack's status beside the claim's: st is the claim's, kept
@@ -3017,7 +3013,7 @@ static lq_status ack_and_claim(lq_db *db, lq_status ack, const char *ack_msg, lq
 static lq_status claim_after(lq_db *db, lq_status ack, lq_status *done_st, const char *queue, lq_mode mode,
 			     int64_t ttl, lq_task *tasks, size_t n, size_t *claimed)
 {
-	if (ack != LQ_OK && ack != LQ_LOST && ack != LQ_REVOKED)
+	if (!ack_answered(ack))
 		return ack_and_claim(db, ack, "", ack, done_st);
 	char msg[sizeof(db->errmsg)];
 	snprintf(msg, sizeof(msg), "%s", db->errmsg);
@@ -3072,7 +3068,7 @@ lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st,
 		 * lost statement made and never told us of expires and runs
 		 * again (at-least-once); a new claim follows. */
 		lq_status ack = ack_once(db, done, NULL, st == LQ_EUNKNOWN ? SETTLE_AGAIN_UNKNOWN : SETTLE_AGAIN);
-		if (ack != LQ_OK && ack != LQ_LOST && ack != LQ_REVOKED) {
+		if (!ack_answered(ack)) {
 			release_range(tasks, 0, n); /* claim nothing: those claims expire */
 			cc.got = 0;
 		}
@@ -3088,9 +3084,17 @@ lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st,
 		return claim_after(db, lq__task_ack(db, done), done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	if (st != LQ_OK)
 		return ack_and_claim(db, st, "", st, done_st);
-	lq_status ack = ack_status_or_alone(db, done, a.acked, tasks, &cc.got);
-	if (ack != LQ_OK && ack != LQ_LOST && ack != LQ_REVOKED)
-		return ack_and_claim(db, ack, "", ack, done_st);
+	/* acked 2: another transaction held done's row, so the statement
+	 * claimed without the ack (a claim whose snapshot still saw done
+	 * unclaimed locks its row, then skips it, and keeps the lock to its
+	 * end; waiting in the statement held the new claim meanwhile, and at
+	 * 16 clients such waits chained).  The ack goes alone now and waits;
+	 * if it fails, nothing is claimed, as with the two calls. */
+	lq_status ack = a.acked == 2 ? lq__task_ack(db, done) : ack_status(db, done, a.acked);
+	if (a.acked == 2 && !ack_answered(ack)) {
+		hand_back(db, tasks, cc.got);
+		return claim_after(db, ack, done_st, queue, mode, claim_ttl_ms, tasks, n, claimed);
+	}
 	char msg[sizeof(db->errmsg)];
 	snprintf(msg, sizeof(msg), "%s", db->errmsg);
 	if (cc.got == 0 && cc.left > 0) {
