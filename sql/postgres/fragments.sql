@@ -598,6 +598,13 @@ SELECT v.q, v.nm, v.pl, COALESCE(v.ra, clk.n + v.dl), v.ma, v.uk, v.ev, v.cr, v.
 ON CONFLICT (unique_key) DO NOTHING
 RETURNING id, unique_key
 
+-- PG_INS_WAKE: the rows of a batch insert's CTE ins (id, unique_key), and
+-- the workers' wake-up on LQ_CHANNEL_TASK: evaluated once, before the rows
+-- are read, and sent when the statement commits.
+-- fragment: PG_INS_WAKE
+SELECT id, unique_key FROM ins
+ WHERE (SELECT 1 FROM (SELECT pg_notify('leaseq_task', '')) AS wake) = 1
+
 -- PG_INSERT_MANY_SAME: the INSERT of task_insert_many_same (CTE clk the
 -- clock): PG_INSERT_MANY with the options ($1..$11) given once.
 -- fragment: PG_INSERT_MANY_SAME

@@ -437,14 +437,12 @@ WITH {{CLK}}
 
 -- name: task_insert_many_notify
 -- task_insert_many and the workers' wake-up in one round trip, for a batch
--- that goes in alone (no transaction around it).  The notification goes out
--- when the statement commits; the filter is evaluated once, before the
--- rows are read.  As task_insert, ?notify=off sends task_insert_many
--- instead (lib/backend/postgres.c).  The channel is LQ_CHANNEL_TASK.
+-- that goes in alone (no transaction around it; PG_INS_WAKE).  As
+-- task_insert, ?notify=off sends task_insert_many instead
+-- (lib/backend/postgres.c).
 WITH {{CLK}},
 ins AS ({{PG_INSERT_MANY}})
-SELECT id, unique_key FROM ins
- WHERE (SELECT 1 FROM (SELECT pg_notify('leaseq_task', '')) AS wake) = 1;
+{{PG_INS_WAKE}};
 
 -- name: task_insert_many_same
 -- task_insert_many of up to 100 tasks that differ only in name and
@@ -460,5 +458,4 @@ WITH {{CLK}}
 -- task_insert_many_notify.
 WITH {{CLK}},
 ins AS ({{PG_INSERT_MANY_SAME}})
-SELECT id, unique_key FROM ins
- WHERE (SELECT 1 FROM (SELECT pg_notify('leaseq_task', '')) AS wake) = 1;
+{{PG_INS_WAKE}};
