@@ -441,6 +441,7 @@ static int same_value(const lq_value *a, const lq_value *b)
  * task's name and payload, NULL-padded. */
 #define MANY_SAME_OPTS (ADD_NPARAMS - 2)
 #define MANY_SAME_NPARAMS (MANY_SAME_OPTS + 2 * LQ_ADD_MANY_CHUNK)
+#define MANY_SAME_KEY 4 /* the unique key among the options (?5) */
 static int many_same(const lq_value *p, size_t k, lq_value *same)
 {
 	for (size_t t = 1; t < k; t++)
@@ -456,6 +457,21 @@ static int many_same(const lq_value *p, size_t k, lq_value *same)
 		same[o++] = t < k ? p[t * ADD_NPARAMS + ADD_PAYLOAD] : lq_v_null();
 	}
 	return 1;
+}
+
+/* The rows task_insert_many_keyless inserted, as many_row_cb would have
+ * had them: added ids ending at the connection's last insert. */
+static lq_status many_span(lq_db *db, struct many_ctx *m, int64_t added)
+{
+	if (added < 0 || added > LQ_ADD_MANY_CHUNK)
+		return lq__fail(db, LQ_ERROR, "task add: the batch insert changed %lld rows", (long long)added);
+	int64_t last = db->be->last_insert_id(db->conn);
+	for (int64_t r = 0; r < added; r++) {
+		m->rows[r].id = last - added + 1 + r;
+		m->rows[r].key = NULL;
+	}
+	m->nrows = (size_t)added;
+	return LQ_OK;
 }
 
 static lq_status many_body(lq_db *db, void *arg)
@@ -486,16 +502,28 @@ static lq_status many_body(lq_db *db, void *arg)
 		const lq_value *args = p;
 		int nargs = LQ_ADD_MANY_CHUNK * ADD_NPARAMS;
 		lq_value same[MANY_SAME_NPARAMS];
+		int keyless = 0;
 		if (many_same(p, k, same)) {
 			id = LQ_SQL_task_insert_many_same;
 			notify = LQ_SQL_task_insert_many_same_notify;
 			args = same;
 			nargs = MANY_SAME_NPARAMS;
+			keyless = same[MANY_SAME_KEY].type == LQ_V_NULL && db->be->last_insert_id &&
+				  db->be->sql[LQ_SQL_task_insert_many_keyless];
 		}
-		if (m->lone && db->be->sql[notify])
+		if (m->lone && db->be->sql[notify]) {
 			id = notify;
-		lq_status st = (m->lone ? lq__exec_once : lq__exec)(db, "task add", id, args, nargs, many_row_cb, m, NULL);
+			keyless = 0;
+		} else if (keyless) {
+			id = LQ_SQL_task_insert_many_keyless;
+		}
+		int64_t added = 0;
+		lq_status st = (m->lone ? lq__exec_once : lq__exec)(db, "task add", id, args, nargs,
+								     keyless ? NULL : many_row_cb, m,
+								     keyless ? &added : NULL);
 		m->notified = st == LQ_OK && id == notify;
+		if (st == LQ_OK && keyless)
+			st = many_span(db, m, added);
 		if (st == LQ_OK && m->err != LQ_OK)
 			st = lq__fail(db, m->err, "task add: %s",
 				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");

@@ -239,24 +239,30 @@ static void many_one_statement(void **state)
 /* A batch whose tasks share their options (the usual batch) goes with the
  * options once and each task's name and payload; every task still gets
  * them all, and its own payload.  One task that differs sends the batch
- * the long way, with the same result. */
+ * the long way, with the same result.  So do a short batch (its places
+ * padded) and one of two statements, in a transaction: where the ids come
+ * back without RETURNING (SQLite), each must still be its own task's. */
 static void many_same_options(void **state)
 {
 	lq_db *db = DB(state);
-	enum { N = 100 };
+	enum { N = 150 };
 	static const char *names[N];
 	static char bufs[N][16];
 	static lq_task_opts opts[N];
 	static const lq_task_opts *po[N];
 	static int64_t ids[N];
+	static const int sizes[] = {100, 100, 37, 150};
+	int total = 0;
 
-	for (int odd = 0; odd < 2; odd++) {
+	for (int round = 0; round < 4; round++) {
+		int n = sizes[round];
 		int64_t now = lqt_db_now(db);
-		for (int i = 0; i < N; i++) {
+		total += n;
+		for (int i = 0; i < n; i++) {
 			lq_task_opts o = LQ_TASK_OPTS_INIT;
-			snprintf(bufs[i], sizeof(bufs[i]), "pl-%d", i);
+			snprintf(bufs[i], sizeof(bufs[i]), "pl-%d-%d", round, i);
 			o.queue = "bulk-same";
-			o.priority = odd && i == N / 2 ? 2 : 4;
+			o.priority = round == 1 && i == n / 2 ? 2 : 4;
 			o.max_attempts = 5;
 			o.timeout_ms = 1234;
 			o.delay_ms = 3600000;
@@ -267,10 +273,10 @@ static void many_same_options(void **state)
 			names[i] = i % 2 ? "odd" : "even";
 		}
 		int64_t before = lq_db_statements(db);
-		assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, NULL, NULL));
-		if (!lqt_retry_storm())
+		assert_lq_ok(db, lq_task_add_many(db, (size_t)n, names, po, ids, NULL, NULL));
+		if (!lqt_retry_storm() && n <= 100)
 			assert_int_equal(lq_db_statements(db) - before, 1);
-		for (int i = 0; i < N; i++) {
+		for (int i = 0; i < n; i++) {
 			lq_task t;
 			assert_lq_ok(db, lq_task_get(db, ids[i], &t));
 			assert_string_equal(t.queue, "bulk-same");
@@ -286,7 +292,7 @@ static void many_same_options(void **state)
 			lq_task_clear(&t);
 		}
 	}
-	assert_int_equal(lqt_count_tasks(db, "bulk-same", 0), 2 * N);
+	assert_int_equal(lqt_count_tasks(db, "bulk-same", 0), total);
 }
 
 /* All or nothing: one invalid task (here the 150th, past the first

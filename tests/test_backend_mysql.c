@@ -629,6 +629,10 @@ static void test_all_statements_prepare(void **state)
 	for (int id = 0; id < LQ_SQL__COUNT; id++) {
 		lq_err err = {{0}, 0, 0};
 		unsigned cap = cap_of((lq_sql_id)id);
+		if (id == LQ_SQL_task_insert_many_keyless && !be->last_insert_id) {
+			assert_null(be->sql[id]); /* no consecutive ids to rely on */
+			continue;
+		}
 		if (cap && !(be->caps & cap)) {
 			assert_null(be->sql[id]); /* the library takes the transactional path */
 			continue;

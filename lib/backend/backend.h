@@ -160,6 +160,12 @@ struct lq_backend {
 	 * each at most once per connection, or NULL.  Valid until the next
 	 * call on c. */
 	const char *(*notice)(struct lq_conn *c);
+	/* Optional.  The id of the row this connection inserted last, read
+	 * without a statement, where a multi-row INSERT gives its rows
+	 * consecutive ids in their order (SQLite's rowid): with it the
+	 * library adds a batch through task_insert_many_keyless, whose rows
+	 * come back through no RETURNING. */
+	int64_t (*last_insert_id)(struct lq_conn *c);
 };
 
 struct lq_migration {

@@ -106,6 +106,10 @@
 							(name, payload) a task, NULL-padded */          \
 	X(task_insert_many_same_notify, 2)          /* the same with the wake-up, as \
 							task_insert_many_notify */                      \
+	X(task_insert_many_keyless, 0)              /* task_insert_many_same of tasks without a unique \
+							key, no row back: the rows take consecutive ids \
+							in the given order, the last one the backend's \
+							last_insert_id; only where that hook is */      \
 	X(task_last_id, 1)                          /* () -> (id of the row this connection inserted last) */ \
 	X(task_find_unique, 1)                      /* (?1 unique_key) -> (id) */                             \
 	X(task_candidates, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) -> TASK_COLS, steering: due,      \

@@ -483,6 +483,11 @@ static int sqlite_app_tx(struct lq_conn *c)
 	return !sqlite3_get_autocommit(c->db);
 }
 
+static int64_t sqlite_last_insert_id(struct lq_conn *c)
+{
+	return sqlite3_last_insert_rowid(c->db);
+}
+
 const struct lq_backend lq__backend_sqlite = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "sqlite",
@@ -501,4 +506,5 @@ const struct lq_backend lq__backend_sqlite = {
 	.adopt = sqlite_adopt,
 	.release = sqlite_release,
 	.app_tx = sqlite_app_tx,
+	.last_insert_id = sqlite_last_insert_id,
 };

@@ -9,6 +9,7 @@
 -- absent: task_candidates_below task_candidates finds the top due priority itself
 -- absent: task_priority_step as above
 -- absent: task_candidates_due task_claim_batch_* claim in one statement
+-- absent: task_insert_many_keyless RETURNING is no per-row trigger program here: task_insert_many_same
 
 -- name: task_insert
 -- columns: task_insert 1 RETURNING id, read when it stands in for task_insert_notify
