@@ -219,6 +219,40 @@ static void borrow_rollback(void **state)
 	app_close(&a);
 }
 
+/* A batch added inside the application's transaction, a full chunk and a
+ * short one (their statements differ by backend), goes in with it, each
+ * task under its own id. */
+static void borrow_batch(void **state)
+{
+	lq_db *db = DB(state), *b = NULL;
+	struct app a;
+	enum { N = 100 };
+	static const char *names[N];
+	static char bufs[N][16];
+	static int64_t ids[N];
+
+	app_setup(state, &a);
+	app_sql(&a, CONF(state)->backend[0] == 's' ? "BEGIN" : "START TRANSACTION");
+	assert_lq_ok(b, lq_open_borrowed(a.kind, a.conn, &b));
+	for (int i = 0; i < N; i++) {
+		snprintf(bufs[i], sizeof(bufs[i]), "batch-%d", i);
+		names[i] = bufs[i];
+	}
+	assert_lq_ok(b, lq_task_add_many(b, N, names, NULL, ids, NULL, NULL));
+	assert_lq_ok(b, lq_task_add_many(b, 37, names, NULL, ids + 63, NULL, NULL));
+	for (int i = 0; i < N; i++) {
+		lq_task t;
+		assert_lq_ok(b, lq_task_get(b, ids[i], &t));
+		assert_string_equal(t.name, bufs[i < 63 ? i : i - 63]);
+		lq_task_clear(&t);
+	}
+	assert_int_equal(lqt_count_tasks(db, NULL, 0), 0);
+	app_sql(&a, "COMMIT");
+	assert_int_equal(lqt_count_tasks(db, NULL, 0), N + 37);
+	lq_close(b);
+	app_close(&a);
+}
+
 /* lq_close leaves the connection to the application, still usable; a
  * second handle on it works inside a transaction too (PostgreSQL: the
  * statements the first one prepared are found, not prepared again). */
@@ -344,6 +378,7 @@ int lqt_conf_borrow(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(borrow_commit, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_rollback, lqt_conf_test_setup),
+		cmocka_unit_test_setup(borrow_batch, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_close_keeps_conn, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_refused_in_tx, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_bad, lqt_conf_test_setup),
