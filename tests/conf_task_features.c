@@ -240,8 +240,8 @@ static void many_one_statement(void **state)
  * options once and each task's name and payload; every task still gets
  * them all, and its own payload.  One task that differs sends the batch
  * the long way, with the same result.  So do a short batch (its places
- * padded) and one of two statements, in a transaction: where the ids come
- * back without RETURNING (SQLite), each must still be its own task's. */
+ * padded, its payloads bytes) and one of two statements, in a
+ * transaction: each id must still be its own task's. */
 static void many_same_options(void **state)
 {
 	lq_db *db = DB(state);
@@ -251,6 +251,7 @@ static void many_same_options(void **state)
 	static lq_task_opts opts[N];
 	static const lq_task_opts *po[N];
 	static int64_t ids[N];
+	static size_t lens[N];
 	static const int sizes[] = {100, 100, 37, 150};
 	int total = 0;
 
@@ -260,14 +261,18 @@ static void many_same_options(void **state)
 		total += n;
 		for (int i = 0; i < n; i++) {
 			lq_task_opts o = LQ_TASK_OPTS_INIT;
-			snprintf(bufs[i], sizeof(bufs[i]), "pl-%d-%d", round, i);
+			lens[i] = (size_t)snprintf(bufs[i], sizeof(bufs[i]), "pl-%d-%d", round, i);
+			if (round == 2) { /* bytes, not text */
+				bufs[i][0] = '\0';
+				bufs[i][1] = (char)0xff;
+			}
 			o.queue = "bulk-same";
 			o.priority = round == 1 && i == n / 2 ? 2 : 4;
 			o.max_attempts = 5;
 			o.timeout_ms = 1234;
 			o.delay_ms = 3600000;
 			o.payload = bufs[i];
-			o.payload_len = strlen(bufs[i]);
+			o.payload_len = lens[i];
 			opts[i] = o;
 			po[i] = &opts[i];
 			names[i] = i % 2 ? "odd" : "even";
@@ -281,7 +286,7 @@ static void many_same_options(void **state)
 			assert_lq_ok(db, lq_task_get(db, ids[i], &t));
 			assert_string_equal(t.queue, "bulk-same");
 			assert_string_equal(t.name, names[i]);
-			assert_int_equal(t.payload_len, strlen(bufs[i]));
+			assert_int_equal(t.payload_len, lens[i]);
 			assert_memory_equal(t.payload, bufs[i], t.payload_len);
 			assert_int_equal(t.priority, opts[i].priority);
 			assert_int_equal(t.max_attempts, 5);
