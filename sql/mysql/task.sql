@@ -311,11 +311,13 @@ UPDATE lq_task SET paused = ?2 WHERE id = ?1;
 -- skipped (here by a NOT EXISTS; a key taken by a racing insert fails
 -- the statement, which the backend reports as no row, and the library
 -- retries the transaction).  Returns (id, unique_key) of each row inserted.
+-- The payloads are read by place (TASK_ROWS_BARE, TASK_PAYLOADS), as
+-- task_insert_many_same reads its names and payloads.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-SELECT q, nm, pl, COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
+SELECT q, nm, ELT(k, {{TASK_PAYLOADS}}), COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
        {{NOW}}, pr, tm
-  FROM ({{TASK_ROWS}}) AS v
+  FROM ({{TASK_ROWS_BARE}}) AS v
  WHERE nm IS NOT NULL
    AND (uk IS NULL OR NOT EXISTS (SELECT 1 FROM lq_task t WHERE t.unique_key = v.uk))
  ORDER BY k
