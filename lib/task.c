@@ -460,11 +460,14 @@ static int many_same(const lq_value *p, size_t k, lq_value *same)
 }
 
 /* The rows task_insert_many_keyless inserted, as many_row_cb would have
- * had them: added ids ending at the connection's last insert. */
-static lq_status many_span(lq_db *db, struct many_ctx *m, int64_t added)
+ * had them: added ids ending at the connection's last insert.  Without a
+ * key every one of the k tasks goes in; anything else is an error, never
+ * a retry, which would add the ones that went in again. */
+static lq_status many_span(lq_db *db, struct many_ctx *m, size_t k, int64_t added)
 {
-	if (added < 0 || added > LQ_ADD_MANY_CHUNK)
-		return lq__fail(db, LQ_ERROR, "task add: the batch insert changed %lld rows", (long long)added);
+	if (added != (int64_t)k)
+		return lq__fail(db, LQ_ERROR, "task add: the batch insert added %lld of %zu tasks", (long long)added,
+				k);
 	int64_t last = db->be->last_insert_id(db->conn);
 	for (int64_t r = 0; r < added; r++) {
 		m->rows[r].id = last - added + 1 + r;
@@ -523,7 +526,7 @@ static lq_status many_body(lq_db *db, void *arg)
 								     keyless ? &added : NULL);
 		m->notified = st == LQ_OK && id == notify;
 		if (st == LQ_OK && keyless)
-			st = many_span(db, m, added);
+			st = many_span(db, m, k, added);
 		if (st == LQ_OK && m->err != LQ_OK)
 			st = lq__fail(db, m->err, "task add: %s",
 				      m->err == LQ_ENOMEM ? "out of memory" : "malformed batch insert result");
