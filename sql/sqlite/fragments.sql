@@ -276,3 +276,14 @@ x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until
 -- fragment: PART_LIMITED_T
 CASE WHEN t.concurrency_key IS NOT NULL
        OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || t.queue) THEN 1 ELSE 0 END
+
+-- SQLITE_INSERT_MANY_SAME: the INSERT of task_insert_many_same and
+-- task_insert_many_keyless up to their WHERE: the options (?1..?11) once,
+-- each task's name and payload from TASK_ROWS_SAME, unused places skipped.
+-- fragment: SQLITE_INSERT_MANY_SAME
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+SELECT ?1, nm, pl, COALESCE(?2, {{NOW}} + ?3), ?4, ?5, ?6, ?7, ?8, ?9,
+       {{NOW}}, ?10, ?11
+  FROM ({{TASK_ROWS_SAME}}) AS v
+ WHERE nm IS NOT NULL

@@ -278,12 +278,7 @@ RETURNING id, unique_key;
 -- attempts, unique key, interval, cron, time zone, missed, priority,
 -- timeout), then name and payload a task (?12, ?13 the first, ...; unused
 -- places NULL): 211 parameters, not 1 300.
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-SELECT ?1, nm, pl, COALESCE(?2, {{NOW}} + ?3), ?4, ?5, ?6, ?7, ?8, ?9,
-       {{NOW}}, ?10, ?11
-  FROM ({{TASK_ROWS_SAME}}) AS v
- WHERE nm IS NOT NULL
+{{SQLITE_INSERT_MANY_SAME}}
  ORDER BY k
 ON CONFLICT (unique_key) DO NOTHING
 RETURNING id, unique_key;
@@ -297,10 +292,5 @@ RETURNING id, unique_key;
 -- the order given, and AUTOINCREMENT gives each the next id while the
 -- statement holds the write lock: the ids are the last_insert_rowid()
 -- after it and the ones just before, as many as the rows it changed.
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-SELECT ?1, nm, pl, COALESCE(?2, {{NOW}} + ?3), ?4, ?5, ?6, ?7, ?8, ?9,
-       {{NOW}}, ?10, ?11
-  FROM ({{TASK_ROWS_SAME}}) AS v
- WHERE nm IS NOT NULL AND ?5 IS NULL
+{{SQLITE_INSERT_MANY_SAME}} AND ?5 IS NULL
  ORDER BY k;
