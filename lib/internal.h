@@ -71,6 +71,10 @@ struct lq_db {
 	 * the queue's highest priority had no task due, so that the claim's
 	 * walk would read through it. */
 	struct lq_queue_memo top_waits;
+	/* Read with top_waits: the queue's highest priority had a due task
+	 * (top_due), and which it was. */
+	int top_due;
+	int64_t top_priority;
 	/* One-task at-most-once claims where the dialect has
 	 * task_claim_one_delete_occ (task.c): whether the handle's last claim
 	 * of the queue took an interval occurrence, so that its next one

@@ -35,6 +35,7 @@ _Static_assert(LQ_COLS_task_get == LQ_TASK_COLS && LQ_COLS_task_list == LQ_TASK_
 		       LQ_COLS_task_candidates == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_below == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_due == LQ_TASK_COLS + LQ_STEER_COLS &&
+		       LQ_COLS_task_candidates_top == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_unlimited == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_claim_batch_delete == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_batch_update == LQ_TASK_COLS + 1 &&
@@ -1117,6 +1118,8 @@ static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int6
 		if ((st = priority_step(db, cc, NULL, &s)) != LQ_OK)
 			return st;
 		lq__memo_set(&db->top_waits, cc->queue, s.found && !s.due);
+		db->top_due = s.found && s.due;
+		db->top_priority = s.priority;
 	}
 	if (!db->top_waits.yes)
 		return LQ_OK;
@@ -1184,8 +1187,17 @@ static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, stru
 		lq_value pb[3] = {p[0], p[1], lq_v_int(bound)};
 		return lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_steer_row, cc, NULL);
 	}
-	if (db->be->sql[LQ_SQL_task_candidates_unlimited] &&
-	    !(db->limits_seen_at && lq__mono_ms() - db->limits_seen_at < LIMITS_RECHECK_MS)) {
+	int unlimited = !(db->limits_seen_at && lq__mono_ms() - db->limits_seen_at < LIMITS_RECHECK_MS);
+	if (limit == 1 && unlimited && db->top_due && db->be->sql[LQ_SQL_task_candidates_top] &&
+	    lq__memo_fresh(&db->top_waits, cc->queue, TOP_RECHECK_MS)) {
+		/* The highest priority had a due task a moment ago: its due
+		 * range alone, no probe.  Nothing there: read as below. */
+		lq_value pt[3] = {p[0], p[1], lq_v_int(db->top_priority)};
+		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_top, pt, 3, cand_steer_row, cc, NULL);
+		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
+			return st;
+	}
+	if (db->be->sql[LQ_SQL_task_candidates_unlimited] && unlimited) {
 		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_unlimited, p, 2, cand_steer_row, cc, NULL);
 		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
 			return st;

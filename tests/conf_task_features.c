@@ -65,6 +65,41 @@ static void prio_order(void **state)
 	assert_lq(db, LQ_EMPTY, lq_task_claim(db, "p1", LQ_AT_MOST_ONCE, 0, t, 1, &n));
 }
 
+/* A handle's one-task claims trust for a moment what they read of the
+ * queue's highest priority (MariaDB then reads that priority's due range
+ * alone): a task of a higher priority that another handle adds meanwhile
+ * still goes first, and once that priority has no due task left the lower
+ * ones are taken, its task not due yet is not. */
+static void prio_top_memo(void **state)
+{
+	lq_db *db = DB(state), *other = lqt_open(CONF(state)->dsn);
+	int64_t now = lqt_db_now(db);
+	lq_task t;
+	size_t n;
+
+	for (int m = 0; m < 2; m++) {
+		const char *queue = m ? "top1" : "top0";
+		lq_mode mode = m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+		int64_t a = add_prio(db, queue, 2, now - 3000);
+		int64_t b = add_prio(db, queue, 2, now - 2000);
+		add_prio(db, queue, 2, now + 3600 * 1000);
+		int64_t c = add_prio(db, queue, 0, now - 9000);
+		int64_t want[4] = {a, 0, b, c};
+		for (int i = 0; i < 4; i++) {
+			if (i == 1)
+				want[1] = add_prio(other, queue, 7, now - 1000);
+			assert_lq_ok(db, lq_task_claim(db, queue, mode, 30000, &t, 1, &n));
+			assert_int_equal(n, 1);
+			assert_int_equal(t.id, want[i]);
+			if (mode == LQ_AT_LEAST_ONCE)
+				assert_lq_ok(db, lq_task_ack(db, &t));
+			lq_task_clear(&t);
+		}
+		assert_lq(db, LQ_EMPTY, lq_task_claim(db, queue, mode, 30000, &t, 1, &n));
+	}
+	lq_close(other);
+}
+
 /* Priority and timeout are stored, read back, kept by a failed retry and
  * through the dead tasks, and kept by every occurrence of a recurring task. */
 static void prio_timeout_kept(void **state)
@@ -384,6 +419,7 @@ int lqt_conf_task_features(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(prio_order, lqt_conf_test_setup),
+		cmocka_unit_test_setup(prio_top_memo, lqt_conf_test_setup),
 		cmocka_unit_test_setup(prio_timeout_kept, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_basic, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_one_statement, lqt_conf_test_setup),

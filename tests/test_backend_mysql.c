@@ -1228,12 +1228,14 @@ static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const ch
 	script_ok(b, sql);
 	struct rows *r = rows_new();
 	begin(b);
-	/* The bounded walks: from priority 0 down. */
+	/* The bounded walks: from priority 0 down (_top: 0 alone). */
 	lq_value pc[3] = {txt(q), lq_v_int(limit), lq_v_int(0)};
+	int bounded = id == LQ_SQL_task_candidates_below || id == LQ_SQL_task_candidates_fair_below ||
+		      id == LQ_SQL_task_candidates_top;
 	if (id == LQ_SQL_task_candidates_fair_one)
 		RUN(b, id, ((lq_value[]){pc[0], pc[2]}), 2, r);
 	else
-		RUN(b, id, pc, id == LQ_SQL_task_candidates_below || id == LQ_SQL_task_candidates_fair_below ? 3 : 2, r);
+		RUN(b, id, pc, bounded ? 3 : 2, r);
 	assert_int_equal(r->n, want);
 	snprintf(sql, sizeof(sql),
 		 "SELECT trx_rows_locked FROM information_schema.INNODB_TRX "
@@ -1330,6 +1332,7 @@ static void test_claim_reads(void **state)
 	assert_int_equal(RUN(c, LQ_SQL_task_claim_update, pu, 3, NULL), 1); /* A keeps it */
 
 	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the due task claimed");
+	few_reads(b, m, LQ_SQL_task_candidates_top, q, 1, 0, reads, "the due task claimed");
 	few_reads(b, m, LQ_SQL_task_candidates_due, q, 10, 0, reads, "the due task claimed");
 
 	/* A claim of several when fewer are there: task_claimable says how
@@ -1337,6 +1340,7 @@ static void test_claim_reads(void **state)
 	int64_t free1 = add_task(c, q, "free", lq_v_null(), 0, lq_v_null());
 	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 1, reads, "one free of 10 asked for");
 	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 1, reads, "one free, one asked for");
+	few_reads(b, m, LQ_SQL_task_candidates_top, q, 1, 1, reads, "one free, one asked for");
 	/* A queue of one priority reads its due range, which ends the walk. */
 	few_reads(b, m, LQ_SQL_task_candidates_due, q, 10, 1, reads, "one free of 10 asked for");
 	/* ... and not the one a racing claimer has locked. */
@@ -1349,6 +1353,7 @@ static void test_claim_reads(void **state)
 	assert_int_equal(r->c[0][0].i, free1);
 	few_reads(b, m, LQ_SQL_task_claimable, q, 10, 0, reads, "the free one locked by another claimer");
 	few_reads(b, m, LQ_SQL_task_candidates, q, 1, 0, reads, "the free one locked by another claimer");
+	few_reads(b, m, LQ_SQL_task_candidates_top, q, 1, 0, reads, "the free one locked by another claimer");
 	few_reads(b, m, LQ_SQL_task_candidates_due, q, 10, 0, reads, "the free one locked by another claimer");
 	tx(be->rollback, a2);
 	be->disconnect(a2);

@@ -551,7 +551,7 @@ static int max_param(const char *sql, char mark)
 }
 
 /* Statements only MySQL/MariaDB has: it takes a priority bound only as a
- * constant (task_priority_step, task_candidates_below), and it reads a
+ * constant (task_priority_step, task_candidates_below, _top), and it reads a
  * fair claim's heads in statements of their own (task_candidates_fair_one,
  * _after, _upto, _next, partition_lock_all); PostgreSQL claims in one statement.
  * And it optimises each execution anew, so it reads candidates without
@@ -563,7 +563,8 @@ static int mysql_only(lq_sql_id id)
 	       id == LQ_SQL_task_candidates_fair_below || id == LQ_SQL_task_candidates_fair_one ||
 	       id == LQ_SQL_task_candidates_fair_after || id == LQ_SQL_task_candidates_fair_upto ||
 	       id == LQ_SQL_task_candidates_fair_next || id == LQ_SQL_partition_lock_all || id == LQ_SQL_task_candidates_due ||
-	       id == LQ_SQL_task_candidates_unlimited || id == LQ_SQL_limit_any;
+	       id == LQ_SQL_task_candidates_unlimited || id == LQ_SQL_task_candidates_top ||
+	       id == LQ_SQL_limit_any;
 }
 
 /* Statements only SQLite has: a batch add without RETURNING, whose ids

@@ -456,7 +456,7 @@ static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **
 	size_t len = strlen(sql);
 	char *plain = NULL;
 	if ((id == LQ_SQL_task_candidates || id == LQ_SQL_task_candidates_below || id == LQ_SQL_task_candidates_due ||
-	     id == LQ_SQL_task_claimable || id == LQ_SQL_task_candidates_fair) &&
+	     id == LQ_SQL_task_candidates_top || id == LQ_SQL_task_claimable || id == LQ_SQL_task_candidates_fair) &&
 	    !c->skip_locked) {
 		/* Older servers: plain SELECTs (the probe's and the walk's); the
 		 * conditional claim by id that follows stays the atomic step

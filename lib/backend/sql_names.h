@@ -120,6 +120,9 @@
 							lq_limit has no row, else no row; where present */   \
 	X(task_candidates_below, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates from \
 							priority ?3 down; where present, with task_priority_step */   \
+	X(task_candidates_top, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates_unlimited \
+							of priority ?3 only, none while a higher one has a \
+							task; where present, with task_priority_step */       \
 	X(task_candidates_due, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) task_candidates of a queue of  \
 							one priority, in due order; no row when it has more; \
 							where present, a batch tries it first */              \

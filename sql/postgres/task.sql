@@ -7,6 +7,7 @@
 -- absent: task_candidates_unlimited its plan is kept: the limits' filter costs a claim nothing when no task has a key
 -- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
 -- absent: task_candidates_below task_candidates finds the top due priority itself
+-- absent: task_candidates_top as above
 -- absent: task_priority_step as above
 -- absent: task_candidates_due task_claim_batch_* claim in one statement
 -- absent: task_insert_many_keyless RETURNING is no per-row trigger program here: task_insert_many_same
