@@ -372,6 +372,9 @@ static int op_once(struct bench_raw *r, const struct bench_job *job, struct benc
 		struct mp p[3] = {P_TEXT(job->lease), P_TEXT(r->owner), P_INT(BENCH_LEASE_TTL_MS)};
 		if ((rc = run(r, M_LEASE_TAKE, p, 3, NULL, &changes)) != 0)
 			return rc;
+		int64_t token = changes == 2 ? (int64_t)mysql_stmt_insert_id(r->s[M_LEASE_TAKE]) : 1;
+		if ((changes == 1 || changes == 2) && token < 1)
+			return raw_fail(&r->c, "lease_take: lease %s taken without its token", job->lease);
 		if (changes == 1 || changes == 2) {
 			struct mp rel[2] = {P_TEXT(job->lease), P_TEXT(r->owner)};
 			if ((rc = run(r, M_LEASE_RELEASE, rel, 2, NULL, &rows)) != 0)

@@ -75,14 +75,17 @@ VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, 
        (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?);
 
 -- name: lease_take
--- (name, owner, ttl ms): 1 row affected = inserted, 2 = an expired lease
--- taken, 0 = held.  The assignments run left to right and each reads the
--- columns as already assigned, so expires_at, which every test reads, goes last.
+-- (name, owner, ttl ms): 1 row affected = inserted (token 1), 2 = an expired
+-- lease taken, its new fencing token the statement's insert id
+-- (LAST_INSERT_ID(expr), no result set: the job's token, as the other
+-- dialects' RETURNING token), 0 = held.  The assignments run left to right
+-- and each reads the columns as already assigned, so expires_at, which
+-- every test reads, goes last.
 INSERT INTO lq_lease (name, owner, token, acquired_at, expires_at)
 VALUES (?, ?, 1, {{NOW}}, {{NOW}} + ?)
 ON DUPLICATE KEY UPDATE
    owner = IF(expires_at <= VALUES(acquired_at), VALUES(owner), owner),
-   token = IF(expires_at <= VALUES(acquired_at), token + 1, token),
+   token = IF(expires_at <= VALUES(acquired_at), LAST_INSERT_ID(token + 1), token),
    acquired_at = IF(expires_at <= VALUES(acquired_at), VALUES(acquired_at), acquired_at),
    expires_at = IF(expires_at <= VALUES(acquired_at), VALUES(expires_at), expires_at);
 
