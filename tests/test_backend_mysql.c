@@ -1205,6 +1205,45 @@ static void test_skip_locked(void **state)
 	rows_del(r);
 }
 
+/* A server without FOR UPDATE SKIP LOCKED (MariaDB before 10.6, MySQL
+ * 5.7) rejects the clause: no statement keeps it there, and each text
+ * still prepares (here, with ?N as plain ?); without INSERT ... RETURNING
+ * the lease's upsert loses its RETURNING. */
+static void test_statements_without_skip_locked(void **state)
+{
+	(void)state;
+	MYSQL *m = raw_connect();
+	for (int id = 0; id < LQ_SQL__COUNT; id++) {
+		size_t len = 0;
+		char *text = lq__mysql_statement_text((lq_sql_id)id, 0, 0, &len);
+		if (!lq__sql_mysql[id]) {
+			assert_null(text);
+			continue;
+		}
+		assert_non_null(text);
+		assert_int_equal(strlen(text), len);
+		if (strstr(text, "SKIP LOCKED"))
+			fail_msg("statement %s keeps SKIP LOCKED on a server without it", lq__sql_name((lq_sql_id)id));
+		if (id == LQ_SQL_lease_acquire)
+			assert_null(strstr(text, "RETURNING"));
+		char *plain = text, *o = text;
+		for (const char *i = text; *i;) {
+			*o++ = *i;
+			if (*i++ == '?')
+				while (*i >= '0' && *i <= '9')
+					i++;
+		}
+		*o = '\0';
+		MYSQL_STMT *st = mysql_stmt_init(m);
+		assert_non_null(st);
+		if (mysql_stmt_prepare(st, plain, (unsigned long)strlen(plain)) != 0)
+			fail_msg("statement %s without SKIP LOCKED: %s", lq__sql_name((lq_sql_id)id), mysql_stmt_error(st));
+		mysql_stmt_close(st);
+		free(text);
+	}
+	mysql_close(m);
+}
+
 /* The index entries and rows session b reads in statement id (?1 q,
  * ?2 limit; want rows back) inside a transaction: its handler counters before and after, which
  * only the session itself can see, copied into table reads (k 0 and 1).
@@ -1632,6 +1671,7 @@ int main(void)
 		cmocka_unit_test(test_task_semantics),
 		cmocka_unit_test(test_plain_insert),
 		cmocka_unit_test(test_skip_locked),
+		cmocka_unit_test(test_statements_without_skip_locked),
 		cmocka_unit_test(test_claim_reads),
 		cmocka_unit_test(test_fair_one_reads),
 		cmocka_unit_test(test_claimable_then_walk),

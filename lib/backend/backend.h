@@ -191,6 +191,10 @@ extern const struct lq_backend lq__backend_postgres;
 #endif
 #ifdef LEASEQ_HAVE_MYSQL
 extern const struct lq_backend lq__backend_mysql;
+/* Statement id's text as the MySQL backend prepares it on a server with
+ * or without FOR UPDATE SKIP LOCKED and INSERT ... RETURNING: malloc'd,
+ * its length in *len; NULL when absent or out of memory (mysql.c). */
+char *lq__mysql_statement_text(lq_sql_id id, int skip_locked, int returning, size_t *len);
 #endif
 
 /* Open a handle on a backend that is not in the registry (a wrapper such as

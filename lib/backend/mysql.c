@@ -446,33 +446,50 @@ static char *drop_skip_locked(const char *sql, size_t *len)
 	return out;
 }
 
-static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **out, lq_err *err)
+/* Statement id's text as this backend prepares it on a server that has,
+ * or lacks, FOR UPDATE SKIP LOCKED (skip_locked) and INSERT ... RETURNING
+ * (returning): malloc'd, its length in *len; NULL when the dialect has no
+ * such statement or memory ran out. */
+char *lq__mysql_statement_text(lq_sql_id id, int skip_locked, int returning, size_t *len)
 {
 	const char *sql = lq__sql_mysql[id];
-	if (!sql) {
+	if (!sql)
+		return NULL;
+	*len = strlen(sql);
+	char *text;
+	if (!skip_locked && strstr(sql, "SKIP LOCKED")) {
+		/* Older servers: plain reads wherever a statement locks with
+		 * SKIP LOCKED (candidates, probes, heads); the conditional
+		 * claim by id that follows stays the atomic step (losers see
+		 * 0 rows). */
+		text = drop_skip_locked(sql, len);
+	} else if ((text = malloc(*len + 1)) != NULL) {
+		memcpy(text, sql, *len + 1);
+	}
+	if (text && id == LQ_SQL_lease_acquire && !returning) {
+		/* MySQL: no INSERT ... RETURNING; the caller reads the row. */
+		char *ret = strstr(text, "\nRETURNING ");
+		if (ret) {
+			*ret = '\0';
+			*len = (size_t)(ret - text);
+		}
+	}
+	return text;
+}
+
+static lq_status stmt_prepare(struct lq_conn *c, lq_sql_id id, struct my_stmt **out, lq_err *err)
+{
+	if (!lq__sql_mysql[id]) {
 		lq__err_set(err, "statement %s is missing from sql/mysql", lq__sql_name(id));
 		return LQ_ERROR;
 	}
-	size_t len = strlen(sql);
-	char *plain = NULL;
-	if ((id == LQ_SQL_task_candidates || id == LQ_SQL_task_candidates_below || id == LQ_SQL_task_candidates_due ||
-	     id == LQ_SQL_task_candidates_top || id == LQ_SQL_task_claimable || id == LQ_SQL_task_candidates_fair) &&
-	    !c->skip_locked) {
-		/* Older servers: plain SELECTs (the probe's and the walk's); the
-		 * conditional claim by id that follows stays the atomic step
-		 * (losers see 0 rows). */
-		if (!(plain = drop_skip_locked(sql, &len))) {
-			lq__err_set(err, "out of memory preparing statement %s", lq__sql_name(id));
-			return LQ_ENOMEM;
-		}
-		sql = plain;
+	size_t len = 0;
+	char *plain = lq__mysql_statement_text(id, c->skip_locked, c->returning, &len);
+	if (!plain) {
+		lq__err_set(err, "out of memory preparing statement %s", lq__sql_name(id));
+		return LQ_ENOMEM;
 	}
-	if (id == LQ_SQL_lease_acquire && !c->returning) {
-		/* MySQL: no INSERT ... RETURNING; the caller reads the row. */
-		const char *ret = strstr(sql, "\nRETURNING ");
-		if (ret && ret < sql + len)
-			len = (size_t)(ret - sql);
-	}
+	const char *sql = plain;
 	unsigned nq = 0;
 	for (size_t i = 0; i < len; i++)
 		nq += sql[i] == '?';
