@@ -71,9 +71,11 @@ struct lq_db {
 	 * the queue's highest priority had no task due, so that the claim's
 	 * walk would read through it. */
 	struct lq_queue_memo top_waits;
-	/* Read with top_waits: the queue's highest priority had a due task
-	 * (top_due), and which it was. */
-	int top_due;
+	/* Where the dialect has task_candidates_top or
+	 * task_claim_one_delete_top (task.c): yes, the queue's top priority
+	 * had a due task a moment ago, top_priority, so that a one-task claim
+	 * may read that priority alone; no, such a read found nothing lately. */
+	struct lq_queue_memo top_due;
 	int64_t top_priority;
 	/* One-task at-most-once claims where the dialect has
 	 * task_claim_one_delete_occ (task.c): whether the handle's last claim

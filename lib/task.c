@@ -1074,6 +1074,36 @@ static int cands_within(const struct claim_ctx *cc, const struct claimable *k)
  * reads nothing then): a limit deleted is noticed this much later. */
 #define LIMITS_RECHECK_MS 10000
 
+/* Where the dialect has one-task claims from a known top priority
+ * (task_candidates_top, task_claim_one_delete_top,
+ * task_ack_claim_one_update_top): whether queue's top priority had a due
+ * task a moment ago (read by task_priority_step, or taken by the handle's
+ * last claim there) and no such read has found nothing since, so that the
+ * next claim may read that priority alone. */
+static int top_read_ok(const lq_db *db, const char *queue)
+{
+	return lq__memo_fresh(&db->top_due, queue, TOP_RECHECK_MS) && db->top_due.yes;
+}
+
+/* Such a read found nothing: the priority ran out of due tasks that others
+ * do not hold, or a higher one came (due or not): the full claims for a
+ * while, so that a higher priority waiting does not cost two statements a
+ * claim. */
+static void top_read_empty(lq_db *db, const char *queue)
+{
+	lq__memo_set(&db->top_due, queue, 0);
+}
+
+/* What a one-task claim took is the top due priority now, unless a read
+ * of the top found nothing lately. */
+static void top_took(lq_db *db, const struct claim_ctx *cc)
+{
+	if (cc->got == 1 && !(lq__memo_fresh(&db->top_due, cc->queue, TOP_RECHECK_MS) && !db->top_due.yes)) {
+		lq__memo_set(&db->top_due, cc->queue, 1);
+		db->top_priority = cc->tasks[0].priority;
+	}
+}
+
 struct priority_step {
 	int found;
 	int64_t priority;
@@ -1118,7 +1148,7 @@ static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int6
 		if ((st = priority_step(db, cc, NULL, &s)) != LQ_OK)
 			return st;
 		lq__memo_set(&db->top_waits, cc->queue, s.found && !s.due);
-		db->top_due = s.found && s.due;
+		lq__memo_set(&db->top_due, cc->queue, s.found && s.due);
 		db->top_priority = s.priority;
 	}
 	if (!db->top_waits.yes)
@@ -1188,14 +1218,14 @@ static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, stru
 		return lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_steer_row, cc, NULL);
 	}
 	int unlimited = !(db->limits_seen_at && lq__mono_ms() - db->limits_seen_at < LIMITS_RECHECK_MS);
-	if (limit == 1 && unlimited && db->top_due && db->be->sql[LQ_SQL_task_candidates_top] &&
-	    lq__memo_fresh(&db->top_waits, cc->queue, TOP_RECHECK_MS)) {
+	if (limit == 1 && unlimited && db->be->sql[LQ_SQL_task_candidates_top] && top_read_ok(db, cc->queue)) {
 		/* The highest priority had a due task a moment ago: its due
 		 * range alone, no probe.  Nothing there: read as below. */
 		lq_value pt[3] = {p[0], p[1], lq_v_int(db->top_priority)};
 		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_top, pt, 3, cand_steer_row, cc, NULL);
 		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
 			return st;
+		top_read_empty(db, cc->queue);
 	}
 	if (db->be->sql[LQ_SQL_task_candidates_unlimited] && unlimited) {
 		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_unlimited, p, 2, cand_steer_row, cc, NULL);
@@ -1893,9 +1923,25 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 	int occ = id == LQ_SQL_task_claim_one_delete && occ_head_likely(db, cc->queue);
 	if (occ)
 		id = LQ_SQL_task_claim_one_delete_occ;
-	lq_status st = claim_exec(db, cc, id, p, np, batch_row, cc);
-	if (st != LQ_OK)
+	/* Either one-task claim says which priority is the top; at-most-once
+	 * reads it alone next time (at least once, lq_task_ack_claim does). */
+	int one = (id == LQ_SQL_task_claim_one_delete || id == LQ_SQL_task_claim_one_update) &&
+		  db->be->sql[LQ_SQL_task_claim_one_delete_top];
+	int done = 0;
+	lq_status st;
+	if (one && id == LQ_SQL_task_claim_one_delete && top_read_ok(db, cc->queue)) {
+		/* The priority the last claim took: its due range alone. */
+		lq_value pt[2] = {p[0], lq_v_int(db->top_priority)};
+		if ((st = claim_exec(db, cc, LQ_SQL_task_claim_one_delete_top, pt, 2, batch_row, cc)) != LQ_OK)
+			return st;
+		done = cc->got > 0 || cc->left > 0;
+		if (!done)
+			top_read_empty(db, cc->queue);
+	}
+	if (!done && (st = claim_exec(db, cc, id, p, np, batch_row, cc)) != LQ_OK)
 		return st;
+	if (one)
+		top_took(db, cc);
 	/* A one-off task came first, or a head the statement cannot move. */
 	if (occ && ((cc->got == 1 && !cc->tasks[0].recurring) || cc->left > 0))
 		lq__memo_set(&db->occ_heads, cc->queue, 0);
@@ -2968,6 +3014,7 @@ struct ack_claim_ctx {
 	const lq_task *done;
 	int64_t acked; /* the ack settled its claim: 1, else 0 */
 	struct claim_ctx *cc;
+	int claim_again; /* the statement read one priority and found nothing */
 };
 
 /* One transaction: the ack (its history row if it settled the claim) and
@@ -3000,11 +3047,20 @@ static lq_status ack_claim_statement(lq_db *db, struct ack_claim_ctx *a)
 	char owner[LQ_OWNER_MAX + 1], worker[LQ_OWNER_MAX + 1];
 	lq__make_owner(db, "claim", owner, sizeof(owner));
 	lq__run_worker(worker, sizeof(worker));
-	lq_value p[7] = {lq__v_text(cc->queue), lq_v_int(a->done->id), lq__v_text(a->done->claim_owner),
-			 lq__v_text(worker), lq_v_int(a->done->now), lq__v_text(owner), lq_v_int(cc->claim_ttl)};
-	lq_status st = claim_exec(db, cc, LQ_SQL_task_ack_claim_one_update, p, 7, ack_claim_row, a);
+	lq_value p[8] = {lq__v_text(cc->queue), lq_v_int(a->done->id), lq__v_text(a->done->claim_owner),
+			 lq__v_text(worker), lq_v_int(a->done->now), lq__v_text(owner), lq_v_int(cc->claim_ttl),
+			 lq_v_int(db->top_priority)};
+	int top = db->be->sql[LQ_SQL_task_ack_claim_one_update_top] && top_read_ok(db, cc->queue);
+	lq_status st = claim_exec(db, cc, top ? LQ_SQL_task_ack_claim_one_update_top : LQ_SQL_task_ack_claim_one_update,
+				  p, top ? 8 : 7, ack_claim_row, a);
 	if (st != LQ_OK)
 		return st;
+	if (top && cc->got == 0 && cc->left == 0) {
+		top_read_empty(db, cc->queue);
+		a->claim_again = 1; /* the ack is done: the claim the full way */
+	}
+	if (db->be->sql[LQ_SQL_task_ack_claim_one_update_top])
+		top_took(db, cc);
 	for (size_t i = 0; i < cc->got; i++)
 		cc->tasks[i].mode = LQ_AT_LEAST_ONCE;
 	return LQ_OK;
@@ -3089,7 +3145,7 @@ lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st,
 	snprintf(what, sizeof(what), "task claim on queue \"%s\"", queue);
 	struct claim_ctx cc = {.queue = queue, .mode = mode, .claim_ttl = claim_ttl_ms, .tasks = tasks, .n = n,
 			       .err = LQ_OK, .what = what};
-	struct ack_claim_ctx a = {done, 0, &cc};
+	struct ack_claim_ctx a = {done, 0, &cc, 0};
 	if (one) {
 		st = ack_claim_statement(db, &a);
 	} else {
@@ -3140,9 +3196,10 @@ lq_status lq__task_ack_claim(lq_db *db, const lq_task *done, lq_status *done_st,
 	}
 	char msg[sizeof(db->errmsg)];
 	snprintf(msg, sizeof(msg), "%s", db->errmsg);
-	if (cc.got == 0 && cc.left > 0) {
+	if (cc.got == 0 && (cc.left > 0 || a.claim_again)) {
 		/* Due tasks the one statement cannot claim (an occurrence, a claim
-		 * to bury): the whole claim, as lq_task_claim does it. */
+		 * to bury), or none of the priority it read: the whole claim, as
+		 * lq_task_claim does it. */
 		st = lq__task_claim(db, queue, mode, claim_ttl_ms, tasks, n, claimed);
 	} else {
 		if (claimed)

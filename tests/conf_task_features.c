@@ -74,11 +74,14 @@ static void prio_top_memo(void **state)
 {
 	lq_db *db = DB(state), *other = lqt_open(CONF(state)->dsn);
 	int64_t now = lqt_db_now(db);
-	lq_task t;
+	lq_task t, prev;
 	size_t n;
 
-	for (int m = 0; m < 2; m++) {
-		const char *queue = m ? "top1" : "top0";
+	/* At most once, at least once, and at least once acking each task in
+	 * the call that claims the next (lq_task_ack_claim). */
+	for (int m = 0; m < 3; m++) {
+		static const char *queues[] = {"top0", "top1", "top2"};
+		const char *queue = queues[m];
 		lq_mode mode = m ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
 		int64_t a = add_prio(db, queue, 2, now - 3000);
 		int64_t b = add_prio(db, queue, 2, now - 2000);
@@ -88,16 +91,62 @@ static void prio_top_memo(void **state)
 		for (int i = 0; i < 4; i++) {
 			if (i == 1)
 				want[1] = add_prio(other, queue, 7, now - 1000);
-			assert_lq_ok(db, lq_task_claim(db, queue, mode, 30000, &t, 1, &n));
+			if (m == 2 && i > 0) {
+				lq_status done_st;
+				assert_lq_ok(db, lq_task_ack_claim(db, &prev, &done_st, queue, mode, 30000, &t, 1, &n));
+				assert_int_equal(done_st, LQ_OK);
+				lq_task_clear(&prev);
+			} else {
+				assert_lq_ok(db, lq_task_claim(db, queue, mode, 30000, &t, 1, &n));
+			}
 			assert_int_equal(n, 1);
 			assert_int_equal(t.id, want[i]);
+			if (m == 2) {
+				prev = t;
+				continue;
+			}
 			if (mode == LQ_AT_LEAST_ONCE)
 				assert_lq_ok(db, lq_task_ack(db, &t));
 			lq_task_clear(&t);
 		}
+		if (m == 2) {
+			assert_lq_ok(db, lq_task_ack(db, &prev));
+			lq_task_clear(&prev);
+		}
 		assert_lq(db, LQ_EMPTY, lq_task_claim(db, queue, mode, 30000, &t, 1, &n));
 	}
 	lq_close(other);
+}
+
+/* A queue whose higher priority has only tasks not due yet: one-task
+ * claims of its due ones send no more statements than those of a queue
+ * without it, but the one that finds the top-priority read empty (MariaDB
+ * steps down the priorities on every claim there, as before). */
+static void prio_top_waiting(void **state)
+{
+	lq_db *db = DB(state);
+	int64_t now = lqt_db_now(db), sent[2];
+	lq_task t;
+	size_t n;
+
+	for (int q = 0; q < 2; q++) {
+		const char *queue = q ? "waiting-top" : "one-priority";
+		for (int i = 0; i < 10; i++)
+			add_prio(db, queue, 0, now - 1000 + i);
+		if (q)
+			add_prio(db, queue, 5, now + 3600 * 1000);
+		int64_t before = lq_db_statements(db);
+		for (int i = 0; i < 10; i++) {
+			assert_lq_ok(db, lq_task_claim(db, queue, LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+			assert_int_equal(t.priority, 0);
+			lq_task_clear(&t);
+		}
+		sent[q] = lq_db_statements(db) - before;
+	}
+	print_message("10 claims: %lld statements, %lld with a higher priority waiting\n", (long long)sent[0],
+		      (long long)sent[1]);
+	if (strcmp(lqt_conf_backend, "mysql") != 0 && !lqt_retry_storm())
+		assert_true(sent[1] <= sent[0] + 1);
 }
 
 /* Priority and timeout are stored, read back, kept by a failed retry and
@@ -420,6 +469,7 @@ int lqt_conf_task_features(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(prio_order, lqt_conf_test_setup),
 		cmocka_unit_test_setup(prio_top_memo, lqt_conf_test_setup),
+		cmocka_unit_test_setup(prio_top_waiting, lqt_conf_test_setup),
 		cmocka_unit_test_setup(prio_timeout_kept, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_basic, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_one_statement, lqt_conf_test_setup),

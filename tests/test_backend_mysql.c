@@ -587,6 +587,7 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_batch_update:
 	case LQ_SQL_task_claim_one_delete:
 	case LQ_SQL_task_claim_one_delete_occ:
+	case LQ_SQL_task_claim_one_delete_top:
 	case LQ_SQL_task_claim_one_update:
 	case LQ_SQL_task_claim_fair_delete:
 	case LQ_SQL_task_claim_fair_update:
@@ -614,6 +615,7 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_ack_run_many:
 		return LQ_CAP_ONE_STATEMENT_ACK;
 	case LQ_SQL_task_ack_claim_one_update:
+	case LQ_SQL_task_ack_claim_one_update_top:
 		return LQ_CAP_ONE_STATEMENT_ACK_CLAIM;
 	default:
 		return 0;

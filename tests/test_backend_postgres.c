@@ -764,6 +764,12 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 1); /* the recurring task: reported, not claimed */
 		assert_int_equal(r.type[0], LQ_V_NULL);
 		assert_int_equal(r.i[LQ_TASK_COLS], 0);
+		RUN(c, task_claim_one_delete_top, &r, qb, lq_v_int(0)), DID(task_claim_one_delete_top);
+		assert_int_equal(r.n, 1); /* the same, from priority 0 */
+		assert_int_equal(r.ncols, LQ_TASK_COLS + 1);
+		assert_int_equal(r.i[LQ_TASK_COLS], 0);
+		RUN(c, task_claim_one_delete_top, &r, qb, lq_v_int(-1));
+		assert_int_equal(r.n, 0); /* priority 0 is above it */
 		RUN(c, task_claim_one_delete_occ, &r, qb), DID(task_claim_one_delete_occ);
 		assert_int_equal(r.n, 1); /* an interval occurrence: moved on, one slot */
 		assert_int_equal(r.ncols, LQ_TASK_COLS + 2);
@@ -956,6 +962,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_lease_read_extend, LQ_SQL_lease_read_shrink, LQ_SQL_lease_promote, LQ_SQL_lease_demote,
 		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_many,
 		LQ_SQL_task_ack_run, LQ_SQL_task_ack_run_many, LQ_SQL_task_ack_claim_one_update,
+		LQ_SQL_task_ack_claim_one_update_top,
 		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_serve,
 		LQ_SQL_partition_forget, LQ_SQL_task_set_part, LQ_SQL_task_set_part_set, LQ_SQL_task_part_get,
 		LQ_SQL_task_claim_fair_delete, LQ_SQL_task_claim_fair_update, LQ_SQL_task_claim_fair_one_delete,
@@ -1599,12 +1606,14 @@ static void test_due_index_used(void **state)
 		const char *args;
 	} once[] = {{"cod", LQ_SQL_task_claim_one_delete, "'none'"},
 		    {"coo", LQ_SQL_task_claim_one_delete_occ, "'none'"},
+		    {"cot", LQ_SQL_task_claim_one_delete_top, "'none', 0"},
 		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"},
 		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
 		    {"cfu", LQ_SQL_task_claim_fair_one_update, "'none', 'w', 30000"},
 		    {"ctd", LQ_SQL_task_claim_fair_turn_delete, "'none', 'p'"},
 		    {"ctu", LQ_SQL_task_claim_fair_turn_update, "'none', 'p', 'w', 30000"},
 		    {"acu", LQ_SQL_task_ack_claim_one_update, "'none', 0, 'w', 'w', 0, 'w', 30000"},
+		    {"act", LQ_SQL_task_ack_claim_one_update_top, "'none', 0, 'w', 'w', 0, 'w', 30000, 0"},
 		    {"cand", LQ_SQL_task_candidates, "'none', 100"},
 		    {"cbd", LQ_SQL_task_claim_batch_delete, "'none', 100"},
 		    {"cbu", LQ_SQL_task_claim_batch_update, "'none', 100, 'w', 30000"},
@@ -1699,6 +1708,8 @@ static void test_claim_skips_future_priorities(void **state)
 		      {"coo", LQ_SQL_task_claim_one_delete_occ, "'pw'"},
 		      {"cou", LQ_SQL_task_claim_one_update, "'pw', 'w', 30000"},
 		      {"acu", LQ_SQL_task_ack_claim_one_update, "'pw', 0, 'w', 'w', 0, 'w', 30000"},
+		      {"cot", LQ_SQL_task_claim_one_delete_top, "'pw', 0"},
+		      {"act", LQ_SQL_task_ack_claim_one_update_top, "'pw', 0, 'w', 'w', 0, 'w', 30000, 0"},
 		      /* queue pwf: the same tasks in partitions, claimed fairly */
 		      {"cfd", LQ_SQL_task_claim_fair_delete, "'pwf', 2"},
 		      {"cfu", LQ_SQL_task_claim_fair_update, "'pwf', 2, 'w', 30000"},

@@ -142,6 +142,9 @@
 	X(task_claim_one_delete_occ, LQ_TASK_COLS + 2) /* (?1 queue) the same, and a head that is an interval \
 						       occurrence without steering moved on: claimed 2, \
 						       next_run_at after "claimed"; where present */   \
+	X(task_claim_one_delete_top, LQ_TASK_COLS + 1) /* (?1 queue, ?2 priority) task_claim_one_delete of \
+						       priority ?2 alone, no row while a higher one has a \
+						       task; where present */                            \
 	X(task_claim_one_update, LQ_TASK_COLS + 1)  /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,           \
 						       at-least-once */                                       \
 	X(task_claim_delete, 0)                     /* (?1 id) delete if one-off, still due and unclaimed */  \
@@ -235,6 +238,9 @@
 							task_claim_one_update of ?1 in one statement ->       \
 							TASK_COLS, claimed (1|0|-1: no candidate), acked;     \
 							only where LQ_CAP_ONE_STATEMENT_ACK_CLAIM */          \
+	X(task_ack_claim_one_update_top, LQ_TASK_COLS + 2) /* the same, ?8 priority: its claim reads that  \
+							priority alone, none while a higher one has a task \
+							(claimed -1); where present */                      \
 	X(task_ack_run_many, 1)                     /* (?1 worker, then ?2.. id, owner, started_at of up to  \
 							LQ_ACK_SET_MAX tasks, NULL-padded) task_ack_run of    \
 							each -> the ids acked; only where                     \

@@ -23,16 +23,7 @@
 -- every row.
 WITH RECURSIVE {{CLK}},
 {{CLAIM_TOP}},
-ack_lock AS (SELECT id FROM lq_task WHERE id = $2::bigint AND claim_owner = $3::text
-      FOR UPDATE SKIP LOCKED),
-acked AS (DELETE FROM lq_task WHERE id = (SELECT id FROM ack_lock) AND claim_owner = $3::text
-      RETURNING id, run_at, queue, name, attempts),
-run AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
-      SELECT id, run_at, queue, name, $4::text, attempts, $5::bigint, (SELECT n FROM clk), 'done' FROM acked
-      RETURNING id, queue, name),
-counted AS (INSERT INTO lq_counter (metric, queue, name, shard, n)
-      SELECT 'run_done', queue, name, id % 8, 1 FROM run
-      ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1),
+{{ACK_CLAIM_ACK}},
 cand AS (
   {{CLAIM_CAND_DUE}}
      AND id <> $2::bigint
@@ -40,24 +31,26 @@ cand AS (
    ORDER BY priority DESC, run_at, id
    LIMIT 1
      FOR UPDATE SKIP LOCKED),
-took AS (
-  UPDATE lq_task t
-     SET claim_owner = $6::text, claim_until = (SELECT n FROM clk) + $7::bigint,
-         attempts = t.attempts + 1
-   WHERE t.id = (SELECT id FROM cand WHERE plain)
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-  RETURNING t.*)
-SELECT {{CLAIMED_COLS_G}},
-       CASE WHEN g.id IS NOT NULL THEN 1 WHEN cand.id IS NOT NULL THEN 0 ELSE -1 END,
-       CASE WHEN EXISTS (SELECT 1 FROM run) THEN 1
-            WHEN NOT EXISTS (SELECT 1 FROM ack_lock)
-             AND EXISTS (SELECT 1 FROM lq_task WHERE id = $2::bigint AND claim_owner = $3::text) THEN 2
-            ELSE 0 END::bigint
-  FROM (SELECT 1) AS one
-  LEFT JOIN (cand LEFT JOIN took g ON g.id = cand.id) ON true;
+{{ACK_CLAIM_TOOK}};
+
+-- name: task_ack_claim_one_update_top
+-- task_ack_claim_one_update whose claim reads priority $8 alone, the
+-- priority of the task the handle's last claim of queue $1 took, while the
+-- queue has no task of a higher one: task_claim_one_delete_top's walk
+-- instead of CLAIM_TOP's reads.  claimed -1 when it found no candidate
+-- (the ack is done either way): the library then claims the full way.
+WITH RECURSIVE {{CLK}},
+{{ACK_CLAIM_ACK}},
+cand AS (
+  {{CLAIM_CAND_DUE}}
+     AND id <> $2::bigint
+     AND priority = $8::integer
+     AND (SELECT x.priority FROM lq_task x WHERE x.queue = {{QUEUE_ARG}} AND x.priority > $8::integer
+           ORDER BY x.priority LIMIT 1) IS NULL
+   ORDER BY priority DESC, run_at, id
+   LIMIT 1
+     FOR UPDATE SKIP LOCKED),
+{{ACK_CLAIM_TOOK}};
 
 -- name: task_ack_run_many
 -- task_ack_run of up to 100 tasks in one statement: $1 the worker, then

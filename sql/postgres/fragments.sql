@@ -139,11 +139,30 @@ cand AS (
    LIMIT 1
      FOR UPDATE SKIP LOCKED)
 
+-- CLAIM_ONE_TOP_CAND: CLAIM_ONE_CAND of task_claim_one_delete_top: the
+-- first due candidate of priority $2 alone, a range of lq_task_claim that
+-- ends where that priority's due tasks end, while queue $1 has no task of
+-- a higher priority (a one-time filter: one descent of lq_task_claim; as a
+-- CTE of its own the claim took 4 % longer).
+-- fragment: CLAIM_ONE_TOP_CAND
+cand AS (
+  {{CLAIM_CAND_DUE}}
+     AND priority = $2::integer
+     AND (SELECT x.priority FROM lq_task x WHERE x.queue = {{QUEUE_ARG}} AND x.priority > $2::integer
+           ORDER BY x.priority LIMIT 1) IS NULL
+   ORDER BY priority DESC, run_at, id
+   LIMIT 1
+     FOR UPDATE SKIP LOCKED)
+
 -- CLAIM_ONE_GONE, CLAIM_ONE_ROWS: task_claim_one_delete's CTEs (cand, and
--- gone: the candidate, deleted if plain) and its result rows, shared with
--- task_claim_one_delete_run, which also marks the run.
+-- gone: the candidate, deleted if plain, CLAIM_ONE_DELETE) and its result
+-- rows, shared with task_claim_one_delete_run, which also marks the run,
+-- and with task_claim_one_delete_top.
 -- fragment: CLAIM_ONE_GONE
 {{CLAIM_ONE_CAND}},
+{{CLAIM_ONE_DELETE}}
+
+-- fragment: CLAIM_ONE_DELETE
 gone AS (
   DELETE FROM lq_task t
    WHERE t.id = (SELECT id FROM cand WHERE plain)
@@ -717,3 +736,42 @@ SELECT $1::text, v.nm, v.pl, COALESCE($2::bigint, clk.n + $3::bigint), $4::bigin
  ORDER BY v.k
 ON CONFLICT (unique_key) DO NOTHING
 RETURNING id, unique_key
+
+-- ACK_CLAIM_ACK: the ack CTEs of task_ack_claim_one_update and _top
+-- ($2 the acked task, $3 its claim owner, $4 worker, $5 started_at): the
+-- row locked if its claim is still $3's (ack_lock), deleted (acked), its
+-- history row (run) and count (counted).
+-- fragment: ACK_CLAIM_ACK
+ack_lock AS (SELECT id FROM lq_task WHERE id = $2::bigint AND claim_owner = $3::text
+      FOR UPDATE SKIP LOCKED),
+acked AS (DELETE FROM lq_task WHERE id = (SELECT id FROM ack_lock) AND claim_owner = $3::text
+      RETURNING id, run_at, queue, name, attempts),
+run AS (INSERT INTO lq_run (task_id, run_at, queue, name, worker, attempt, started_at, ended_at, outcome)
+      SELECT id, run_at, queue, name, $4::text, attempts, $5::bigint, (SELECT n FROM clk), 'done' FROM acked
+      RETURNING id, queue, name),
+counted AS (INSERT INTO lq_counter (metric, queue, name, shard, n)
+      SELECT 'run_done', queue, name, id % 8, 1 FROM run
+      ON CONFLICT (metric, queue, name, shard) DO UPDATE SET n = lq_counter.n + 1)
+
+-- ACK_CLAIM_TOOK: the claim of cand for owner $6 with a claim lease of
+-- $7 ms (took), and the statement's rows, of task_ack_claim_one_update
+-- and _top.
+-- fragment: ACK_CLAIM_TOOK
+took AS (
+  UPDATE lq_task t
+     SET claim_owner = $6::text, claim_until = (SELECT n FROM clk) + $7::bigint,
+         attempts = t.attempts + 1
+   WHERE t.id = (SELECT id FROM cand WHERE plain)
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+  RETURNING t.*)
+SELECT {{CLAIMED_COLS_G}},
+       CASE WHEN g.id IS NOT NULL THEN 1 WHEN cand.id IS NOT NULL THEN 0 ELSE -1 END,
+       CASE WHEN EXISTS (SELECT 1 FROM run) THEN 1
+            WHEN NOT EXISTS (SELECT 1 FROM ack_lock)
+             AND EXISTS (SELECT 1 FROM lq_task WHERE id = $2::bigint AND claim_owner = $3::text) THEN 2
+            ELSE 0 END::bigint
+  FROM (SELECT 1) AS one
+  LEFT JOIN (cand LEFT JOIN took g ON g.id = cand.id) ON true

@@ -143,6 +143,22 @@ WITH RECURSIVE {{CLK}},
 {{CLAIM_ONE_GONE}}
 {{CLAIM_ONE_ROWS}};
 
+-- name: task_claim_one_delete_top
+-- task_claim_one_delete of priority $2, the priority of the task the
+-- handle's last such claim of queue $1 took a moment ago, instead of
+-- CLAIM_TOP's reads (two descents and more): the walk is $2's due range
+-- alone, while the queue has no task of a higher priority
+-- (CLAIM_ONE_TOP_CAND), so it never reads on into that priority's future
+-- tasks.  No row when a higher priority has come, or when $2 has no due
+-- task left that another claimer does not hold: the library then sends
+-- task_claim_one_delete.  pgbench, prepared, one client, 80 000 due tasks,
+-- alternating: 0.20 ms a claim against task_claim_one_delete's 0.22-0.23
+-- and the raw claim's 0.15-0.17.
+WITH RECURSIVE {{CLK}},
+{{CLAIM_ONE_TOP_CAND}},
+{{CLAIM_ONE_DELETE}}
+{{CLAIM_ONE_ROWS}};
+
 -- name: task_claim_one_delete_occ
 -- task_claim_one_delete that also claims a head that is an interval
 -- occurrence with no steering set (CLAIM_OCC), at-most-once as

@@ -2,4 +2,5 @@
 -- transaction of the ack's and the claim's own statements (lib/task.c).
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: task_ack_claim_one_update no LQ_CAP_ONE_STATEMENT_ACK_CLAIM (no data-modifying CTE with RETURNING)
+-- absent: task_ack_claim_one_update_top as above
 -- absent: task_ack_run_many no LQ_CAP_ONE_STATEMENT_ACK: task_ack, then run_insert, per task

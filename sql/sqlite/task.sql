@@ -10,6 +10,7 @@
 -- absent: task_insert_many_notify no NOTIFY: task_insert_many
 -- absent: task_insert_many_same_notify no NOTIFY: task_insert_many_same
 -- absent: task_claim_one_delete_occ no data-modifying CTE: the DELETE cannot also move an occurrence
+-- absent: task_claim_one_delete_top the top priority's reads are in-process steps, no round trip: task_claim_one_delete
 
 -- name: task_insert
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
