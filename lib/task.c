@@ -1321,6 +1321,23 @@ static lq_status claim_exec(lq_db *db, struct claim_ctx *cc, lq_sql_id id, const
 			    lq_row_fn fn, void *arg);
 static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc);
 
+/* A one-task claim by statement sql (p, np), first by top_sql (pt, npt:
+ * sql's parameters and the priority last) from the priority the handle's
+ * last claim took, where use_top and top_read_ok allow: that reads the
+ * priority alone, and when it finds nothing sql follows. */
+static lq_status claim_top_first(lq_db *db, struct claim_ctx *cc, int use_top, lq_sql_id top_sql, lq_value *pt,
+				 int npt, lq_sql_id sql, const lq_value *p, int np)
+{
+	if (use_top && top_read_ok(db, cc->queue)) {
+		pt[npt - 1] = lq_v_int(db->top_priority);
+		lq_status st = claim_exec(db, cc, top_sql, pt, npt, batch_row, cc);
+		if (st != LQ_OK || cc->got > 0 || cc->left > 0)
+			return st;
+		top_read_empty(db, cc->queue);
+	}
+	return claim_exec(db, cc, sql, p, np, batch_row, cc);
+}
+
 /* A partition served by this claim, and the stamp of its last task. */
 struct fair_served {
 	char name[LQ_NAME_MAX + 1];
@@ -1694,9 +1711,15 @@ static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc)
 	}
 	lq_sql_id sql = batch ? (alo ? LQ_SQL_task_claim_fair_turn_batch_update : LQ_SQL_task_claim_fair_turn_batch_delete)
 			      : (alo ? LQ_SQL_task_claim_fair_turn_update : LQ_SQL_task_claim_fair_turn_delete);
-	lq_status st = claim_exec(db, cc, sql, p, np, batch_row, cc);
+	/* One task at most once: from the priority the last claim took, as
+	 * claim_returning's plain claim. */
+	int one = sql == LQ_SQL_task_claim_fair_turn_delete && db->be->sql[LQ_SQL_task_claim_fair_turn_delete_top];
+	lq_value pt[3] = {p[0], p[1], lq_v_null()};
+	lq_status st = claim_top_first(db, cc, one, LQ_SQL_task_claim_fair_turn_delete_top, pt, 3, sql, p, np);
 	if (st != LQ_OK)
 		return st;
+	if (one)
+		top_took(db, cc);
 	if (batch) {
 		if (db->be->caps & LQ_CAP_CLAIM_SHORT) /* else they come in the turn's order */
 			turn_order(cc->tasks, cc->got, db->turn.part);
@@ -1927,18 +1950,10 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 	 * reads it alone next time (at least once, lq_task_ack_claim does). */
 	int one = (id == LQ_SQL_task_claim_one_delete || id == LQ_SQL_task_claim_one_update) &&
 		  db->be->sql[LQ_SQL_task_claim_one_delete_top];
-	int done = 0;
-	lq_status st;
-	if (one && id == LQ_SQL_task_claim_one_delete && top_read_ok(db, cc->queue)) {
-		/* The priority the last claim took: its due range alone. */
-		lq_value pt[2] = {p[0], lq_v_int(db->top_priority)};
-		if ((st = claim_exec(db, cc, LQ_SQL_task_claim_one_delete_top, pt, 2, batch_row, cc)) != LQ_OK)
-			return st;
-		done = cc->got > 0 || cc->left > 0;
-		if (!done)
-			top_read_empty(db, cc->queue);
-	}
-	if (!done && (st = claim_exec(db, cc, id, p, np, batch_row, cc)) != LQ_OK)
+	lq_value pt[2] = {p[0], lq_v_null()};
+	lq_status st = claim_top_first(db, cc, one && id == LQ_SQL_task_claim_one_delete,
+				       LQ_SQL_task_claim_one_delete_top, pt, 2, id, p, np);
+	if (st != LQ_OK)
 		return st;
 	if (one)
 		top_took(db, cc);

@@ -227,6 +227,29 @@ static void priority_above_latest(void **state)
 		lq_task_clear(&t[i]);
 }
 
+/* A handle's claims trust for a moment which priority its last claim
+ * took: a task of a higher priority another handle adds meanwhile still
+ * goes first, in whichever partition it is. */
+static void priority_came_between(void **state)
+{
+	lq_db *db = DB(state), *other = lqt_open(CONF(state)->dsn);
+	int64_t now = lqt_db_now(db);
+	lq_task t;
+	size_t n = 0;
+
+	for (int i = 0; i < 4; i++)
+		add_part(db, "prio-came", i % 2 ? "B" : "A", 2, now - 300 + i);
+	for (int i = 0; i < 5; i++) {
+		if (i == 3)
+			add_part(other, "prio-came", "A", 7, now - 10);
+		assert_lq_ok(db, lq_task_claim(db, "prio-came", LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+		assert_int_equal(n, 1);
+		assert_int_equal(t.priority, i == 3 ? 7 : 2);
+		lq_task_clear(&t);
+	}
+	lq_close(other);
+}
+
 /* A batch spreads over the partitions: round after round of one task of
  * each, not the biggest partition's first. */
 static void batch_spreads(void **state)
@@ -899,6 +922,7 @@ int lqt_conf_partition(void)
 		cmocka_unit_test_setup(ack_claim_takes_turns, lqt_conf_test_setup),
 		cmocka_unit_test_setup(priority_first, lqt_conf_test_setup),
 		cmocka_unit_test_setup(priority_above_latest, lqt_conf_test_setup),
+		cmocka_unit_test_setup(priority_came_between, lqt_conf_test_setup),
 		cmocka_unit_test_setup(batch_spreads, lqt_conf_test_setup),
 		cmocka_unit_test_setup(none_is_a_partition, lqt_conf_test_setup),
 		cmocka_unit_test_setup(drained_forgets, lqt_conf_test_setup),

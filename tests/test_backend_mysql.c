@@ -595,6 +595,7 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_fair_one_delete:
 	case LQ_SQL_task_claim_fair_one_update:
 	case LQ_SQL_task_claim_fair_turn_delete:
+	case LQ_SQL_task_claim_fair_turn_delete_top:
 	case LQ_SQL_task_claim_fair_turn_update:
 	case LQ_SQL_task_claim_fair_turn_batch_delete:
 	case LQ_SQL_task_claim_fair_turn_batch_update:

@@ -347,6 +347,9 @@
 							    with a head (then from the first up to ?2), no    \
 							    stamp; where present, a handle's next fair claim  \
 							    of one task */                                    \
+	X(task_claim_fair_turn_delete_top, LQ_TASK_COLS + 1) /* (?1 queue, ?2 turn, ?3 priority) the same of \
+							priority ?3 alone, no row while a higher one has a \
+							task; where present */                             \
 	X(task_claim_fair_turn_update, LQ_TASK_COLS + 1) /* (?1 queue, ?2 partition, ?3 owner,             \
 							    ?4 claim_ttl) the same, at-least-once */          \
 	X(task_claim_fair_turn_batch_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit, ?3 partition)   \

@@ -7,6 +7,7 @@
 -- absent: task_claim_fair_one_delete no LQ_CAP_CLAIM_RETURNING, as above
 -- absent: task_claim_fair_one_update no LQ_CAP_CLAIM_RETURNING, as above
 -- absent: task_claim_fair_turn_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair_after / _upto
+-- absent: task_claim_fair_turn_delete_top as above
 -- absent: task_claim_fair_turn_update as above
 -- absent: task_claim_fair_turn_batch_delete no LQ_CAP_CLAIM_RETURNING: task_candidates_fair
 -- absent: task_claim_fair_turn_batch_update as above

@@ -393,6 +393,10 @@ heads AS (
 -- (the LIMIT above the UNION ALL stops pulling rows).  No stamp is read.
 -- fragment: FAIR_HEAD_TURN
 {{FAIR_TOP}},
+{{FAIR_TURN_HEADS}}
+
+-- FAIR_TURN_HEADS: the CTE heads of FAIR_HEAD_TURN, after a CTE top.
+-- fragment: FAIR_TURN_HEADS
 heads AS (
   SELECT w.id, w.name, 1::bigint AS pos
     FROM ((SELECT h.id, p.name
@@ -408,6 +412,16 @@ heads AS (
             LIMIT 1)) w
    WHERE NOT EXISTS (SELECT 1 FROM lq_queue WHERE lq_queue.name = {{QUEUE_ARG}} AND lq_queue.paused = 1)
    LIMIT 1)
+
+-- FAIR_TOP_KNOWN: the CTE top of task_claim_fair_turn_delete_top: $3,
+-- the priority of the task the handle's last claim of queue $1 took,
+-- while the queue has no task of a higher priority (one descent of
+-- lq_task_claim; else no row, and no head is read).
+-- fragment: FAIR_TOP_KNOWN
+top AS MATERIALIZED (
+  SELECT $3::integer AS priority
+   WHERE (SELECT x.priority FROM lq_task x WHERE x.queue = {{QUEUE_ARG}} AND x.priority > $3::integer
+           ORDER BY x.priority LIMIT 1) IS NULL)
 
 -- FAIR_HEADS_TURN: FAIR_HEADS of a batch for a handle that goes round the
 -- partitions itself ($3: the partition it served last): the same rounds

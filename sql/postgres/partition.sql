@@ -169,6 +169,18 @@ WITH RECURSIVE {{CLK}},
 {{FAIR_GONE_DELETE}}
 {{FAIR_ROWS}};
 
+-- name: task_claim_fair_turn_delete_top
+-- task_claim_fair_turn_delete from priority $3, the priority of the task
+-- the handle's last claim of queue $1 took a moment ago, instead of
+-- FAIR_TOP's reads (FAIR_TOP_KNOWN), as task_claim_one_delete_top.  No row
+-- when a higher priority has come or $3 has no head to take: the library
+-- then sends task_claim_fair_turn_delete.
+WITH RECURSIVE {{CLK}},
+{{FAIR_TOP_KNOWN}},
+{{FAIR_TURN_HEADS}},
+{{FAIR_GONE_DELETE}}
+{{FAIR_ROWS}};
+
 -- name: task_claim_fair_turn_update
 -- task_claim_fair_turn_delete at-least-once ($3 owner, $4 claim lease ms).
 WITH RECURSIVE {{CLK}},

@@ -13,6 +13,7 @@
 -- absent: task_candidates_fair_after a handle's turn is one statement (task_claim_fair_turn_*)
 -- absent: task_candidates_fair_upto as above
 -- absent: task_candidates_fair_next one writer: no claim holds a row another claim reads
+-- absent: task_claim_fair_turn_delete_top the top priority's reads are in-process steps, no round trip: task_claim_fair_turn_delete
 
 -- name: partition_touch
 -- The rows of partition ?2 and of the tasks without one (''), in one
