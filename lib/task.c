@@ -1321,16 +1321,18 @@ static lq_status claim_exec(lq_db *db, struct claim_ctx *cc, lq_sql_id id, const
 			    lq_row_fn fn, void *arg);
 static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc);
 
-/* A one-task claim by statement sql (p, np), first by top_sql (pt, npt:
- * sql's parameters and the priority last) from the priority the handle's
- * last claim took, where use_top and top_read_ok allow: that reads the
+/* A one-task claim by statement sql (p, np), first by top_sql (sql's
+ * parameters, then the priority) from the priority the handle's last
+ * claim took, where use_top and top_read_ok allow: that reads the
  * priority alone, and when it finds nothing sql follows. */
-static lq_status claim_top_first(lq_db *db, struct claim_ctx *cc, int use_top, lq_sql_id top_sql, lq_value *pt,
-				 int npt, lq_sql_id sql, const lq_value *p, int np)
+static lq_status claim_top_first(lq_db *db, struct claim_ctx *cc, int use_top, lq_sql_id top_sql, lq_sql_id sql,
+				 const lq_value *p, int np)
 {
-	if (use_top && top_read_ok(db, cc->queue)) {
-		pt[npt - 1] = lq_v_int(db->top_priority);
-		lq_status st = claim_exec(db, cc, top_sql, pt, npt, batch_row, cc);
+	lq_value pt[3];
+	if (use_top && (size_t)np < sizeof(pt) / sizeof(pt[0]) && top_read_ok(db, cc->queue)) {
+		memcpy(pt, p, (size_t)np * sizeof(*p));
+		pt[np] = lq_v_int(db->top_priority);
+		lq_status st = claim_exec(db, cc, top_sql, pt, np + 1, batch_row, cc);
 		if (st != LQ_OK || cc->got > 0 || cc->left > 0)
 			return st;
 		top_read_empty(db, cc->queue);
@@ -1714,8 +1716,7 @@ static lq_status claim_fair_turn(lq_db *db, struct claim_ctx *cc)
 	/* One task at most once: from the priority the last claim took, as
 	 * claim_returning's plain claim. */
 	int one = sql == LQ_SQL_task_claim_fair_turn_delete && db->be->sql[LQ_SQL_task_claim_fair_turn_delete_top];
-	lq_value pt[3] = {p[0], p[1], lq_v_null()};
-	lq_status st = claim_top_first(db, cc, one, LQ_SQL_task_claim_fair_turn_delete_top, pt, 3, sql, p, np);
+	lq_status st = claim_top_first(db, cc, one, LQ_SQL_task_claim_fair_turn_delete_top, sql, p, np);
 	if (st != LQ_OK)
 		return st;
 	if (one)
@@ -1950,9 +1951,8 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 	 * reads it alone next time (at least once, lq_task_ack_claim does). */
 	int one = (id == LQ_SQL_task_claim_one_delete || id == LQ_SQL_task_claim_one_update) &&
 		  db->be->sql[LQ_SQL_task_claim_one_delete_top];
-	lq_value pt[2] = {p[0], lq_v_null()};
 	lq_status st = claim_top_first(db, cc, one && id == LQ_SQL_task_claim_one_delete,
-				       LQ_SQL_task_claim_one_delete_top, pt, 2, id, p, np);
+				       LQ_SQL_task_claim_one_delete_top, id, p, np);
 	if (st != LQ_OK)
 		return st;
 	if (one)

@@ -162,14 +162,20 @@ cand AS (
 {{CLAIM_ONE_CAND}},
 {{CLAIM_ONE_DELETE}}
 
--- fragment: CLAIM_ONE_DELETE
-gone AS (
-  DELETE FROM lq_task t
-   WHERE t.id = (SELECT id FROM cand WHERE plain)
+-- CLAIM_PLAIN_WHERE: which row (alias t) a claim's write takes: the
+-- candidate of cand if plain, still a due, unpaused, free one-off task
+-- (CLAIM_ONE_DELETE, task_claim_one_update, ACK_CLAIM_TOOK).
+-- fragment: CLAIM_PLAIN_WHERE
+WHERE t.id = (SELECT id FROM cand WHERE plain)
      AND t.every_ms IS NULL AND t.cron IS NULL
      AND t.run_at <= (SELECT n FROM clk)
      AND t.paused = 0
      AND ({{CLAIM_FREE_T}})
+
+-- fragment: CLAIM_ONE_DELETE
+gone AS (
+  DELETE FROM lq_task t
+   {{CLAIM_PLAIN_WHERE}}
   RETURNING t.*)
 
 -- fragment: CLAIM_ONE_ROWS
@@ -775,11 +781,7 @@ took AS (
   UPDATE lq_task t
      SET claim_owner = $6::text, claim_until = (SELECT n FROM clk) + $7::bigint,
          attempts = t.attempts + 1
-   WHERE t.id = (SELECT id FROM cand WHERE plain)
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
+   {{CLAIM_PLAIN_WHERE}}
   RETURNING t.*)
 SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NOT NULL THEN 1 WHEN cand.id IS NOT NULL THEN 0 ELSE -1 END,

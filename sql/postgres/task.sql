@@ -218,11 +218,7 @@ took AS (
   UPDATE lq_task t
      SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
          attempts = t.attempts + 1
-   WHERE t.id = (SELECT id FROM cand WHERE plain)
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
+   {{CLAIM_PLAIN_WHERE}}
   RETURNING t.*)
 SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
