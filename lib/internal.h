@@ -82,6 +82,11 @@ struct lq_db {
 	 * of the queue took an interval occurrence, so that its next one
 	 * sends the statement that can move one on. */
 	struct lq_queue_memo occ_heads;
+	/* Enqueues where the dialect has LQ_CAP_NOTIFY (task.c): yes, the
+	 * handle's last look at the queue found due work free to claim, so
+	 * its adds there send task_insert, no look and no wake-up, for
+	 * LQ_WAKE_BUSY_MS. */
+	struct lq_queue_memo wake_busy;
 	/* Claims where the dialect has task_candidates_unlimited (task.c):
 	 * when a claim last saw a row in lq_limit (monotonic ms; 0: never). */
 	int64_t limits_seen_at;
@@ -278,6 +283,13 @@ int64_t lq__backoff_ms(lq_db *db, int attempt, int64_t base_ms, int64_t cap_ms);
 /* Notification channels (PostgreSQL LISTEN/NOTIFY). */
 #define LQ_CHANNEL_TASK "leaseq_task"
 #define LQ_CHANNEL_LEASE "leaseq_lease"
+/* How long an enqueue that found due work free to claim in its queue lets
+ * the handle's next adds there skip the look for it and the wake-up: the
+ * queue's workers are on that work.  Under the runner's first idle pause
+ * (LQ_IDLE_MIN_MS * 2), so that a worker that drains the queue meanwhile
+ * and misses a wake-up still looks again about as soon as it would have
+ * after a race with the look itself. */
+#define LQ_WAKE_BUSY_MS 50
 /* Best effort: send a notification when the backend can. */
 void lq__notify(lq_db *db, const char *channel);
 /* Wait up to ms for a notification (backend with LQ_CAP_NOTIFY) or sleep.

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "backend/backend.h"
+#include "internal.h"
 
 #ifdef LEASEQ_HAVE_POSTGRES
 #include <pthread.h>
@@ -1229,14 +1230,17 @@ static void test_notify(void **state)
  * the first due task of an empty queue, or a task due before any other
  * waiting one.  A queue that already has due work, whose workers are
  * busy or about to claim, sends no NOTIFY (each one serialised every
- * enqueuer on the commit lock). */
-static struct rows enqueue_at(struct lq_conn *c, const char *queue, int64_t delay_ms)
+ * enqueuer on the commit lock), and says so in its second column, busy
+ * (the library then skips the look for a moment).  busy_want: 1 or 0. */
+static struct rows enqueue_at(struct lq_conn *c, const char *queue, int64_t delay_ms, int busy_want)
 {
 	struct rows r = {0};
 	RUN(c, task_insert_notify, &r, lq__v_text(queue), lq__v_text("t"), lq_v_null(), lq_v_null(),
 	    lq_v_int(delay_ms), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0),
 	    lq_v_int(0), lq_v_null());
 	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 2);
+	assert_int_equal(r.i[1], busy_want);
 	return r;
 }
 
@@ -1252,17 +1256,18 @@ static void test_enqueue_wakes_idle_worker(void **state)
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
 	/* A future task in an empty queue: the idle worker's next due time
 	 * moves, so it is woken to look. */
-	enqueue_at(b, queue, 3600000);
+	enqueue_at(b, queue, 3600000, 0);
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
-	/* A later future task changes nothing: no wake-up. */
-	enqueue_at(b, queue, 7200000);
+	/* A later future task changes nothing: no wake-up.  Not busy either:
+	 * what it found is not due yet. */
+	enqueue_at(b, queue, 7200000, 0);
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 300, &err), LQ_ETIMEDOUT);
 	/* The first due task wakes it (the 30 s only bound a hang). */
-	enqueue_at(b, queue, 0);
+	enqueue_at(b, queue, 0, 0);
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
 	/* More due work on a queue that has some: no wake-up. */
-	enqueue_at(b, queue, 0);
-	enqueue_at(b, queue, 0);
+	enqueue_at(b, queue, 0, 1);
+	enqueue_at(b, queue, 0, 1);
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 300, &err), LQ_ETIMEDOUT);
 	/* Due work under a live at-least-once claim is not claimable: the
 	 * next enqueue wakes the idle workers again. */
@@ -1270,10 +1275,64 @@ static void test_enqueue_wakes_idle_worker(void **state)
 	snprintf(sql, sizeof(sql),
 		 "UPDATE lq_task SET claim_owner = 'w', claim_until = 9000000000000 WHERE queue = '%s'", queue);
 	script_ok(b, sql);
-	enqueue_at(b, queue, 0);
+	enqueue_at(b, queue, 0, 0);
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
 	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s'", queue);
 	script_ok(b, sql);
+	done(a);
+	done(b);
+}
+
+/* Through the library: an add that finds due work in its queue spares the
+ * handle's next adds there the look and the wake-up for a moment
+ * (LQ_WAKE_BUSY_MS); once that is over, an add into the queue drained
+ * meanwhile wakes the idle workers again.  The memo's clock is set by hand,
+ * so that a slow machine cannot end the moment early or late. */
+static void test_add_skips_look_while_busy(void **state)
+{
+	(void)state;
+	struct lq_conn *a = conn(), *b = conn();
+	lq_err err = {{0}, 0, 0};
+	lq_db *db = NULL;
+	char queue[64], sql[256], opt[128], ours[1024];
+	snprintf(queue, sizeof(queue), "lqt_busy_q_%ld", (long)getpid());
+	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s'", queue);
+	snprintf(opt, sizeof(opt), "options=-csearch_path%%3D%s", schema); /* the tables of a and b */
+	dsn_with_option(opt, ours, sizeof(ours));
+	assert_int_equal(lq_open(ours, &db), LQ_OK);
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	o.queue = queue;
+	int64_t ids[4];
+
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
+	assert_int_equal(lq_task_add(db, "t", &o, &ids[0], NULL), LQ_OK);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
+	assert_int_equal(lq_task_add(db, "t", &o, &ids[1], NULL), LQ_OK);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 300, &err), LQ_ETIMEDOUT);
+	assert_int_equal(db->wake_busy.yes, 1);
+	assert_string_equal(db->wake_busy.queue, queue);
+
+	/* Within the moment: the queue drained by others, an add sends
+	 * task_insert, which wakes nobody. */
+	script_ok(b, sql);
+	db->wake_busy.read_at = lq__mono_ms() + 600000;
+	assert_int_equal(lq_task_add(db, "t", &o, &ids[2], NULL), LQ_OK);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 300, &err), LQ_ETIMEDOUT);
+
+	/* After it: the look again, and the wake-up. */
+	script_ok(b, sql);
+	db->wake_busy.read_at = lq__mono_ms() - LQ_WAKE_BUSY_MS;
+	assert_int_equal(lq_task_add(db, "t", &o, &ids[3], NULL), LQ_OK);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
+	for (int i = 1; i < 4; i++)
+		assert_true(ids[i] > ids[i - 1]);
+	lq_task t;
+	size_t n = 0;
+	assert_int_equal(lq_task_claim(db, queue, LQ_AT_MOST_ONCE, 0, &t, 1, &n), LQ_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(t.id, ids[3]);
+	lq_task_clear(&t);
+	lq_close(db);
 	done(a);
 	done(b);
 }
@@ -1769,6 +1828,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_killed_connection, reset, close_all),
 		cmocka_unit_test_teardown(test_notify, close_all),
 		cmocka_unit_test_teardown(test_enqueue_wakes_idle_worker, close_all),
+		cmocka_unit_test_teardown(test_add_skips_look_while_busy, close_all),
 		cmocka_unit_test_teardown(test_pooler, close_all),
 		cmocka_unit_test_setup_teardown(test_retry_mapping, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_due_index_used, reset, close_all),

@@ -27,6 +27,7 @@ ON CONFLICT (unique_key) DO NOTHING
 RETURNING id;
 
 -- name: task_insert_notify
+-- columns: task_insert_notify 2 the id, and busy: the library skips the look for a moment
 -- task_insert, its id and the workers' wake-up in one round trip.  The
 -- notification goes out when the statement commits, and only when a row went
 -- in and made work appear: no other task of the queue, not paused and free
@@ -35,10 +36,12 @@ RETURNING id;
 -- claim, or sleep no later than that task's due time, and a NOTIFY would only
 -- take the commit lock that serialises every notifying commit.  A worker
 -- that went idle in a race with the task this statement saw still looks
--- again within its poll interval.  The probe walks lq_task_due back from
+-- again within its poll interval.  The look walks lq_task_due back from
 -- the new run_at, away from the dead entries of claimed tasks.  The channel
--- is LQ_CHANNEL_TASK (lib/internal.h).  No row back: the unique key is
--- taken (the library then looks up the holder).
+-- is LQ_CHANNEL_TASK (lib/internal.h).  busy is 1 when the task it found
+-- is due now: the queue has work its workers are on, and the library sends
+-- the next few adds to the queue as task_insert (LQ_WAKE_BUSY_MS).  No row
+-- back: the unique key is taken (the library then looks up the holder).
 WITH {{CLK}},
 ins AS (
   INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
@@ -48,13 +51,14 @@ ins AS (
     FROM clk
   ON CONFLICT (unique_key) DO NOTHING
   RETURNING id, run_at)
-SELECT id FROM ins, LATERAL (
-  SELECT CASE WHEN (SELECT o.run_at FROM lq_task o
-                     WHERE o.queue = $1::text AND o.run_at <= ins.run_at
-                       AND o.paused = 0
-                       AND (o.claim_until IS NULL OR o.claim_until <= (SELECT n FROM clk))
-                     ORDER BY o.run_at DESC LIMIT 1) IS NULL
-              THEN pg_notify('leaseq_task', '') END) AS wake;
+SELECT id, CASE WHEN seen.run_at IS NULL THEN (SELECT 0 FROM pg_notify('leaseq_task', ''))
+                ELSE (seen.run_at <= (SELECT n FROM clk))::integer END AS busy
+  FROM ins LEFT JOIN LATERAL (
+    SELECT o.run_at FROM lq_task o
+     WHERE o.queue = $1::text AND o.run_at <= ins.run_at
+       AND o.paused = 0
+       AND (o.claim_until IS NULL OR o.claim_until <= (SELECT n FROM clk))
+     ORDER BY o.run_at DESC LIMIT 1) seen ON true;
 
 -- name: task_last_id
 -- The identity sequence of lq_task, as last advanced by this session.
