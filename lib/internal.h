@@ -87,6 +87,10 @@ struct lq_db {
 	 * its adds there send task_insert, no look and no wake-up, for
 	 * LQ_WAKE_BUSY_MS. */
 	struct lq_queue_memo wake_busy;
+	/* Exclusive acquires where the dialect has lease_acquire_free
+	 * (lease.c): yes, the handle found this lease held lately, so its
+	 * next tries send lease_acquire, which returns the holder's row too. */
+	struct lq_queue_memo lease_held;
 	/* Claims where the dialect has task_candidates_unlimited (task.c):
 	 * when a claim last saw a row in lq_limit (monotonic ms; 0: never). */
 	int64_t limits_seen_at;

@@ -124,11 +124,16 @@ static lq_status held_by_shared(lq_db *db, const char *what, const char *name, c
 	return LQ_OK;
 }
 
+/* How long a lease found held keeps the handle's tries on lease_acquire,
+ * which returns the holder's row in the same round trip. */
+#define LEASE_HELD_MEMO_MS 1000
+
 /* One try: lease_acquire inserts or takes over the lease in one statement,
  * deciding on the database clock.  Where it returns the row it took (got)
- * or saw held, that is the whole round trip; otherwise (MySQL, or a racing
- * insert PostgreSQL's snapshot does not show) the row is read, and it is
- * ours only if it carries our owner, whose random part nobody else writes.
+ * or saw held, that is the whole round trip; otherwise (MySQL, PostgreSQL's
+ * lease_acquire_free on a held lease, or a racing insert PostgreSQL's
+ * snapshot does not show) the row is read, and it is ours only if it
+ * carries our owner, whose random part nobody else writes.
  * *sent: the statement may have been applied (it succeeded, or the
  * connection was lost with it: not every backend knows whether it had left),
  * so a failure leaves the outcome to be found by re-reading. */
@@ -139,7 +144,13 @@ static lq_status acquire_once(lq_db *db, const char *what, const char *name, con
 	struct acquire_ctx a = {out, 0, 0};
 	memset(out, 0, sizeof(*out));
 	*got = 0;
-	lq_status st = lq__exec_once(db, what, LQ_SQL_lease_acquire, p, 3, acquire_row, &a, NULL);
+	/* A lease not found held lately is most likely free: take it without
+	 * the read of a holder's row, and read that row apart if it is held. */
+	lq_sql_id id = LQ_SQL_lease_acquire;
+	if (db->be->sql[LQ_SQL_lease_acquire_free] &&
+	    !(lq__memo_fresh(&db->lease_held, name, LEASE_HELD_MEMO_MS) && db->lease_held.yes))
+		id = LQ_SQL_lease_acquire_free;
+	lq_status st = lq__exec_once(db, what, id, p, 3, acquire_row, &a, NULL);
 	*sent = st == LQ_OK || st == LQ_EUNKNOWN || st == LQ_ECONN;
 	if (st != LQ_OK)
 		return st;
@@ -147,8 +158,10 @@ static lq_status acquire_once(lq_db *db, const char *what, const char *name, con
 		*got = 1;
 		return LQ_OK;
 	}
-	if (a.rows && lq_lease_held(out))
+	if (a.rows && lq_lease_held(out)) {
+		lq__memo_set(&db->lease_held, name, 1);
 		return LQ_OK; /* held elsewhere, as the statement saw it */
+	}
 	memset(out, 0, sizeof(*out));
 	st = lq__exec(db, what, LQ_SQL_lease_get, p, 1, lease_row_raw, out, NULL);
 	if (st != LQ_OK)
@@ -159,6 +172,8 @@ static lq_status acquire_once(lq_db *db, const char *what, const char *name, con
 	}
 	if (out->expires_at <= out->now)
 		out->owner[0] = '\0'; /* an expired lease has no holder */
+	else if (id == LQ_SQL_lease_acquire_free)
+		lq__memo_set(&db->lease_held, name, 1);
 	return LQ_OK;
 }
 

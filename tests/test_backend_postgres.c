@@ -632,6 +632,9 @@ static void test_every_statement(void **state)
 	assert_int_equal(r.ncols, 7);
 	assert_int_equal(r.i[2], 1);
 	assert_int_equal(r.i[6], 0);
+	/* Held: no row (the caller reads it). */
+	RUN(c, lease_acquire_free, &r, nm, lq__v_text("o2"), lq_v_int(60000)), DID(lease_acquire_free);
+	assert_int_equal(r.n, 0);
 	RUN(c, lease_get, &r, nm), DID(lease_get);
 	assert_int_equal(r.ncols, 6);
 	assert_int_equal(RUN(c, lease_renew, NULL, nm, lq__v_text("o"), lq_v_int(1), lq_v_int(60000)), 1);
@@ -645,6 +648,14 @@ static void test_every_statement(void **state)
 	assert_int_equal(RUN(c, lease_release_notify, NULL, nm, lq__v_text("o3"), lq_v_int(2)), 1);
 	assert_int_equal(RUN(c, lease_break, NULL, nm), 1);
 	DID(lease_break);
+	/* Free: taken, token + 1, got = 1, NOW the acquired_at. */
+	RUN(c, lease_acquire_free, &r, nm, lq__v_text("o4"), lq_v_int(60000));
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.ncols, 7);
+	assert_int_equal(r.i[2], 4);
+	assert_int_equal(r.i[5], r.i[3]);
+	assert_int_equal(r.i[6], 1);
+	assert_int_equal(RUN(c, lease_release, NULL, nm, lq__v_text("o4"), lq_v_int(4)), 1);
 	RUN(c, lease_list, &r, lq_v_null()), DID(lease_list);
 	assert_int_equal(r.ncols, 10); /* LEASE_COLS, slot, the row's owner, token, expires_at */
 
@@ -1283,6 +1294,17 @@ static void test_enqueue_wakes_idle_worker(void **state)
 	done(b);
 }
 
+/* A handle on this test's tables (those of conn()). */
+static lq_db *open_here(void)
+{
+	char opt[128], ours[1024];
+	lq_db *db = NULL;
+	snprintf(opt, sizeof(opt), "options=-csearch_path%%3D%s", schema);
+	dsn_with_option(opt, ours, sizeof(ours));
+	assert_int_equal(lq_open(ours, &db), LQ_OK);
+	return db;
+}
+
 /* Through the library: an add that finds due work in its queue spares the
  * handle's next adds there the look and the wake-up for a moment
  * (LQ_WAKE_BUSY_MS); once that is over, an add into the queue drained
@@ -1294,12 +1316,10 @@ static void test_add_skips_look_while_busy(void **state)
 	struct lq_conn *a = conn(), *b = conn();
 	lq_err err = {{0}, 0, 0};
 	lq_db *db = NULL;
-	char queue[64], sql[256], opt[128], ours[1024];
+	char queue[64], sql[256];
 	snprintf(queue, sizeof(queue), "lqt_busy_q_%ld", (long)getpid());
 	snprintf(sql, sizeof(sql), "DELETE FROM lq_task WHERE queue = '%s'", queue);
-	snprintf(opt, sizeof(opt), "options=-csearch_path%%3D%s", schema); /* the tables of a and b */
-	dsn_with_option(opt, ours, sizeof(ours));
-	assert_int_equal(lq_open(ours, &db), LQ_OK);
+	db = open_here();
 	lq_task_opts o = LQ_TASK_OPTS_INIT;
 	o.queue = queue;
 	int64_t ids[4];
@@ -1335,6 +1355,42 @@ static void test_add_skips_look_while_busy(void **state)
 	lq_close(db);
 	done(a);
 	done(b);
+}
+
+/* Through the library: an exclusive acquire takes a free lease in one
+ * statement (lease_acquire_free); a try that finds it held reads the
+ * holder apart, and the handle's next tries of that lease send
+ * lease_acquire, whose one statement returns the holder with its answer. */
+static void test_acquire_reads_holder_apart(void **state)
+{
+	(void)state;
+	lq_db *a = open_here(), *b = open_here();
+	lq_lease la, lb;
+	char name[64];
+	snprintf(name, sizeof(name), "lqt_held_%ld", (long)getpid());
+	/* Connected, schema checked: what follows counts the acquires alone. */
+	assert_int_equal(lq_lease_get(a, name, &la), LQ_NOTFOUND);
+	assert_int_equal(lq_lease_get(b, name, &lb), LQ_NOTFOUND);
+
+	int64_t sent = lq_db_statements(a);
+	assert_int_equal(lq_lease_acquire(a, name, 60000, "a", 0, &la), LQ_OK);
+	assert_int_equal(lq_db_statements(a) - sent, 1);
+	sent = lq_db_statements(b);
+	assert_int_equal(lq_lease_acquire(b, name, 60000, "b", 0, &lb), LQ_BUSY);
+	assert_int_equal(lq_db_statements(b) - sent, 2);
+	assert_non_null(strstr(lq_errmsg(b), "held by a"));
+	sent = lq_db_statements(b);
+	assert_int_equal(lq_lease_acquire(b, name, 60000, "b", 0, &lb), LQ_BUSY);
+	assert_int_equal(lq_db_statements(b) - sent, 1);
+	assert_non_null(strstr(lq_errmsg(b), "held by a"));
+	assert_int_equal(lq_lease_release(a, &la), LQ_OK);
+	sent = lq_db_statements(b);
+	assert_int_equal(lq_lease_acquire(b, name, 60000, "b", 0, &lb), LQ_OK);
+	assert_int_equal(lq_db_statements(b) - sent, 1);
+	assert_int_equal(lb.token, la.token + 1);
+	assert_int_equal(lq_lease_release(b, &lb), LQ_OK);
+	lq_close(a);
+	lq_close(b);
 }
 
 /* ------------------------------------------------------------ poolers */
@@ -1829,6 +1885,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_notify, close_all),
 		cmocka_unit_test_teardown(test_enqueue_wakes_idle_worker, close_all),
 		cmocka_unit_test_teardown(test_add_skips_look_while_busy, close_all),
+		cmocka_unit_test_teardown(test_acquire_reads_holder_apart, close_all),
 		cmocka_unit_test_teardown(test_pooler, close_all),
 		cmocka_unit_test_setup_teardown(test_retry_mapping, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_due_index_used, reset, close_all),

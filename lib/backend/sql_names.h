@@ -56,6 +56,8 @@
 	X(lease_acquire, LQ_LEASE_COLS + 1)         /* (?1 name, ?2 owner, ?3 ttl) insert if absent (token 1) or take \
 							if expires_at <= NOW (token+1), one statement -> LEASE_COLS, \
 							got 1 if taken, or got 0 with the row as seen, or no row */ \
+	X(lease_acquire_free, LQ_LEASE_COLS + 1)    /* (as lease_acquire) -> LEASE_COLS, got 1 if taken; no row \
+							if held; only where lease_acquire returns a held row */ \
 	X(lease_get, LQ_LEASE_COLS)                 /* (?1 name) -> LEASE_COLS */                             \
 	X(lease_renew, 2)                           /* (?1 name, ?2 owner, ?3 token, ?4 ttl) if expires_at > NOW \
 							-> (expires_at, NOW) where the dialect has RETURNING */ \

@@ -9,6 +9,7 @@
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: lease_release_notify no NOTIFY (LQ_CAP_NOTIFY): waiters poll
 -- absent: lease_wait_mark no NOTIFY (LQ_CAP_NOTIFY): nothing to wake
+-- absent: lease_acquire_free the upsert of lease_acquire returns a held row as it leaves it, at no cost
 
 -- name: lease_acquire
 -- Take the lease in one statement: insert it if absent, or take it over if

@@ -14,6 +14,18 @@
 -- fragment: CLK
 clk(n) AS (SELECT {{NOW}})
 
+-- LEASE_UPSERT: insert the lease ($1 name, $2 owner, $3 ttl) if absent, or
+-- take it over if it has expired (token + 1), on the clk instant; the
+-- statement adds its RETURNING.  ON CONFLICT locks the existing row before
+-- its WHERE runs, so of two racing takers one sees the other's expires_at.
+-- fragment: LEASE_UPSERT
+INSERT INTO lq_lease AS l (name, owner, token, acquired_at, expires_at)
+SELECT $1::text, $2::text, 1, n, n + $3::bigint FROM clk
+ON CONFLICT (name) DO UPDATE
+   SET owner = EXCLUDED.owner, token = l.token + 1,
+       acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+ WHERE l.expires_at <= EXCLUDED.acquired_at
+
 -- QUEUE_ARG, BATCH_ARG: a claim's queue ($1) and batch size ($2), read
 -- through a one-time subquery (an InitPlan) so that the planner cannot see
 -- their values.  A custom plan that saw them was priced from the queue's

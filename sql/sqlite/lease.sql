@@ -2,6 +2,7 @@
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: lease_release_notify no NOTIFY (LQ_CAP_NOTIFY): waiters poll
 -- absent: lease_wait_mark no NOTIFY (LQ_CAP_NOTIFY): nothing to wake
+-- absent: lease_acquire_free lease_acquire is that statement here: a held lease returns no row
 
 -- name: lease_acquire
 -- Take the lease in one statement: insert it if absent, or take it over if
