@@ -15,8 +15,8 @@
 #define LQ_PART_SERVE_MAX 16 /* partitions per partition_serve statement */
 #define LQ_ADD_MANY_CHUNK 100 /* tasks per task_insert_many statement */
 
-/* A yes or no about one queue that a handle read from the database and
- * trusts for a while (lq__memo_fresh): the last queue asked only. */
+/* A yes or no about one queue (or lease) that a handle read from the
+ * database and trusts for a while (lq__memo_fresh): the last one asked only. */
 struct lq_queue_memo {
 	char queue[LQ_NAME_MAX + 1];
 	int yes;
@@ -25,6 +25,8 @@ struct lq_queue_memo {
 
 /* memo holds an answer for queue no older than max_age_ms. */
 int lq__memo_fresh(const struct lq_queue_memo *memo, const char *queue, int64_t max_age_ms);
+/* memo holds yes for queue, no older than max_age_ms. */
+int lq__memo_yes(const struct lq_queue_memo *memo, const char *queue, int64_t max_age_ms);
 void lq__memo_set(struct lq_queue_memo *memo, const char *queue, int yes);
 
 struct lq_db {

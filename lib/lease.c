@@ -147,8 +147,7 @@ static lq_status acquire_once(lq_db *db, const char *what, const char *name, con
 	/* A lease not found held lately is most likely free: take it without
 	 * the read of a holder's row, and read that row apart if it is held. */
 	lq_sql_id id = LQ_SQL_lease_acquire;
-	if (db->be->sql[LQ_SQL_lease_acquire_free] &&
-	    !(lq__memo_fresh(&db->lease_held, name, LEASE_HELD_MEMO_MS) && db->lease_held.yes))
+	if (db->be->sql[LQ_SQL_lease_acquire_free] && !lq__memo_yes(&db->lease_held, name, LEASE_HELD_MEMO_MS))
 		id = LQ_SQL_lease_acquire_free;
 	lq_status st = lq__exec_once(db, what, id, p, 3, acquire_row, &a, NULL);
 	*sent = st == LQ_OK || st == LQ_EUNKNOWN || st == LQ_ECONN;

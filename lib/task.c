@@ -324,8 +324,7 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t got[2] = {0, 0}; /* id, busy */
-		int skip_look = (db->be->caps & LQ_CAP_NOTIFY) && lq__memo_fresh(&db->wake_busy, a.queue, LQ_WAKE_BUSY_MS) &&
-			   db->wake_busy.yes;
+		int skip_look = (db->be->caps & LQ_CAP_NOTIFY) && lq__memo_yes(&db->wake_busy, a.queue, LQ_WAKE_BUSY_MS);
 		st = lq__exec_once(db, "task add", skip_look ? LQ_SQL_task_insert : LQ_SQL_task_insert_notify, a.p,
 				   ADD_NPARAMS, row_id_busy, got, NULL);
 		if (st != LQ_OK)
@@ -1099,7 +1098,7 @@ static int cands_within(const struct claim_ctx *cc, const struct claimable *k)
  * next claim may read that priority alone. */
 static int top_read_ok(const lq_db *db, const char *queue)
 {
-	return lq__memo_fresh(&db->top_due, queue, TOP_RECHECK_MS) && db->top_due.yes;
+	return lq__memo_yes(&db->top_due, queue, TOP_RECHECK_MS);
 }
 
 /* Such a read found nothing: the priority ran out of due tasks that others
@@ -1919,8 +1918,7 @@ static lq_status claim_exec(lq_db *db, struct claim_ctx *cc, lq_sql_id id, const
  * queue of one-off tasks never pays it. */
 static int occ_head_likely(const lq_db *db, const char *queue)
 {
-	return db->be->sql[LQ_SQL_task_claim_one_delete_occ] && lq__memo_fresh(&db->occ_heads, queue, INT64_MAX) &&
-	       db->occ_heads.yes;
+	return db->be->sql[LQ_SQL_task_claim_one_delete_occ] && lq__memo_yes(&db->occ_heads, queue, INT64_MAX);
 }
 
 /* After a claim of n tasks that the transaction made (got of them in t):

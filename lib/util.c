@@ -244,6 +244,11 @@ int lq__memo_fresh(const struct lq_queue_memo *memo, const char *queue, int64_t 
 	return memo->read_at && lq__mono_ms() - memo->read_at < max_age_ms && strcmp(memo->queue, queue) == 0;
 }
 
+int lq__memo_yes(const struct lq_queue_memo *memo, const char *queue, int64_t max_age_ms)
+{
+	return lq__memo_fresh(memo, queue, max_age_ms) && memo->yes;
+}
+
 void lq__memo_set(struct lq_queue_memo *memo, const char *queue, int yes)
 {
 	snprintf(memo->queue, sizeof(memo->queue), "%s", queue);
