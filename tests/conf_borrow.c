@@ -32,13 +32,8 @@ static void app_open(const char *dsn, struct app *a, int found_rows)
 {
 	memset(a, 0, sizeof(*a));
 	if (strncmp(dsn, "sqlite:", 7) == 0) {
-		sqlite3 *s = NULL;
-		char path[1024];
-		snprintf(path, sizeof(path), "%.*s", (int)strcspn(dsn + 7, "?"), dsn + 7);
-		assert_int_equal(sqlite3_open_v2(path, &s, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
-		sqlite3_busy_timeout(s, 5000);
 		a->kind = LQ_CONN_SQLITE;
-		a->conn = s;
+		a->conn = lqt_sqlite_open(dsn, SQLITE_OPEN_READWRITE);
 		return;
 	}
 #ifdef LEASEQ_HAVE_POSTGRES

@@ -1531,6 +1531,19 @@ static char *pq_value(PGconn *pg, const char *sql, char *out, size_t size)
 	return out;
 }
 
+/* A libpq connection of the test's own on the test's schema; skips the
+ * test where libpq alone cannot use the DSN (leaseq-only options). */
+static PGconn *pq_here(void)
+{
+	char sql[128];
+	PGconn *pg = PQconnectdb(dsn);
+	if (PQstatus(pg) != CONNECTION_OK)
+		skip();
+	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
+	pq_ok(pg, sql);
+	return pg;
+}
+
 /* One catalogue statement, unprepared, with its n text parameters. */
 static void pq_run(PGconn *pg, lq_sql_id id, int n, const char *const *p)
 {
@@ -1549,16 +1562,12 @@ static void pq_run(PGconn *pg, lq_sql_id id, int n, const char *const *p)
 static void test_run_counted_in_statement(void **state)
 {
 	(void)state;
-	char sql[256], v[64];
+	char v[64];
 	struct lq_conn *c = conn();
 	script_ok(c, "DELETE FROM lq_run; DELETE FROM lq_counter");
 	done(c);
 
-	PGconn *pg = PQconnectdb(dsn);
-	if (PQstatus(pg) != CONNECTION_OK)
-		skip(); /* a DSN with leaseq-only options: libpq alone cannot use it */
-	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
-	pq_ok(pg, sql);
+	PGconn *pg = pq_here();
 	assert_string_equal(pq_value(pg, "SELECT count(*) FROM pg_trigger WHERE tgname = 'lq_run_counted'", v,
 				     sizeof(v)),
 			    "0");
@@ -1649,11 +1658,7 @@ static void test_due_index_used(void **state)
 	(void)state;
 	char sql[256], plan[8192];
 
-	PGconn *pg = PQconnectdb(dsn);
-	if (PQstatus(pg) != CONNECTION_OK)
-		skip(); /* a DSN with leaseq-only options: libpq alone cannot use it */
-	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
-	pq_ok(pg, sql);
+	PGconn *pg = pq_here();
 	pq_ok(pg, "INSERT INTO lq_task (queue, name, run_at) "
 		  "SELECT CASE WHEN g % 10 = 0 THEN 'other' ELSE 'default' END, 'job', "
 		  "(extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3600000 + g "
@@ -1787,6 +1792,30 @@ static long pages_read(PGconn *pg, const char *name, lq_sql_id id, const char *a
 }
 
 /*
+ * The indexes of columns that most tasks leave NULL hold only the tasks
+ * that have a value: a task added, or claimed (an UPDATE that changes an
+ * indexed column writes an entry in every index that takes the row), then
+ * writes nothing there.  The unique key's upserts name the predicate
+ * (ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL) to infer it.
+ */
+static void test_sparse_indexes_partial(void **state)
+{
+	(void)state;
+	char full[256];
+
+	PGconn *pg = pq_here();
+	pq_value(pg,
+		 "SELECT coalesce(string_agg(c.relname, ', ' ORDER BY c.relname), '') FROM pg_index i "
+		 "JOIN pg_class c ON c.oid = i.indexrelid "
+		 "WHERE i.indrelid = 'lq_task'::regclass AND c.relname IN ('lq_task_unique', 'lq_task_alert') "
+		 "AND i.indpred IS NULL",
+		 full, sizeof(full));
+	PQfinish(pg);
+	if (full[0])
+		fail_msg("indexes of every task, NULL keys included: %s", full);
+}
+
+/*
  * A claim starts at the highest priority that has a due task: the tasks of
  * higher priorities that are not due yet are skipped, not walked.  With
  * 100 000 of them at priority 5 and the due ones at 0, each claim read
@@ -1797,13 +1826,8 @@ static long pages_read(PGconn *pg, const char *name, lq_sql_id id, const char *a
 static void test_claim_skips_future_priorities(void **state)
 {
 	(void)state;
-	char sql[256];
 
-	PGconn *pg = PQconnectdb(dsn);
-	if (PQstatus(pg) != CONNECTION_OK)
-		skip(); /* a DSN with leaseq-only options: libpq alone cannot use it */
-	snprintf(sql, sizeof(sql), "SET search_path TO %s", schema);
-	pq_ok(pg, sql);
+	PGconn *pg = pq_here();
 	pq_ok(pg, "INSERT INTO lq_task (queue, name, run_at, priority) "
 		  "SELECT 'pw', 'later', (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3600000 + g, 5 "
 		  "FROM generate_series(1, 100000) g");
@@ -1890,6 +1914,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_retry_mapping, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_due_index_used, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_claim_skips_future_priorities, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_sparse_indexes_partial, reset, close_all),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -47,11 +47,7 @@ static void claims_skip_future_priorities(void **state)
 	(void)state;
 	const char *dsn = lqt_dsn("sqlite");
 	lq_db *db = lqt_open_fresh(dsn); /* migrated */
-	char path[1024];
-	snprintf(path, sizeof(path), "%.*s", (int)strcspn(dsn + 7, "?"), dsn + 7);
-	sqlite3 *s = NULL;
-	assert_int_equal(sqlite3_open_v2(path, &s, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
-	sqlite3_busy_timeout(s, 5000);
+	sqlite3 *s = lqt_sqlite_open(dsn, SQLITE_OPEN_READWRITE);
 	/* 20 000 tasks of priority 5 due in a year; 20 due ones of priority 0. */
 	exec_ok(s, "WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < 20000) "
 		   "INSERT INTO lq_task (queue, name, run_at, priority) "

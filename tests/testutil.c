@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/types.h>
@@ -218,6 +219,17 @@ static void lqt_fail_setup(lq_db *db, const char *what, lq_status st)
 {
 	print_error("%s: %s: %s\n", what, lq_status_str(st), db != NULL ? lq_errmsg(db) : "");
 	fail();
+}
+
+sqlite3 *lqt_sqlite_open(const char *dsn, int flags)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%.*s", (int)strcspn(dsn + 7, "?"), dsn + 7); /* after "sqlite:" */
+	sqlite3 *s = NULL;
+	if (sqlite3_open_v2(path, &s, flags, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", path, s ? sqlite3_errmsg(s) : "out of memory");
+	sqlite3_busy_timeout(s, 5000);
+	return s;
 }
 
 lq_db *lqt_open_fresh(const char *dsn)

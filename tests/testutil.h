@@ -43,6 +43,11 @@ lq_db *lqt_open(const char *dsn);
 /* Open dsn, drop every leaseq table, migrate.  Fails the cmocka test (or
  * exits 1 outside one) when any step fails. */
 lq_db *lqt_open_fresh(const char *dsn);
+/* A SQLite connection of the test's own on the file of a sqlite: DSN
+ * (flags as sqlite3_open_v2's), waiting up to 5 s for a lock; fails the
+ * cmocka test when it cannot open.  The caller closes it. */
+struct sqlite3;
+struct sqlite3 *lqt_sqlite_open(const char *dsn, int flags);
 /* Delete every row of every leaseq table but lq_schema: a clean slate for
  * the next test without paying for a migration.  LQ_OK or the failure. */
 lq_status lqt_reset(lq_db *db);

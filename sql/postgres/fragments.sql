@@ -646,7 +646,7 @@ SELECT v.q, v.nm, v.pl, COALESCE(v.ra, clk.n + v.dl), v.ma, v.uk, v.ev, v.cr, v.
        (100, $1288::text, $1289::text, $1290::bytea, $1291::bigint, $1292::bigint, $1293::bigint, $1294::text, $1295::bigint, $1296::text, $1297::text, $1298::bigint, $1299::integer, $1300::bigint)) AS v(k, q, nm, pl, ra, dl, ma, uk, ev, cr, tz, mi, pr, tm)
  WHERE v.nm IS NOT NULL
  ORDER BY v.k
-ON CONFLICT (unique_key) DO NOTHING
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id, unique_key
 
 -- PG_INS_WAKE: the rows of a batch insert's CTE ins (id, unique_key), and
@@ -766,7 +766,7 @@ SELECT $1::text, v.nm, v.pl, COALESCE($2::bigint, clk.n + $3::bigint), $4::bigin
        (100, $210::text, $211::bytea)) AS v(k, nm, pl)
  WHERE v.nm IS NOT NULL
  ORDER BY v.k
-ON CONFLICT (unique_key) DO NOTHING
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id, unique_key
 
 -- ACK_CLAIM_ACK: the ack CTEs of task_ack_claim_one_update and _top

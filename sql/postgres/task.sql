@@ -23,7 +23,7 @@ INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
 SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
        $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint
   FROM clk
-ON CONFLICT (unique_key) DO NOTHING
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id;
 
 -- name: task_insert_notify
@@ -49,7 +49,7 @@ ins AS (
   SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
          $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint
     FROM clk
-  ON CONFLICT (unique_key) DO NOTHING
+  ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
   RETURNING id, run_at)
 SELECT id, CASE WHEN seen.run_at IS NULL THEN (SELECT 0 FROM pg_notify('leaseq_task', ''))
                 ELSE (seen.run_at <= (SELECT n FROM clk))::integer END AS busy

@@ -16,7 +16,7 @@
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
 VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13)
-ON CONFLICT (unique_key) DO NOTHING;
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
 
 -- name: task_insert_notify
 -- task_insert and its id in one autocommit statement (no transaction, no
@@ -25,7 +25,7 @@ ON CONFLICT (unique_key) DO NOTHING;
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
 VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13)
-ON CONFLICT (unique_key) DO NOTHING
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id;
 
 -- name: task_last_id
@@ -271,7 +271,7 @@ SELECT q, nm, pl, COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
   FROM ({{TASK_ROWS}}) AS v
  WHERE nm IS NOT NULL
  ORDER BY k
-ON CONFLICT (unique_key) DO NOTHING
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id, unique_key;
 
 -- name: task_insert_many_same
@@ -282,7 +282,7 @@ RETURNING id, unique_key;
 -- places NULL): 211 parameters, not 1 300.
 {{SQLITE_INSERT_MANY_SAME}}
  ORDER BY k
-ON CONFLICT (unique_key) DO NOTHING
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id, unique_key;
 
 -- name: task_insert_many_keyless

@@ -333,7 +333,7 @@ final class Pdo
         $sql = 'INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key, priority, timeout_ms)'
             ." VALUES (?, ?, ?, $runAt, ?, ?, ?, ?)";
         if ('pgsql' === $driver) {
-            $sql .= ' ON CONFLICT (unique_key) DO NOTHING RETURNING id';
+            $sql .= ' ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING RETURNING id';
         } elseif ('sqlite' === $driver) {
             $sql .= ' ON CONFLICT DO NOTHING';
         }
