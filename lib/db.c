@@ -591,6 +591,14 @@ int lq__row_int(void *ctx, const lq_value *cols, int ncols)
 	return 0;
 }
 
+int lq__row_int2(void *ctx, const lq_value *cols, int ncols)
+{
+	int64_t *out = ctx;
+	for (int i = 0; i < ncols && i < 2; i++)
+		out[i] = lq__col_int(&cols[i]);
+	return 0;
+}
+
 lq_status lq__schema_version(lq_db *db, int *version)
 {
 	int64_t exists = 0, v = 0;

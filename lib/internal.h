@@ -158,6 +158,9 @@ lq_status lq__col_dup(const lq_value *v, char **out, size_t *len);
 int64_t lq__col_int(const lq_value *v);
 /* Row callback: the first column of the row, as an integer, into *(int64_t *)ctx. */
 int lq__row_int(void *ctx, const lq_value *cols, int ncols);
+/* Row callback: the first two columns, as integers, into ((int64_t *)ctx)[0]
+ * and [1]; a column the row lacks leaves its place as it was. */
+int lq__row_int2(void *ctx, const lq_value *cols, int ncols);
 /* Parameter for an optional string: NULL or "" -> NULL. */
 lq_value lq__v_opt_text(const char *s);
 

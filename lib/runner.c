@@ -500,14 +500,6 @@ static void runner_lease_name(const char *queue, char *buf, size_t size)
 	snprintf(buf, size, "%s#%016llx", prefix, (unsigned long long)h);
 }
 
-static int probe_row(void *ctx, const lq_value *c, int n)
-{
-	int64_t *out = ctx;
-	for (int i = 0; i < n && i < LQ_COLS_tick_probe; i++)
-		out[i] = lq__col_int(&c[i]);
-	return 0;
-}
-
 LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_report *report)
 {
 	lq_run_report tmp;
@@ -525,7 +517,7 @@ LQ_EXTERN(lq_status) lq_runner_tick(lq_runner *r, int64_t budget_ms, lq_run_repo
 	/* The cheap path every web hit pays: one read, no schema check, no write. */
 	int64_t probe[LQ_COLS_tick_probe] = {0, 0};
 	lq_value pp[2] = {lq__v_text(name), lq__v_text(queue)};
-	lq_status st = lq__exec(r->db, "tick", LQ_SQL_tick_probe, pp, 2, probe_row, probe, NULL);
+	lq_status st = lq__exec(r->db, "tick", LQ_SQL_tick_probe, pp, 2, lq__row_int2, probe, NULL);
 	if (st != LQ_OK) {
 		rep->stopped = LQ_STOP_ERROR;
 		/* A database without the schema says so in the usual words. */

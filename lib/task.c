@@ -289,18 +289,6 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	return LQ_OK;
 }
 
-/* task_insert_notify's row: the id, and where the dialect says it, whether
- * the queue was busy (sql/postgres/task.sql). */
-static int row_id_busy(void *ctx, const lq_value *cols, int ncols)
-{
-	int64_t *got = ctx;
-	if (ncols > 0)
-		got[0] = lq__col_int(&cols[0]);
-	if (ncols > 1)
-		got[1] = lq__col_int(&cols[1]);
-	return 0;
-}
-
 LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
 				 int64_t *id, int *existed)
 {
@@ -323,10 +311,10 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) && !a.concurrency_key && !a.part) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
-		int64_t got[2] = {0, 0}; /* id, busy */
+		int64_t got[2] = {0, 0}; /* id, and where the dialect says it, busy */
 		int skip_look = (db->be->caps & LQ_CAP_NOTIFY) && lq__memo_yes(&db->wake_busy, a.queue, LQ_WAKE_BUSY_MS);
 		st = lq__exec_once(db, "task add", skip_look ? LQ_SQL_task_insert : LQ_SQL_task_insert_notify, a.p,
-				   ADD_NPARAMS, row_id_busy, got, NULL);
+				   ADD_NPARAMS, lq__row_int2, got, NULL);
 		if (st != LQ_OK)
 			return st;
 		if (!skip_look && got[1] == 1)
