@@ -495,6 +495,25 @@ static void limited_in_turn(void **state)
 	lq_task_clear(&more);
 	lq_task_clear(&t[0]);
 	lq_task_clear(&t[1]);
+
+	/* The cap holds for a fair batch too, in either mode: its one
+	 * statement leaves capped tasks to the limits' gate. */
+	for (int mode = 0; mode < 2; mode++) {
+		const char *queue = mode ? "lqb1" : "lqb0";
+		char cap[16];
+		snprintf(cap, sizeof(cap), "queue:%s", queue);
+		lqt_set_limit(db, cap, 2, 0, 0);
+		for (int i = 0; i < 6; i++)
+			add_keyed_part(db, queue, i % 2 ? "B" : "A", NULL, now - 1000 + i);
+		lq_task b[6];
+		n = 0;
+		assert_lq_ok(db, lq_task_claim(db, queue, mode ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE, 30000, b, 6,
+					       &n));
+		assert_int_equal(n, 2);
+		assert_int_equal(b[0].payload[0] + b[1].payload[0], 'A' + 'B');
+		for (size_t i = 0; i < n; i++)
+			lq_task_clear(&b[i]);
+	}
 }
 
 /* A saturated key (or a rate with no start left) is skipped in its

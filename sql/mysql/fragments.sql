@@ -92,11 +92,13 @@ SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
    AND {{PART_DUE_X}}
  ORDER BY x.run_at, x.id LIMIT 1
 
--- PART_LIMITED_T: LIMITED of a task row t of any queue: 1 when its claim
--- must pass the limits' gate (its key, or its queue's limit), else 0.
+-- PART_LIMITED_T: LIMITED of a task row t of queue ?1: 1 when its claim
+-- must pass the limits' gate (its key, or the queue's limit), else 0.
+-- The queue's limit row is looked up by ?1, once a statement, not by
+-- t.queue once a row.
 -- fragment: PART_LIMITED_T
 CASE WHEN t.concurrency_key IS NOT NULL
-       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = CONCAT('queue:', t.queue)) THEN 1 ELSE 0 END
+       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = CONCAT('queue:', ?1)) THEN 1 ELSE 0 END
 
 -- PART_DUE_D: the same test of alias d (the top due priority's probe).
 -- fragment: PART_DUE_D

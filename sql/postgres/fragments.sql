@@ -269,11 +269,13 @@ x.run_at <= (SELECT n FROM clk) AND x.paused = 0 AND (x.claim_until IS NULL OR x
        OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = x.concurrency_key AND ({{LIMIT_SHUT_KEY}})
                       OFFSET 0))
 
--- PART_LIMITED_T: LIMITED of a task row t of any queue: 1 when its claim
--- must pass the limits' gate (its key, or its queue's limit), else 0.
+-- PART_LIMITED_T: LIMITED of a task row t of queue $1: 1 when its claim
+-- must pass the limits' gate (its key, or the queue's limit), else 0.
+-- The queue's limit row is looked up by $1, once a statement: by t.queue
+-- it was a probe of lq_limit per row, a tenth of a fair batch.
 -- fragment: PART_LIMITED_T
 CASE WHEN t.concurrency_key IS NOT NULL
-       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || t.queue) THEN 1 ELSE 0 END
+       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || {{QUEUE_ARG}}) THEN 1 ELSE 0 END
 
 -- CLAIMED_COLS_G: TASK_COLS of a claimed row g (a DELETE's or an UPDATE's
 -- RETURNING t.*), as every one-statement claim (task.sql, ack_claim.sql,

@@ -271,11 +271,13 @@ x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until
   AND (x.concurrency_key IS NULL
        OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = x.concurrency_key AND ({{LIMIT_SHUT_KEY}})))
 
--- PART_LIMITED_T: LIMITED of a task row t of any queue: 1 when its claim
--- must pass the limits' gate (its key, or its queue's limit), else 0.
+-- PART_LIMITED_T: LIMITED of a task row t of queue ?1: 1 when its claim
+-- must pass the limits' gate (its key, or the queue's limit), else 0.
+-- The queue's limit row is looked up by ?1, once a statement, not by
+-- t.queue once a row.
 -- fragment: PART_LIMITED_T
 CASE WHEN t.concurrency_key IS NOT NULL
-       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || t.queue) THEN 1 ELSE 0 END
+       OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || ?1) THEN 1 ELSE 0 END
 
 -- SQLITE_INSERT_MANY_SAME: the INSERT of task_insert_many_same and
 -- task_insert_many_keyless up to their WHERE: the options (?1..?11) once,
