@@ -243,6 +243,7 @@ static int joins_app_tx(lq_sql_id id)
 {
 	switch (id) {
 	case LQ_SQL_task_insert:
+	case LQ_SQL_task_insert_keyed:
 	case LQ_SQL_task_insert_notify:
 	case LQ_SQL_task_insert_many:
 	case LQ_SQL_task_insert_many_notify:
@@ -278,6 +279,10 @@ int lq__app_tx(lq_db *db)
 lq_status lq__borrow_check(lq_db *db, const char *what, lq_sql_id id)
 {
 	if (!lq__app_tx(db) || ((int)id < LQ_SQL__COUNT && joins_app_tx(id)))
+		return LQ_OK;
+	/* An add's own rows, inserted by this transaction and seen by no one
+	 * else: writing them holds no lock anyone could wait on. */
+	if (db->adding && (id == LQ_SQL_task_set_concurrency_key || id == LQ_SQL_task_steer_set))
 		return LQ_OK;
 	return lq__fail(db, LQ_ETXOPEN,
 			"%s: not allowed inside the application's open transaction on a borrowed "

@@ -51,6 +51,7 @@ struct lq_db {
 	int borrowed;         /* conn is the application's (lq_open_borrowed) */
 	unsigned open_flags;  /* lq_open_ex's LQ_OPEN_*, for every (re)connect */
 	int joined;           /* lq__tx is running inside the application's transaction */
+	int adding;           /* lq_task_add(_many) is writing the rows it inserted */
 	lq_notice_fn notice_fn; /* lq_set_notice_fn, or NULL */
 	void *notice_ctx;
 	uint64_t noticed[8];  /* hashes of the remarks already passed on */
@@ -261,15 +262,14 @@ lq_status lq__limit_take(lq_db *db, const char *what, const char *key, const cha
 lq_status lq__limit_untake(lq_db *db, const char *what, const struct lq__limit_gate *g);
 /* The concurrency key of lq_task_opts (version 2), or NULL. */
 const char *lq__opts_concurrency_key(const lq_task_opts *opts);
-/* Fair share across partitions (partition.c).  lq__part_add: in the add's
- * transaction, give task id its partition and the queue the partition's
- * row (and the row of the tasks without one).  lq__part_on: whether the
+/* Fair share across partitions (partition.c).  lq__part_on: whether the
  * claims of queue go the fair way (read at most once a second per handle;
- * a handle that adds a partitioned task knows at once). */
-lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id);
-/* lq__part_add for the n tasks of a batch add's chunk (n up to
- * LQ_ADD_MANY_CHUNK; parts[i] NULL: none), a partition at a time: one
- * write of the tasks' partition and one of the rows each. */
+ * a handle that adds a partitioned task knows at once).
+ * lq__part_add_many: in a batch add's transaction, give the n tasks of a
+ * chunk (n up to LQ_ADD_MANY_CHUNK; parts[i] NULL: none) their partitions
+ * and the queue the partitions' rows (and the row of the tasks without
+ * one), a partition at a time: one write of the tasks' partition and one
+ * of the rows each.  (A single add's insert sets the partition itself.) */
 lq_status lq__part_add_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts,
 			    const int64_t *ids);
 /* The partition rows a task of part in queue needs (a task put back or

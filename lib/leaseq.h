@@ -238,11 +238,12 @@ LQ_EXTERN(void) lq_set_notice_fn(lq_db *db, lq_notice_fn fn, void *ctx);
  *
  * While a transaction is open on the connection (PQtransactionStatus,
  * sqlite3_get_autocommit, SERVER_STATUS_IN_TRANS), leaseq never sends
- * BEGIN, COMMIT or ROLLBACK: lq_task_add runs inside that transaction and
- * the read-only calls (lq_task_get, lq_task_list, lq_lease_get,
- * lq_lease_list, lq_queue_list, lq_queue_next_due, lq_now,
+ * BEGIN, COMMIT or ROLLBACK: lq_task_add and lq_task_add_many run inside
+ * that transaction and the read-only calls (lq_task_get, lq_task_list,
+ * lq_lease_get, lq_lease_list, lq_queue_list, lq_queue_next_due, lq_now,
  * lq_schema_status) read through it.  Every other call (claims, ack/fail,
- * leases, runners, migrations, admin changes) returns LQ_ETXOPEN before
+ * leases, runners, migrations, admin changes), and an add of a task with a
+ * partition (its row in lq_partition is the claims'), returns LQ_ETXOPEN before
  * sending anything: nothing is changed and the application's transaction
  * is untouched.  A conflict inside the application's transaction (a
  * deadlock, SQLITE_BUSY) is not retried: LQ_ERROR, the application rolls

@@ -48,13 +48,6 @@ lq_status lq__part_touch(lq_db *db, const char *what, const char *queue, const c
 	return lq__exec(db, what, LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL);
 }
 
-lq_status lq__part_add(lq_db *db, const char *queue, const char *part, int64_t id)
-{
-	lq_value s[2] = {lq_v_int(id), lq__v_text(part)};
-	lq_status st = lq__exec(db, "task add", LQ_SQL_task_set_part, s, 2, NULL, NULL, NULL);
-	return st == LQ_OK ? lq__part_touch(db, "task add", queue, part) : st;
-}
-
 enum { PART_SET = 100 }; /* the ids a task_set_part_set takes */
 _Static_assert(LQ_ADD_MANY_CHUNK <= PART_SET, "a chunk's tasks of one partition fit one task_set_part_set");
 

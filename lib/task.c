@@ -169,17 +169,25 @@ static lq_status add_body(lq_db *db, void *arg)
 	int64_t n = 0;
 	a->id = 0;
 	a->existed = 0;
-	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
+	lq_status st;
+	if (a->concurrency_key || a->part) {
+		/* The key and the partition go in with the row. */
+		lq_value p[ADD_NPARAMS + 2];
+		memcpy(p, a->p, sizeof(a->p));
+		p[ADD_NPARAMS] = lq__v_opt_text(a->concurrency_key);
+		p[ADD_NPARAMS + 1] = lq__v_opt_text(a->part);
+		st = lq__exec(db, "task add", LQ_SQL_task_insert_keyed, p, ADD_NPARAMS + 2, NULL, NULL, &n);
+	} else {
+		st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
+	}
 	if (st != LQ_OK)
 		return st;
 	if (n == 1) {
 		st = lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
 		if (st == LQ_OK && lq__steer_wanted(a->opts))
 			st = lq__steer_store(db, a->id, a->opts);
-		if (st == LQ_OK && a->concurrency_key)
-			st = set_concurrency_key(db, a->id, a->concurrency_key);
 		if (st == LQ_OK && a->part)
-			st = lq__part_add(db, a->queue, a->part, a->id);
+			st = lq__part_touch(db, "task add", a->queue, a->part);
 		return st;
 	}
 	if (!a->unique_key)
@@ -289,6 +297,22 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	return LQ_OK;
 }
 
+/* Inside the application's open transaction on a borrowed connection an
+ * add may write only the rows it inserts.  A partition's add also writes
+ * the queue's row of that partition in lq_partition, which the fair
+ * claims lock and stamp (and MySQL's INSERT IGNORE would hold a lock on
+ * until the application commits): refused before anything is sent. */
+static lq_status add_joins_app_tx(lq_db *db, const char *name, const lq_task_opts *opts)
+{
+	if (!task_part(opts) || !lq__app_tx(db))
+		return LQ_OK;
+	return lq__fail(db, LQ_ETXOPEN,
+			"task \"%s\": a task with a partition cannot be added inside the application's open "
+			"transaction on a borrowed connection (its partition's row is shared with the claims): "
+			"commit or roll back first; nothing was changed",
+			name);
+}
+
 LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts *opts,
 				 int64_t *id, int *existed)
 {
@@ -301,7 +325,7 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	memset(&a, 0, sizeof(a));
 	int64_t now = 0;
 	lq_status st = add_params(db, name, opts, a.p, &now);
-	if (st != LQ_OK || (st = lq__ready(db)) != LQ_OK)
+	if (st != LQ_OK || (st = lq__ready(db)) != LQ_OK || (st = add_joins_app_tx(db, name, opts)) != LQ_OK)
 		return st;
 	a.unique_key = opts && opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
 	a.opts = opts;
@@ -325,7 +349,9 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 			return LQ_OK;
 		}
 	}
+	db->adding = 1;
 	st = lq__tx(db, 1, "task add", add_body, &a);
+	db->adding = 0;
 	if (st != LQ_OK)
 		return st;
 	if (id)
@@ -639,7 +665,15 @@ LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *na
 			first[keys[k].i] = first[keys[k - 1].i];
 	if ((st = lq__ready(db)) != LQ_OK)
 		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if ((st = add_joins_app_tx(db, names[i], opts ? opts[i] : NULL)) != LQ_OK) {
+			if (invalid)
+				*invalid = i;
+			goto out;
+		}
+	}
 	st = LQ__RETRY;
+	db->adding = 1;
 	if (many_lone(m)) {
 		m->lone = 1;
 		st = many_body(db, m); /* LQ__RETRY: it inserted nothing */
@@ -647,6 +681,7 @@ LQ_EXTERN(lq_status) lq_task_add_many(lq_db *db, size_t n, const char *const *na
 	}
 	if (st == LQ__RETRY)
 		st = lq__tx(db, 1, "task add", many_body, m);
+	db->adding = 0;
 	if (st != LQ_OK) {
 		for (size_t i = 0; i < n; i++)
 			my_ids[i] = my_existed[i] = 0;

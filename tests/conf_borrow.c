@@ -248,6 +248,57 @@ static void borrow_batch(void **state)
 	app_close(&a);
 }
 
+/* Inside the application's transaction a task with a concurrency key or a
+ * schedule's steering is added whole, alone or in a batch; one with a
+ * partition (whose row in lq_partition the claims share) is refused before
+ * anything is sent, and so is a batch with one: never a task without the
+ * option asked for. */
+static void borrow_task_options(void **state)
+{
+	lq_db *db = DB(state), *b = NULL;
+	struct app a;
+	lq_task t;
+	lq_schedule sc;
+
+	app_setup(state, &a);
+	app_sql(&a, CONF(state)->backend[0] == 's' ? "BEGIN" : "START TRANSACTION");
+	assert_lq_ok(b, lq_open_borrowed(a.kind, a.conn, &b));
+	lq_task_opts keyed = LQ_TASK_OPTS_INIT, part = LQ_TASK_OPTS_INIT, steered = LQ_TASK_OPTS_INIT;
+	keyed.concurrency_key = "outbox-k";
+	part.partition = "tenant-1";
+	steered.every_ms = 60000;
+	steered.overlap = LQ_OVERLAP_SKIP;
+	int64_t ids[4] = {0, 0, 0, 0};
+	assert_lq_ok(b, lq_task_add(b, "outbox-keyed", &keyed, &ids[0], NULL));
+	assert_lq_ok(b, lq_task_add(b, "outbox-steered", &steered, &ids[1], NULL));
+	int64_t refused = 7;
+	assert_lq(b, LQ_ETXOPEN, lq_task_add(b, "outbox-part", &part, &refused, NULL));
+	assert_int_equal(refused, 0);
+	assert_non_null(strstr(lq_errmsg(b), "partition"));
+	const char *names[2] = {"outbox-batch-keyed", "outbox-batch-part"};
+	const lq_task_opts *both[2] = {&keyed, &part};
+	size_t invalid = 9;
+	assert_lq(b, LQ_ETXOPEN, lq_task_add_many(b, 2, names, both, ids + 2, NULL, &invalid));
+	assert_int_equal(invalid, 1);
+	assert_lq_ok(b, lq_task_add_many(b, 1, names, both, ids + 2, NULL, NULL));
+	app_sql(&a, "COMMIT");
+	assert_int_equal(lqt_count_tasks(db, NULL, 0), 3);
+	for (int i = 0; i < 3; i += 2) {
+		assert_lq_ok(db, lq_task_get(db, ids[i], &t));
+		assert_string_equal(t.concurrency_key, "outbox-k");
+		lq_task_clear(&t);
+	}
+	assert_lq_ok(db, lq_schedule_get(db, ids[1], &sc));
+	assert_int_equal(sc.overlap, LQ_OVERLAP_SKIP);
+	/* Outside a transaction the same handle adds it. */
+	assert_lq_ok(b, lq_task_add(b, "outbox-part", &part, &ids[3], NULL));
+	char got[LQ_NAME_MAX + 1];
+	assert_lq_ok(db, lq_task_partition(db, ids[3], got, sizeof(got)));
+	assert_string_equal(got, "tenant-1");
+	lq_close(b);
+	app_close(&a);
+}
+
 /* lq_close leaves the connection to the application, still usable; a
  * second handle on it works inside a transaction too (PostgreSQL: the
  * statements the first one prepared are found, not prepared again). */
@@ -374,6 +425,7 @@ int lqt_conf_borrow(void)
 		cmocka_unit_test_setup(borrow_commit, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_rollback, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_batch, lqt_conf_test_setup),
+		cmocka_unit_test_setup(borrow_task_options, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_close_keeps_conn, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_refused_in_tx, lqt_conf_test_setup),
 		cmocka_unit_test_setup(borrow_bad, lqt_conf_test_setup),

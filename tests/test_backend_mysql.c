@@ -524,6 +524,20 @@ static void test_duplicate_insert(void **state)
 	assert_int_equal(r->c[0][0].i, pid[0].i);
 	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 13, r), 0);
 	assert_int_equal(r->n, 0);
+	/* With a concurrency key and a partition in the insert: the key is
+	 * still taken. */
+	lq_value pkp[15];
+	memcpy(pkp, pt, sizeof(pt));
+	pkp[13] = txt("ck");
+	pkp[14] = txt("pp");
+	assert_int_equal(RUN(c, LQ_SQL_task_insert_keyed, pkp, 15, NULL), 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert_keyed, pkp, 15, NULL), 1);
+	RUN(c, LQ_SQL_task_find_unique, pk, 1, r);
+	pid[0] = lq_v_int(r->c[0][0].i);
+	RUN(c, LQ_SQL_task_part_get, pid, 1, r);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->c[0][0].s, "pp");
 	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
 
 	/* Another migrator's record. */

@@ -677,6 +677,19 @@ static void test_every_statement(void **state)
 	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
 	assert_int_equal(r.n, 0);
 	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id2)), 1);
+	/* A task with a concurrency key and a partition: both in the insert. */
+	assert_int_equal(RUN(c, task_insert_keyed, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+			     lq__v_text("u3"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0),
+			     lq_v_null(), lq__v_text("ck"), lq__v_text("pp")), 1);
+	assert_int_equal(RUN(c, task_insert_keyed, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+			     lq__v_text("u3"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0),
+			     lq_v_null(), lq__v_text("ck"), lq_v_null()), 0);
+	DID(task_insert_keyed);
+	RUN(c, task_find_unique, &r, lq__v_text("u3"));
+	int64_t id3 = r.i[0];
+	RUN(c, task_part_get, &r, lq_v_int(id3));
+	assert_string_equal(r.s[0], "pp");
+	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id3)), 1);
 	{
 		/* Bulk enqueue: two tasks in the NULL-padded statement, the one
 		 * with the taken key "u1" skipped. */
@@ -976,7 +989,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_task_ack_run, LQ_SQL_task_ack_run_many, LQ_SQL_task_ack_claim_one_update,
 		LQ_SQL_task_ack_claim_one_update_top,
 		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_serve,
-		LQ_SQL_partition_forget, LQ_SQL_task_set_part, LQ_SQL_task_set_part_set, LQ_SQL_task_part_get,
+		LQ_SQL_partition_forget, LQ_SQL_task_set_part_set, LQ_SQL_task_part_get,
 		LQ_SQL_task_claim_fair_delete, LQ_SQL_task_claim_fair_update, LQ_SQL_task_claim_fair_one_delete,
 		LQ_SQL_task_claim_fair_one_update,
 		LQ_SQL_task_candidates_fair, LQ_SQL_task_fair_due_any, LQ_SQL_task_claim_fair_turn_delete,

@@ -92,6 +92,8 @@
 							?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron, \
 							?10 tz, ?11 missed, ?12 priority, ?13 timeout_ms|NULL) \
 							-> affected (0: unique key taken) */                  \
+	X(task_insert_keyed, 0)                     /* (as task_insert, ?14 concurrency_key|NULL, \
+							?15 partition|NULL) -> affected */                    \
 	X(task_insert_notify, 1)                    /* (as task_insert) -> (id) if inserted, and wakes workers: \
 							one statement; only where LQ_CAP_ONE_STATEMENT_ADD */ \
 	X(task_insert_many, 2)                      /* (13 parameters per task, as task_insert + ?12 priority, \
@@ -330,7 +332,6 @@
 							name order; where present, a fair claim of several   \
 							tasks starts with it */                              \
 	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
-	X(task_set_part, 0)                         /* (?1 id, ?2 partition) */                               \
 	X(task_set_part_set, 0)                     /* (?1..?100 ids, NULL-padded, ?101 partition) */          \
 	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \
 	X(task_claim_fair_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1 in fair \

@@ -20,6 +20,15 @@ INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms)
 VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13);
 
+-- name: task_insert_keyed
+-- task_insert of a task with a concurrency key ?14 or a partition ?15
+-- (NULL: none): both go in with the row, not by an UPDATE after it.
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
+        ?14, COALESCE(?15, ''));
+
 -- name: task_insert_notify
 -- columns: task_insert_notify 0 the backend makes its one row from mysql_stmt_insert_id
 -- task_insert as one autocommit statement; the backend returns the new id

@@ -53,11 +53,8 @@ DELETE FROM lq_partition p
  WHERE p.queue = $1::text
    AND NOT EXISTS (SELECT 1 FROM lq_task t WHERE t.queue = $1::text AND t.part = p.name);
 
--- name: task_set_part
-UPDATE lq_task SET part = $2::text WHERE id = $1::bigint;
-
 -- name: task_set_part_set
--- task_set_part for up to 100 tasks of one partition at once (a batch
+-- The partition $101 of up to 100 tasks at once (a batch
 -- add writes its tasks' partitions a partition at a time).
 UPDATE lq_task SET part = $101::text
  WHERE id IN ({{PG_SET_IDS}});

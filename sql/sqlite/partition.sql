@@ -44,11 +44,8 @@ DELETE FROM lq_partition
    AND NOT EXISTS (SELECT 1 FROM lq_task t INDEXED BY lq_task_part
                     WHERE t.queue = ?1 AND t.part = lq_partition.name);
 
--- name: task_set_part
-UPDATE lq_task SET part = ?2 WHERE id = ?1;
-
 -- name: task_set_part_set
--- task_set_part for up to 100 tasks of one partition at once (a batch
+-- The partition ?101 of up to 100 tasks at once (a batch
 -- add writes its tasks' partitions a partition at a time).
 UPDATE lq_task SET part = ?101 WHERE id IN ({{CLAIM_SET_IDS}});
 

@@ -18,6 +18,16 @@ INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
 VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13)
 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
 
+-- name: task_insert_keyed
+-- task_insert of a task with a concurrency key ?14 or a partition ?15
+-- (NULL: none): both go in with the row, not by an UPDATE after it.
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
+        ?14, COALESCE(?15, ''))
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
+
 -- name: task_insert_notify
 -- task_insert and its id in one autocommit statement (no transaction, no
 -- second read); SQLite has no wake-up to send.  No row back: the unique key
