@@ -243,7 +243,6 @@ static int joins_app_tx(lq_sql_id id)
 {
 	switch (id) {
 	case LQ_SQL_task_insert:
-	case LQ_SQL_task_insert_keyed:
 	case LQ_SQL_task_insert_notify:
 	case LQ_SQL_task_insert_many:
 	case LQ_SQL_task_insert_many_notify:

@@ -137,9 +137,12 @@ static const char *task_part(const lq_task_opts *opts)
 #define ADD_NPARAMS 13
 #define ADD_NAME 1    /* where add_params puts the name ... */
 #define ADD_PAYLOAD 2 /* ... and the payload */
+/* task_insert and task_insert_notify take two more: the concurrency key
+ * and the partition. */
+#define ADD_ONE_NPARAMS (ADD_NPARAMS + 2)
 
 struct add_ctx {
-	lq_value p[ADD_NPARAMS];
+	lq_value p[ADD_ONE_NPARAMS];
 	const char *unique_key;
 	const lq_task_opts *opts; /* for its steering (version 2) */
 	const char *concurrency_key;
@@ -169,17 +172,7 @@ static lq_status add_body(lq_db *db, void *arg)
 	int64_t n = 0;
 	a->id = 0;
 	a->existed = 0;
-	lq_status st;
-	if (a->concurrency_key || a->part) {
-		/* The key and the partition go in with the row. */
-		lq_value p[ADD_NPARAMS + 2];
-		memcpy(p, a->p, sizeof(a->p));
-		p[ADD_NPARAMS] = lq__v_opt_text(a->concurrency_key);
-		p[ADD_NPARAMS + 1] = lq__v_opt_text(a->part);
-		st = lq__exec(db, "task add", LQ_SQL_task_insert_keyed, p, ADD_NPARAMS + 2, NULL, NULL, &n);
-	} else {
-		st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
-	}
+	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_ONE_NPARAMS, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
 	if (n == 1) {
@@ -332,13 +325,15 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	a.concurrency_key = lq__opts_concurrency_key(opts);
 	a.queue = opts && opts->queue ? opts->queue : LQ_DEFAULT_QUEUE;
 	a.part = task_part(opts);
-	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) && !a.concurrency_key && !a.part) {
+	a.p[ADD_NPARAMS] = lq__v_opt_text(a.concurrency_key);
+	a.p[ADD_NPARAMS + 1] = lq__v_opt_text(a.part);
+	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) && !a.part) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t got[2] = {0, 0}; /* id, and where the dialect says it, busy */
 		int skip_look = (db->be->caps & LQ_CAP_NOTIFY) && lq__memo_yes(&db->wake_busy, a.queue, LQ_WAKE_BUSY_MS);
 		st = lq__exec_once(db, "task add", skip_look ? LQ_SQL_task_insert : LQ_SQL_task_insert_notify, a.p,
-				   ADD_NPARAMS, lq__row_int2, got, NULL);
+				   ADD_ONE_NPARAMS, lq__row_int2, got, NULL);
 		if (st != LQ_OK)
 			return st;
 		if (!skip_look && got[1] == 1)

@@ -318,6 +318,20 @@ static void many_one_statement(void **state)
 	assert_int_equal(existed[3], 1);
 	assert_int_equal(existed[4], 0);
 	assert_int_equal(lqt_count_tasks(db, "bulk-one", 0), 3 * N + 1);
+
+	/* A concurrency key goes in with the row: no more statements than a
+	 * plain add, and the task has it. */
+	lq_task_opts keyed = first;
+	keyed.concurrency_key = "bulk-one-k";
+	before = lq_db_statements(db);
+	assert_lq_ok(db, lq_task_add(db, "keyed", &keyed, &id, NULL));
+	int64_t with_key = lq_db_statements(db) - before;
+	if (!lqt_retry_storm())
+		assert_int_equal(with_key, one);
+	lq_task t;
+	assert_lq_ok(db, lq_task_get(db, id, &t));
+	assert_string_equal(t.concurrency_key, "bulk-one-k");
+	lq_task_clear(&t);
 }
 
 /* A batch whose tasks share their options (the usual batch) goes with the

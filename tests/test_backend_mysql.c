@@ -445,10 +445,10 @@ static void blob_roundtrip(struct lq_conn *c, size_t size)
 	buf[size - 1] = 0;
 	char q[64];
 	name(q, sizeof(q), "blob_q");
-	lq_value p[13] = {txt(q),      txt("blob"), lq_v_blob(buf, size), lq_v_null(), lq_v_int(60000),
+	lq_value p[15] = {txt(q),      txt("blob"), lq_v_blob(buf, size), lq_v_null(), lq_v_int(60000),
 			  lq_v_int(3), lq_v_null(), lq_v_null(),          lq_v_null(), lq_v_null(),
-			  lq_v_int(0), lq_v_int(0), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 13, NULL), 1);
+			  lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 15, NULL), 1);
 	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
 	assert_int_equal(r->n, 1);
 	int64_t id = r->c[0][0].i;
@@ -502,13 +502,13 @@ static void test_duplicate_insert(void **state)
 	char q[64], k[64];
 	name(q, sizeof(q), "dup_q");
 	name(k, sizeof(k), "dup_key");
-	lq_value pt[13] = {txt(q),      txt("u"), lq_v_null(), lq_v_null(), lq_v_int(0),
+	lq_value pt[15] = {txt(q),      txt("u"), lq_v_null(), lq_v_null(), lq_v_int(0),
 			   lq_v_int(3), txt(k),   lq_v_null(), lq_v_null(), lq_v_null(),
-			   lq_v_int(0), lq_v_int(0), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 13, NULL), 1);
+			   lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 15, NULL), 1);
 	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
 	int64_t id = r->c[0][0].i;
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 13, NULL), 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 15, NULL), 0);
 	lq_value pk[1] = {txt(k)};
 	RUN(c, LQ_SQL_task_find_unique, pk, 1, r);
 	assert_int_equal(r->n, 1);
@@ -516,13 +516,13 @@ static void test_duplicate_insert(void **state)
 	lq_value pid[1] = {lq_v_int(id)};
 	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
 	/* The one-statement enqueue: its row is the new id; a taken key gives none. */
-	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 13, r), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 15, r), 1);
 	assert_int_equal(r->n, 1);
 	assert_true(r->c[0][0].i > id);
 	pid[0] = lq_v_int(r->c[0][0].i);
 	RUN(c, LQ_SQL_task_find_unique, pk, 1, r);
 	assert_int_equal(r->c[0][0].i, pid[0].i);
-	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 13, r), 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert_notify, pt, 15, r), 0);
 	assert_int_equal(r->n, 0);
 	/* With a concurrency key and a partition in the insert: the key is
 	 * still taken. */
@@ -530,9 +530,9 @@ static void test_duplicate_insert(void **state)
 	memcpy(pkp, pt, sizeof(pt));
 	pkp[13] = txt("ck");
 	pkp[14] = txt("pp");
-	assert_int_equal(RUN(c, LQ_SQL_task_insert_keyed, pkp, 15, NULL), 0);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pkp, 15, NULL), 0);
 	assert_int_equal(RUN(c, LQ_SQL_task_delete, pid, 1, NULL), 1);
-	assert_int_equal(RUN(c, LQ_SQL_task_insert_keyed, pkp, 15, NULL), 1);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pkp, 15, NULL), 1);
 	RUN(c, LQ_SQL_task_find_unique, pk, 1, r);
 	pid[0] = lq_v_int(r->c[0][0].i);
 	RUN(c, LQ_SQL_task_part_get, pid, 1, r);
@@ -577,10 +577,10 @@ static void test_found_rows(void **state)
 	struct rows *r = rows_new();
 	char q[64];
 	name(q, sizeof(q), "found_q");
-	lq_value pt[13] = {txt(q),      txt("f"),     lq_v_null(), lq_v_null(), lq_v_int(0),
+	lq_value pt[15] = {txt(q),      txt("f"),     lq_v_null(), lq_v_null(), lq_v_int(0),
 			   lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(),
-			   lq_v_int(0), lq_v_int(0), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 13, NULL), 1);
+			   lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 15, NULL), 1);
 	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
 	lq_value p[2] = {lq_v_int(r->c[0][0].i), lq_v_int(0)};
 	assert_int_equal(RUN(c, LQ_SQL_task_set_paused, p, 2, NULL), 1); /* already 0 */
@@ -998,10 +998,10 @@ static int64_t add_task(struct lq_conn *c, const char *q, const char *nm, lq_val
 			lq_value every)
 {
 	struct rows *r = rows_new();
-	lq_value p[13] = {txt(q),      txt(nm),     lq_v_blob("x", 1), run_at,      lq_v_int(delay),
+	lq_value p[15] = {txt(q),      txt(nm),     lq_v_blob("x", 1), run_at,      lq_v_int(delay),
 			  lq_v_int(3), lq_v_null(), every,             lq_v_null(), lq_v_null(),
-			  lq_v_int(0), lq_v_int(0), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 13, NULL), 1);
+			  lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()};
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 15, NULL), 1);
 	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
 	int64_t id = r->c[0][0].i;
 	rows_del(r);

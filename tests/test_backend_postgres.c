@@ -447,7 +447,7 @@ static void test_bytea_roundtrip(void **state)
 		p[k] = (k % 3 == 0) ? 0 : (unsigned char)(k * 131 + (k >> 9));
 	int64_t aff = RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("big"), lq_v_blob(p, n),
 			  lq_v_null(), lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(),
-			  lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
+			  lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
 	assert_int_equal(aff, 1);
 	RUN0(c, task_last_id, &r);
 	int64_t id = r.i[0];
@@ -467,13 +467,13 @@ static void test_bytea_roundtrip(void **state)
 	/* An empty payload is not NULL, and NULL stays NULL. */
 	RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("empty"), lq_v_blob(NULL, 0),
 	    lq_v_null(), lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(),
-	    lq_v_int(0), lq_v_int(0), lq_v_null());
+	    lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
 	RUN0(c, task_last_id, &r);
 	RUN(c, task_get, &r, lq_v_int(r.i[0]));
 	assert_int_equal(r.type[3], LQ_V_BLOB);
 	assert_int_equal(r.blob_len, 0);
 	RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("none"), lq_v_null(), lq_v_null(),
-	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
+	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
 	RUN0(c, task_last_id, &r);
 	RUN(c, task_get, &r, lq_v_int(r.i[0]));
 	assert_int_equal(r.type[3], LQ_V_NULL);
@@ -660,32 +660,31 @@ static void test_every_statement(void **state)
 	assert_int_equal(r.ncols, 10); /* LEASE_COLS, slot, the row's owner, token, expires_at */
 
 	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
+			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
 	RUN0(c, task_last_id, &r), DID(task_last_id); /* only right after an insert */
 	int64_t id = r.i[0];
 	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 0);
+			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 0);
 	DID(task_insert);
 	/* One-statement enqueue: the id back, nothing for a taken key. */
 	RUN(c, task_insert_notify, &r, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3), lq__v_text("u2"),
-	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
+	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
 	DID(task_insert_notify);
 	assert_int_equal(r.n, 1);
 	assert_true(r.i[0] > id);
 	int64_t id2 = r.i[0];
 	RUN(c, task_insert_notify, &r, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3), lq__v_text("u2"),
-	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
+	    lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
 	assert_int_equal(r.n, 0);
 	assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(id2)), 1);
 	/* A task with a concurrency key and a partition: both in the insert. */
-	assert_int_equal(RUN(c, task_insert_keyed, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 			     lq__v_text("u3"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0),
 			     lq_v_null(), lq__v_text("ck"), lq__v_text("pp")), 1);
-	assert_int_equal(RUN(c, task_insert_keyed, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 			     lq__v_text("u3"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0),
 			     lq_v_null(), lq__v_text("ck"), lq_v_null()), 0);
-	DID(task_insert_keyed);
-	RUN(c, task_find_unique, &r, lq__v_text("u3"));
+		RUN(c, task_find_unique, &r, lq__v_text("u3"));
 	int64_t id3 = r.i[0];
 	RUN(c, task_part_get, &r, lq_v_int(id3));
 	assert_string_equal(r.s[0], "pp");
@@ -735,7 +734,7 @@ static void test_every_statement(void **state)
 		const lq_value qb = lq__v_text("qb");
 		int64_t plain1, plain2, every;
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
+				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
 		plain1 = r.i[0];
 		RUN(c, task_claim_batch_update, &r, qb, lq_v_int(10), lq__v_text("wb"), lq_v_int(30000));
@@ -748,7 +747,7 @@ static void test_every_statement(void **state)
 		assert_true(r.i[9] >= r.i[19] + 30000);
 		assert_int_equal(r.i[LQ_TASK_COLS], 1); /* claimed */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0),
-				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
+				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
 		every = r.i[0];
 		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
@@ -758,7 +757,7 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.type[0], LQ_V_NULL);
 		assert_int_equal(r.i[LQ_TASK_COLS], 0); /* claimed */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
+				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
 		plain2 = r.i[0];
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
@@ -771,7 +770,7 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 0); /* gone */
 		/* The one-task forms: the same results without the limit. */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
-				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null()), 1);
+				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
 		plain2 = r.i[0];
 		RUN(c, task_claim_one_update, &r, qb, lq__v_text("wo"), lq_v_int(30000)), DID(task_claim_one_update);
@@ -804,7 +803,7 @@ static void test_every_statement(void **state)
 		/* A cron occurrence: reported, not claimed. */
 		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(3),
 				     lq_v_null(), lq_v_null(), lq__v_text("* * * * *"), lq_v_null(), lq_v_int(0),
-				     lq_v_int(0), lq_v_null()), 1);
+				     lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
 		RUN0(c, task_last_id, &r);
 		int64_t cron = r.i[0];
 		RUN(c, task_claim_one_delete_occ, &r, qb);
@@ -1216,7 +1215,8 @@ static void test_notify(void **state)
 	tx_ok(be->notify(q, chan, &err), &err, "notify");
 	struct rows r = {0};
 	RUN(q, task_insert_notify, &r, lq__v_text("lqt_quiet"), lq__v_text("t"), lq_v_null(), lq_v_null(),
-	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null());
+	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(),
+	    lq_v_null(), lq_v_null());
 	assert_int_equal(r.n, 1);
 	assert_int_equal(RUN(q, task_delete, NULL, lq_v_int(r.i[0])), 1);
 	assert_int_equal(be->wait_notify(a, chan, 300, &err), LQ_ETIMEDOUT);
@@ -1261,7 +1261,7 @@ static struct rows enqueue_at(struct lq_conn *c, const char *queue, int64_t dela
 	struct rows r = {0};
 	RUN(c, task_insert_notify, &r, lq__v_text(queue), lq__v_text("t"), lq_v_null(), lq_v_null(),
 	    lq_v_int(delay_ms), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0),
-	    lq_v_int(0), lq_v_null());
+	    lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.ncols, 2);
 	assert_int_equal(r.i[1], busy_want);

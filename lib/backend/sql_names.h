@@ -90,10 +90,9 @@
 	/* tasks */                                                                                           \
 	X(task_insert, 0)                           /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay, \
 							?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron, \
-							?10 tz, ?11 missed, ?12 priority, ?13 timeout_ms|NULL) \
+							?10 tz, ?11 missed, ?12 priority, ?13 timeout_ms|NULL, \
+							?14 concurrency_key|NULL, ?15 partition|NULL) \
 							-> affected (0: unique key taken) */                  \
-	X(task_insert_keyed, 0)                     /* (as task_insert, ?14 concurrency_key|NULL, \
-							?15 partition|NULL) -> affected */                    \
 	X(task_insert_notify, 1)                    /* (as task_insert) -> (id) if inserted, and wakes workers: \
 							one statement; only where LQ_CAP_ONE_STATEMENT_ADD */ \
 	X(task_insert_many, 2)                      /* (13 parameters per task, as task_insert + ?12 priority, \

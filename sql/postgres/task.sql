@@ -14,23 +14,12 @@
 
 -- name: task_insert
 -- columns: task_insert 1 RETURNING id, read when it stands in for task_insert_notify
+-- $14 the concurrency key and $15 the partition (NULL: none) go in with
+-- the row: an UPDATE after it wrote every index of lq_task a second time
+-- (both columns are indexed: never HOT) and left a dead row version.
 -- Returns the id too: with notify=off in the DSN the backend runs this in
 -- place of task_insert_notify (NOTIFY holds a database-wide lock from its
 -- commit to the end of the transaction, which serialises enqueuers).
-WITH {{CLK}}
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
-       $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint
-  FROM clk
-ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
-RETURNING id;
-
--- name: task_insert_keyed
--- task_insert of a task with a concurrency key $14 or a partition $15
--- (NULL: none): both go in with the row.  An UPDATE after it wrote every
--- index of lq_task a second time (both columns are indexed: never HOT)
--- and left the first version dead for the claims to step over.
 WITH {{CLK}}
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms,
@@ -39,7 +28,8 @@ SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::
        $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint,
        $14::text, COALESCE($15::text, '')
   FROM clk
-ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
+RETURNING id;
 
 -- name: task_insert_notify
 -- columns: task_insert_notify 2 the id, and busy: the library skips the look for a moment
@@ -60,9 +50,11 @@ ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
 WITH {{CLK}},
 ins AS (
   INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                       every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+                       every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                       concurrency_key, part)
   SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
-         $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint
+         $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint,
+         $14::text, COALESCE($15::text, '')
     FROM clk
   ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
   RETURNING id, run_at)

@@ -13,14 +13,8 @@
 -- absent: task_claim_one_delete_top the top priority's reads are in-process steps, no round trip: task_claim_one_delete
 
 -- name: task_insert
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13)
-ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
-
--- name: task_insert_keyed
--- task_insert of a task with a concurrency key ?14 or a partition ?15
--- (NULL: none): both go in with the row, not by an UPDATE after it.
+-- ?14 the concurrency key and ?15 the partition (NULL: none) go in with
+-- the row, not by an UPDATE after it.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
                      every_ms, cron, tz, missed, created_at, priority, timeout_ms,
                      concurrency_key, part)
@@ -33,8 +27,10 @@ ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
 -- second read); SQLite has no wake-up to send.  No row back: the unique key
 -- is taken (the library then looks up the holder).
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
-VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13)
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
+        ?14, COALESCE(?15, ''))
 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id;
 
