@@ -179,7 +179,7 @@ static lq_status add_body(lq_db *db, void *arg)
 		st = lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
 		if (st == LQ_OK && lq__steer_wanted(a->opts))
 			st = lq__steer_store(db, a->id, a->opts);
-		if (st == LQ_OK && a->part)
+		if (st == LQ_OK && a->part && !(db->be->caps & LQ_CAP_ADD_TOUCHES_PART))
 			st = lq__part_touch(db, "task add", a->queue, a->part);
 		return st;
 	}
@@ -327,7 +327,8 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	a.part = task_part(opts);
 	a.p[ADD_NPARAMS] = lq__v_opt_text(a.concurrency_key);
 	a.p[ADD_NPARAMS + 1] = lq__v_opt_text(a.part);
-	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) && !a.part) {
+	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) &&
+	    (!a.part || (db->be->caps & LQ_CAP_ADD_TOUCHES_PART))) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
 		 * goes the general way, which finds its holder. */
 		int64_t got[2] = {0, 0}; /* id, and where the dialect says it, busy */
@@ -341,6 +342,8 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		if (got[0] > 0) {
 			if (id)
 				*id = got[0];
+			if (a.part)
+				lq__part_known(db, a.queue, 1);
 			return LQ_OK;
 		}
 	}

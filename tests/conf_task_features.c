@@ -332,6 +332,26 @@ static void many_one_statement(void **state)
 	assert_lq_ok(db, lq_task_get(db, id, &t));
 	assert_string_equal(t.concurrency_key, "bulk-one-k");
 	lq_task_clear(&t);
+
+	/* On PostgreSQL so does a partition: the insert writes the
+	 * partition's rows too, and the task is claimed in its turn. */
+	lq_task_opts part = first;
+	part.queue = "bulk-one-part";
+	part.partition = "tenant-a";
+	before = lq_db_statements(db);
+	assert_lq_ok(db, lq_task_add(db, "parted", &part, &id, NULL));
+	int64_t with_part = lq_db_statements(db) - before;
+	if (strcmp(CONF(state)->backend, "postgres") == 0 && !lqt_retry_storm())
+		assert_int_equal(with_part, one);
+	char got[LQ_NAME_MAX + 1];
+	assert_lq_ok(db, lq_task_partition(db, id, got, sizeof(got)));
+	assert_string_equal(got, "tenant-a");
+	size_t n = 0;
+	assert_lq_ok(db, lq_task_claim(db, "bulk-one-part", LQ_AT_MOST_ONCE, 0, &t, 1, &n));
+	assert_int_equal(n, 1);
+	assert_int_equal(t.id, id);
+	assert_string_equal(t.partition, "tenant-a");
+	lq_task_clear(&t);
 }
 
 /* A batch whose tasks share their options (the usual batch) goes with the

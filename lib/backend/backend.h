@@ -45,6 +45,10 @@
  * candidates than that found, or the walk would read (and lock) on through
  * every task not due yet looking for the rest. */
 #define LQ_CAP_CLAIM_BOUND (1u << 9)
+/* task_insert and task_insert_notify write a partitioned task's rows of
+ * lq_partition themselves (partition_touch's): its add needs no statement
+ * of its own for them, and may be the one-statement add. */
+#define LQ_CAP_ADD_TOUCHES_PART (1u << 10)
 
 typedef enum lq_vtype { LQ_V_NULL = 0, LQ_V_INT, LQ_V_TEXT, LQ_V_BLOB } lq_vtype;
 

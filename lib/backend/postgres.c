@@ -1458,7 +1458,7 @@ const struct lq_backend lq__backend_postgres = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "postgres",
 	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_NOTIFY | LQ_CAP_CLAIM_RETURNING | LQ_CAP_ONE_STATEMENT_ADD |
-		LQ_CAP_ONE_STATEMENT_ACK | LQ_CAP_ONE_STATEMENT_ACK_CLAIM,
+		LQ_CAP_ONE_STATEMENT_ACK | LQ_CAP_ONE_STATEMENT_ACK_CLAIM | LQ_CAP_ADD_TOUCHES_PART,
 	.sql = lq__sql_postgres,
 	.migrations = lq__migrations_postgres,
 	.n_migrations = &lq__migrations_postgres_count,

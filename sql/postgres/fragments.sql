@@ -515,6 +515,34 @@ served AS (
    ORDER BY h.name
   ON CONFLICT (queue, name) DO UPDATE SET served = GREATEST(lq_partition.served, excluded.served))
 
+-- TASK_INSERT_INS: the CTE ins of task_insert and task_insert_notify (CTE
+-- clk before it): the task of $1..$15 inserted, its id and run_at; no row
+-- when its unique key is taken.
+-- fragment: TASK_INSERT_INS
+ins AS (
+  INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                       every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                       concurrency_key, part)
+  SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
+         $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint,
+         $14::text, COALESCE($15::text, '')
+    FROM clk
+  ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
+  RETURNING id, run_at)
+
+-- TASK_PART_TOUCH: the CTE of task_insert and task_insert_notify that
+-- gives a task of partition $15 (NULL: none) in queue $1 the rows of its
+-- partition and of the tasks without one, as partition_touch does, when
+-- the CTE ins inserted it (a data-modifying CTE runs whether or not the
+-- statement reads it).
+-- fragment: TASK_PART_TOUCH
+touch AS (
+  INSERT INTO lq_partition (queue, name, served)
+  SELECT $1::text, v.name, 0
+    FROM (VALUES ($15::text), ('')) AS v (name)
+   WHERE $15::text IS NOT NULL AND EXISTS (SELECT 1 FROM ins)
+  ON CONFLICT (queue, name) DO NOTHING)
+
 -- PG_SET_IDS: 100 ids ($1..$100, unused places NULL, which match nothing),
 -- as task_claim_delete_set and task_set_part_set take them.
 -- fragment: PG_SET_IDS

@@ -17,19 +17,16 @@
 -- $14 the concurrency key and $15 the partition (NULL: none) go in with
 -- the row: an UPDATE after it wrote every index of lq_task a second time
 -- (both columns are indexed: never HOT) and left a dead row version.
--- Returns the id too: with notify=off in the DSN the backend runs this in
--- place of task_insert_notify (NOTIFY holds a database-wide lock from its
--- commit to the end of the transaction, which serialises enqueuers).
-WITH {{CLK}}
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
-                     concurrency_key, part)
-SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
-       $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint,
-       $14::text, COALESCE($15::text, '')
-  FROM clk
-ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
-RETURNING id;
+-- A task with a partition also writes the partition's rows
+-- (partition_touch's, TASK_PART_TOUCH): no statement of its own
+-- (LQ_CAP_ADD_TOUCHES_PART).  Returns the id too: with notify=off in the
+-- DSN the backend runs this in place of task_insert_notify (NOTIFY holds a
+-- database-wide lock from its commit to the end of the transaction, which
+-- serialises enqueuers).
+WITH {{CLK}},
+{{TASK_INSERT_INS}},
+{{TASK_PART_TOUCH}}
+SELECT id FROM ins;
 
 -- name: task_insert_notify
 -- columns: task_insert_notify 2 the id, and busy: the library skips the look for a moment
@@ -48,16 +45,8 @@ RETURNING id;
 -- the next few adds to the queue as task_insert (LQ_WAKE_BUSY_MS).  No row
 -- back: the unique key is taken (the library then looks up the holder).
 WITH {{CLK}},
-ins AS (
-  INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                       every_ms, cron, tz, missed, created_at, priority, timeout_ms,
-                       concurrency_key, part)
-  SELECT $1::text, $2::text, $3::bytea, COALESCE($4::bigint, n + $5::bigint), $6::bigint,
-         $7::text, $8::bigint, $9::text, $10::text, $11::bigint, n, $12::integer, $13::bigint,
-         $14::text, COALESCE($15::text, '')
-    FROM clk
-  ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
-  RETURNING id, run_at)
+{{TASK_INSERT_INS}},
+{{TASK_PART_TOUCH}}
 SELECT id, CASE WHEN seen.run_at IS NULL THEN (SELECT 0 FROM pg_notify('leaseq_task', ''))
                 ELSE (seen.run_at <= (SELECT n FROM clk))::integer END AS busy
   FROM ins LEFT JOIN LATERAL (
