@@ -561,7 +561,9 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
  * task that has it, and the later ones get that task's id with existed[i]
  * = 1.  ids and existed (may be NULL) have n places.
  * LQ_OK; LQ_EINVAL: task *invalid (may be NULL) is bad input (lq_errmsg
- * says why); nothing was sent.  Any other failure rolls the whole batch
+ * says why); nothing was sent.  LQ_ETXOPEN: inside the application's open
+ * transaction on a borrowed connection (lq_open_borrowed), task *invalid
+ * has a partition; nothing was sent.  Any other failure rolls the whole batch
  * back; LQ_EUNKNOWN: the answer to the COMMIT (or to the one statement)
  * was lost (all or none were added).
  */

@@ -145,7 +145,6 @@ struct add_ctx {
 	lq_value p[ADD_ONE_NPARAMS];
 	const char *unique_key;
 	const lq_task_opts *opts; /* for its steering (version 2) */
-	const char *concurrency_key;
 	const char *queue;
 	const char *part; /* NULL: none */
 	int64_t id;
@@ -322,10 +321,9 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		return st;
 	a.unique_key = opts && opts->unique_key && *opts->unique_key ? opts->unique_key : NULL;
 	a.opts = opts;
-	a.concurrency_key = lq__opts_concurrency_key(opts);
 	a.queue = opts && opts->queue ? opts->queue : LQ_DEFAULT_QUEUE;
 	a.part = task_part(opts);
-	a.p[ADD_NPARAMS] = lq__v_opt_text(a.concurrency_key);
+	a.p[ADD_NPARAMS] = lq__v_opt_text(lq__opts_concurrency_key(opts));
 	a.p[ADD_NPARAMS + 1] = lq__v_opt_text(a.part);
 	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) &&
 	    (!a.part || (db->be->caps & LQ_CAP_ADD_TOUCHES_PART))) {

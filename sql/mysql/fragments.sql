@@ -92,6 +92,16 @@ SELECT x.id FROM lq_task x FORCE INDEX (lq_task_part)
    AND {{PART_DUE_X}}
  ORDER BY x.run_at, x.id LIMIT 1
 
+-- TASK_INSERT_ONE: the INSERT of task_insert and task_insert_notify: the
+-- task of ?1..?13 (as sql_names.h lists them), and its concurrency key ?14
+-- and partition ?15 (NULL: none) with the row, not by an UPDATE after it.
+-- fragment: TASK_INSERT_ONE
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
+        ?14, COALESCE(?15, ''))
+
 -- PART_LIMITED_T: LIMITED of a task row t of queue ?1: 1 when its claim
 -- must pass the limits' gate (its key, or the queue's limit), else 0.
 -- The queue's limit row is looked up by ?1, once a statement, not by

@@ -16,24 +16,14 @@
 -- absent: task_insert_many_keyless a multi-row INSERT's ids need not be consecutive (innodb_autoinc_lock_mode 2, Galera): task_insert_many_same
 
 -- name: task_insert
--- ?14 the concurrency key and ?15 the partition (NULL: none) go in with
--- the row, not by an UPDATE after it.
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
-                     concurrency_key, part)
-VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
-        ?14, COALESCE(?15, ''));
+{{TASK_INSERT_ONE}};
 
 -- name: task_insert_notify
 -- columns: task_insert_notify 0 the backend makes its one row from mysql_stmt_insert_id
 -- task_insert as one autocommit statement; the backend returns the new id
 -- (mysql_stmt_insert_id) as its one row, none when the unique key is taken.
 -- There is no wake-up to send on MySQL.
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
-                     concurrency_key, part)
-VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
-        ?14, COALESCE(?15, ''));
+{{TASK_INSERT_ONE}};
 
 -- name: task_last_id
 SELECT LAST_INSERT_ID();

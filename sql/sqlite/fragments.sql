@@ -279,6 +279,17 @@ x.run_at <= {{NOW}} AND x.paused = 0 AND (x.claim_until IS NULL OR x.claim_until
 CASE WHEN t.concurrency_key IS NOT NULL
        OR EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || ?1) THEN 1 ELSE 0 END
 
+-- TASK_INSERT_ONE: the INSERT of task_insert and task_insert_notify up to
+-- their conflict clause: the task of ?1..?13 (as sql_names.h lists them),
+-- and its concurrency key ?14 and partition ?15 (NULL: none) with the row,
+-- not by an UPDATE after it.
+-- fragment: TASK_INSERT_ONE
+INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
+VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
+        ?14, COALESCE(?15, ''))
+
 -- SQLITE_INSERT_MANY_SAME: the INSERT of task_insert_many_same and
 -- task_insert_many_keyless up to their WHERE: the options (?1..?11) once,
 -- each task's name and payload from TASK_ROWS_SAME, unused places skipped.

@@ -13,24 +13,14 @@
 -- absent: task_claim_one_delete_top the top priority's reads are in-process steps, no round trip: task_claim_one_delete
 
 -- name: task_insert
--- ?14 the concurrency key and ?15 the partition (NULL: none) go in with
--- the row, not by an UPDATE after it.
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
-                     concurrency_key, part)
-VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
-        ?14, COALESCE(?15, ''))
+{{TASK_INSERT_ONE}}
 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
 
 -- name: task_insert_notify
 -- task_insert and its id in one autocommit statement (no transaction, no
 -- second read); SQLite has no wake-up to send.  No row back: the unique key
 -- is taken (the library then looks up the holder).
-INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
-                     concurrency_key, part)
-VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}}, ?12, ?13,
-        ?14, COALESCE(?15, ''))
+{{TASK_INSERT_ONE}}
 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id;
 
