@@ -281,7 +281,7 @@ lq_status lq__borrow_check(lq_db *db, const char *what, lq_sql_id id)
 		return LQ_OK;
 	/* An add's own rows, inserted by this transaction and seen by no one
 	 * else: writing them holds no lock anyone could wait on. */
-	if (db->adding && (id == LQ_SQL_task_set_concurrency_key || id == LQ_SQL_task_steer_set))
+	if (db->adding && id == LQ_SQL_task_steer_set)
 		return LQ_OK;
 	return lq__fail(db, LQ_ETXOPEN,
 			"%s: not allowed inside the application's open transaction on a borrowed "

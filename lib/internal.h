@@ -265,13 +265,11 @@ const char *lq__opts_concurrency_key(const lq_task_opts *opts);
 /* Fair share across partitions (partition.c).  lq__part_on: whether the
  * claims of queue go the fair way (read at most once a second per handle;
  * a handle that adds a partitioned task knows at once).
- * lq__part_add_many: in a batch add's transaction, give the n tasks of a
- * chunk (n up to LQ_ADD_MANY_CHUNK; parts[i] NULL: none) their partitions
- * and the queue the partitions' rows (and the row of the tasks without
- * one), a partition at a time: one write of the tasks' partition and one
- * of the rows each.  (A single add's insert sets the partition itself.) */
-lq_status lq__part_add_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts,
-			    const int64_t *ids);
+ * lq__part_touch_many: in a batch add's transaction, the partitions' rows
+ * (and the row of the tasks without one) that the n tasks of a chunk need
+ * (n up to LQ_ADD_MANY_CHUNK; parts[i] NULL: none), one write for up to 16
+ * partitions of a queue.  The insert gave the tasks their partitions. */
+lq_status lq__part_touch_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts);
 /* The partition rows a task of part in queue needs (a task put back or
  * revived: its row already says its partition).  Once they are committed,
  * lq__part_known tells this handle's memo. */

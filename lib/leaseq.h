@@ -553,9 +553,10 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
  * Enqueue n tasks in one transaction: all of them or none.  Task i is
  * names[i] with opts[i] (opts, or opts[i], NULL: defaults).  They go to the
  * database 100 to a statement (one round trip each) and get ascending ids
- * in the order given.  Up to 100 tasks without unique keys, steering,
- * concurrency keys or partitions are that one statement alone, with no
- * transaction around it (on PostgreSQL with the workers' wake-up).  Unique keys mean what they mean to lq_task_add: a
+ * in the order given, with their concurrency keys and partitions.  Up to
+ * 100 tasks without unique keys, steering or partitions are that one
+ * statement alone, with no transaction around it (on PostgreSQL with the
+ * workers' wake-up).  Unique keys mean what they mean to lq_task_add: a
  * task whose key a live task holds is not added, ids[i] is the holder's id
  * and existed[i] is 1; a key repeated inside the batch goes to the first
  * task that has it, and the later ones get that task's id with existed[i]

@@ -12,6 +12,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How long a handle trusts what it read of a queue's partitions: a queue
@@ -48,34 +49,45 @@ lq_status lq__part_touch(lq_db *db, const char *what, const char *queue, const c
 	return lq__exec(db, what, LQ_SQL_partition_touch, p, 2, NULL, NULL, NULL);
 }
 
-enum { PART_SET = 100 }; /* the ids a task_set_part_set takes */
-_Static_assert(LQ_ADD_MANY_CHUNK <= PART_SET, "a chunk's tasks of one partition fit one task_set_part_set");
+enum { PART_TOUCH_MANY = 16 }; /* the partitions a partition_touch_many takes */
 
-lq_status lq__part_add_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts,
-			    const int64_t *ids)
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+lq_status lq__part_touch_many(lq_db *db, size_t n, const char *const *queues, const char *const *parts)
 {
 	if (n > LQ_ADD_MANY_CHUNK)
 		return lq__fail(db, LQ_ERROR, "task add: %zu tasks for one chunk's partitions", n);
 	unsigned char done[LQ_ADD_MANY_CHUNK] = {0};
-	lq_value p[PART_SET + 1];
+	const char *names[LQ_ADD_MANY_CHUNK];
 	lq_status st = LQ_OK;
 	for (size_t i = 0; st == LQ_OK && i < n; i++) {
 		if (done[i] || !parts[i])
 			continue;
-		/* The tasks of this queue and partition: one statement. */
+		/* The queue's partitions, each once, in name order: the order
+		 * in which partition_serve and the fair claims lock the rows. */
 		size_t k = 0;
 		for (size_t j = i; j < n; j++) {
-			if (done[j] || !parts[j] || strcmp(parts[j], parts[i]) || strcmp(queues[j], queues[i]))
-				continue;
-			done[j] = 1;
-			p[k++] = lq_v_int(ids[j]);
+			if (!done[j] && parts[j] && !strcmp(queues[j], queues[i])) {
+				done[j] = 1;
+				names[k++] = parts[j];
+			}
 		}
-		for (size_t x = k; x < PART_SET; x++)
-			p[x] = lq_v_null();
-		p[PART_SET] = lq__v_text(parts[i]);
-		st = lq__exec(db, "task add", LQ_SQL_task_set_part_set, p, PART_SET + 1, NULL, NULL, NULL);
-		if (st == LQ_OK)
-			st = lq__part_touch(db, "task add", queues[i], parts[i]);
+		qsort(names, k, sizeof(*names), by_name);
+		size_t u = 0;
+		for (size_t j = 0; j < k; j++)
+			if (u == 0 || strcmp(names[j], names[u - 1]))
+				names[u++] = names[j];
+		for (size_t from = 0; st == LQ_OK && from < u; from += PART_TOUCH_MANY) {
+			lq_value p[1 + PART_TOUCH_MANY];
+			p[0] = lq__v_text(queues[i]);
+			for (size_t j = 0; j < PART_TOUCH_MANY; j++)
+				p[1 + j] = from + j < u ? lq__v_text(names[from + j]) : lq_v_null();
+			st = lq__exec(db, "task add", LQ_SQL_partition_touch_many, p, 1 + PART_TOUCH_MANY, NULL, NULL,
+				      NULL);
+		}
 	}
 	return st;
 }

@@ -134,15 +134,12 @@ static const char *task_part(const lq_task_opts *opts)
 	return opts && opts->version >= 2 && opts->partition && *opts->partition ? opts->partition : NULL;
 }
 
-#define ADD_NPARAMS 13
+#define ADD_NPARAMS 15
 #define ADD_NAME 1    /* where add_params puts the name ... */
 #define ADD_PAYLOAD 2 /* ... and the payload */
-/* task_insert and task_insert_notify take two more: the concurrency key
- * and the partition. */
-#define ADD_ONE_NPARAMS (ADD_NPARAMS + 2)
 
 struct add_ctx {
-	lq_value p[ADD_ONE_NPARAMS];
+	lq_value p[ADD_NPARAMS];
 	const char *unique_key;
 	const lq_task_opts *opts; /* for its steering (version 2) */
 	const char *queue;
@@ -157,21 +154,13 @@ const char *lq__opts_concurrency_key(const lq_task_opts *opts)
 											      : NULL;
 }
 
-/* A new task's concurrency key, in the transaction that inserted it, so no
- * claim ever sees it without. */
-static lq_status set_concurrency_key(lq_db *db, int64_t id, const char *key)
-{
-	lq_value p[2] = {lq_v_int(id), lq__v_text(key)};
-	return lq__exec(db, "task add", LQ_SQL_task_set_concurrency_key, p, 2, NULL, NULL, NULL);
-}
-
 static lq_status add_body(lq_db *db, void *arg)
 {
 	struct add_ctx *a = arg;
 	int64_t n = 0;
 	a->id = 0;
 	a->existed = 0;
-	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_ONE_NPARAMS, NULL, NULL, &n);
+	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
 	if (st != LQ_OK)
 		return st;
 	if (n == 1) {
@@ -286,6 +275,10 @@ static lq_status add_params(lq_db *db, const char *name, const lq_task_opts *opt
 	p[10] = lq_v_int(opts->missed);
 	p[11] = lq_v_int(priority);
 	p[12] = opt_ms(timeout_ms);
+	/* The key and the partition go in with the row: an UPDATE after the
+	 * insert would write every index of lq_task twice. */
+	p[13] = lq__v_opt_text(lq__opts_concurrency_key(opts));
+	p[14] = lq__v_opt_text(task_part(opts));
 	return LQ_OK;
 }
 
@@ -323,8 +316,6 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 	a.opts = opts;
 	a.queue = opts && opts->queue ? opts->queue : LQ_DEFAULT_QUEUE;
 	a.part = task_part(opts);
-	a.p[ADD_NPARAMS] = lq__v_opt_text(lq__opts_concurrency_key(opts));
-	a.p[ADD_NPARAMS + 1] = lq__v_opt_text(a.part);
 	if ((db->be->caps & LQ_CAP_ONE_STATEMENT_ADD) && !lq__steer_wanted(opts) &&
 	    (!a.part || (db->be->caps & LQ_CAP_ADD_TOUCHES_PART))) {
 		/* Insert, id and wake-up in one round trip; a taken unique key
@@ -332,7 +323,7 @@ LQ_EXTERN(lq_status) lq_task_add(lq_db *db, const char *name, const lq_task_opts
 		int64_t got[2] = {0, 0}; /* id, and where the dialect says it, busy */
 		int skip_look = (db->be->caps & LQ_CAP_NOTIFY) && lq__memo_yes(&db->wake_busy, a.queue, LQ_WAKE_BUSY_MS);
 		st = lq__exec_once(db, "task add", skip_look ? LQ_SQL_task_insert : LQ_SQL_task_insert_notify, a.p,
-				   ADD_ONE_NPARAMS, lq__row_int2, got, NULL);
+				   ADD_NPARAMS, lq__row_int2, got, NULL);
 		if (st != LQ_OK)
 			return st;
 		if (!skip_look && got[1] == 1)
@@ -560,22 +551,17 @@ static lq_status many_body(lq_db *db, void *arg)
 		if (st == LQ_OK)
 			st = many_match(db, m, idx, k);
 		const char *queues[LQ_ADD_MANY_CHUNK], *parts[LQ_ADD_MANY_CHUNK];
-		int64_t new_ids[LQ_ADD_MANY_CHUNK];
 		int any_part = 0;
 		for (size_t j = 0; st == LQ_OK && j < k; j++) {
 			const lq_task_opts *o = m->opts ? m->opts[idx[j]] : NULL;
-			const char *ck = lq__opts_concurrency_key(o);
 			if (lq__steer_wanted(o) && !m->existed[idx[j]])
 				st = lq__steer_store(db, m->ids[idx[j]], o);
-			if (st == LQ_OK && ck && !m->existed[idx[j]])
-				st = set_concurrency_key(db, m->ids[idx[j]], ck);
 			queues[j] = o && o->queue ? o->queue : LQ_DEFAULT_QUEUE;
 			parts[j] = m->existed[idx[j]] ? NULL : task_part(o);
-			new_ids[j] = m->ids[idx[j]];
 			any_part |= parts[j] != NULL;
 		}
 		if (st == LQ_OK && any_part)
-			st = lq__part_add_many(db, k, queues, parts, new_ids);
+			st = lq__part_touch_many(db, k, queues, parts);
 		many_rows_free(m);
 		if (st != LQ_OK)
 			return st;
@@ -584,8 +570,8 @@ static lq_status many_body(lq_db *db, void *arg)
 }
 
 /* Whether the batch is one statement that nothing follows up: no unique
- * key (whose holder would be looked up), no steering, concurrency key or
- * partition (written after the insert).  That statement is atomic by
+ * key (whose holder would be looked up), no steering or partition (whose
+ * rows are written after the insert).  That statement is atomic by
  * itself, as a one-task add is, so it needs no transaction around it. */
 static int many_lone(const struct many_ctx *m)
 {
@@ -593,7 +579,7 @@ static int many_lone(const struct many_ctx *m)
 		return 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const lq_task_opts *o = m->opts ? m->opts[i] : NULL;
-		if (many_key(m, i) || lq__steer_wanted(o) || lq__opts_concurrency_key(o) || task_part(o))
+		if (many_key(m, i) || lq__steer_wanted(o) || task_part(o))
 			return 0;
 	}
 	return 1;

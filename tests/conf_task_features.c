@@ -354,6 +354,98 @@ static void many_one_statement(void **state)
 	lq_task_clear(&t);
 }
 
+/* A batch of n tasks named "t" in queue, each with options of its own. */
+static void batch_init(int n, const char **names, lq_task_opts *opts, const lq_task_opts **po, const char *queue)
+{
+	for (int i = 0; i < n; i++) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		o.queue = queue;
+		opts[i] = o;
+		po[i] = &opts[i];
+		names[i] = "t";
+	}
+}
+
+/* A batch of tasks with concurrency keys or partitions: the keys and
+ * partitions go in with the rows, so the keys cost no statement and the
+ * partitions one for all (their rows in lq_partition) and the transaction
+ * around it, whether the tasks share them or not. */
+static void many_keys_and_partitions(void **state)
+{
+	lq_db *db = DB(state);
+	enum { N = 100, PARTS = 3 };
+	static const char *names[N];
+	static lq_task_opts opts[N];
+	static const lq_task_opts *po[N];
+	static int64_t ids[N];
+	static char keys[N][16];
+	static const char *parts[PARTS] = {"tenant-a", "tenant-b", "tenant-c"};
+
+	batch_init(N, names, opts, po, "bulk-keyed");
+	lq_task_opts first = LQ_TASK_OPTS_INIT;
+	first.queue = "bulk-keyed";
+	int64_t id = 0;
+	assert_lq_ok(db, lq_task_add(db, "first", &first, &id, NULL));
+	int64_t before = lq_db_statements(db);
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, NULL, NULL));
+	int64_t plain = lq_db_statements(db) - before;
+
+	/* Keys that differ (the long statement), then one key for all. */
+	for (int shared = 0; shared < 2; shared++) {
+		for (int i = 0; i < N; i++) {
+			snprintf(keys[i], sizeof(keys[i]), "ck-%d", shared ? 0 : i % 7);
+			opts[i].concurrency_key = keys[i];
+		}
+		before = lq_db_statements(db);
+		assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, NULL, NULL));
+		int64_t keyed = lq_db_statements(db) - before;
+		print_message("statements: a batch of %d %lld, with %s keys %lld\n", N, (long long)plain,
+			      shared ? "one" : "seven", (long long)keyed);
+		if (!lqt_retry_storm())
+			assert_int_equal(keyed, plain);
+		for (int i = 0; i < N; i += 13) {
+			lq_task t;
+			assert_lq_ok(db, lq_task_get(db, ids[i], &t));
+			assert_string_equal(t.concurrency_key, keys[i]);
+			lq_task_clear(&t);
+		}
+	}
+
+	/* Partitions, some tasks with a key as well, in another queue. */
+	for (int i = 0; i < N; i++) {
+		opts[i].queue = "bulk-parted";
+		opts[i].partition = parts[i % PARTS];
+		opts[i].concurrency_key = i % 2 ? keys[i] : NULL;
+	}
+	before = lq_db_statements(db);
+	assert_lq_ok(db, lq_task_add_many(db, N, names, po, ids, NULL, NULL));
+	int64_t parted = lq_db_statements(db) - before;
+	print_message("statements: a batch of %d in %d partitions %lld\n", N, PARTS, (long long)parted);
+	/* BEGIN, the partitions' rows, COMMIT, and where the insert cannot
+	 * send it, the wake-up. */
+	if (!lqt_retry_storm())
+		assert_true(parted <= plain + 4);
+	for (int i = 0; i < N; i += 7) {
+		char got[LQ_NAME_MAX + 1];
+		assert_lq_ok(db, lq_task_partition(db, ids[i], got, sizeof(got)));
+		assert_string_equal(got, parts[i % PARTS]);
+		lq_task t;
+		assert_lq_ok(db, lq_task_get(db, ids[i], &t));
+		assert_string_equal(t.concurrency_key, i % 2 ? keys[i] : "");
+		lq_task_clear(&t);
+	}
+	/* Each partition's rows are there: the claims go round them. */
+	lq_task t[PARTS];
+	size_t n = 0;
+	assert_lq_ok(db, lq_task_claim(db, "bulk-parted", LQ_AT_MOST_ONCE, 0, t, PARTS, &n));
+	assert_int_equal(n, PARTS);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(t[i].partition, t[j].partition);
+		lq_task_clear(&t[i]);
+	}
+}
+
 /* A batch whose tasks share their options (the usual batch) goes with the
  * options once and each task's name and payload; every task still gets
  * them all, and its own payload.  One task that differs sends the batch
@@ -429,13 +521,7 @@ static void many_all_or_nothing(void **state)
 	static const lq_task_opts *po[N];
 	size_t bad = 0;
 
-	for (int i = 0; i < N; i++) {
-		lq_task_opts o = LQ_TASK_OPTS_INIT;
-		o.queue = "aon";
-		opts[i] = o;
-		po[i] = &opts[i];
-		names[i] = "t";
-	}
+	batch_init(N, names, opts, po, "aon");
 	opts[150].max_attempts = -1;
 	assert_lq(db, LQ_EINVAL, lq_task_add_many(db, N, names, po, NULL, NULL, &bad));
 	assert_int_equal(bad, 150);
@@ -507,6 +593,7 @@ int lqt_conf_task_features(void)
 		cmocka_unit_test_setup(prio_timeout_kept, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_basic, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_one_statement, lqt_conf_test_setup),
+		cmocka_unit_test_setup(many_keys_and_partitions, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_same_options, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_all_or_nothing, lqt_conf_test_setup),
 		cmocka_unit_test_setup(many_unique, lqt_conf_test_setup),

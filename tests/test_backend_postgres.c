@@ -692,11 +692,11 @@ static void test_every_statement(void **state)
 	{
 		/* Bulk enqueue: two tasks in the NULL-padded statement, the one
 		 * with the taken key "u1" skipped. */
-		static lq_value pm[100 * 13]; /* LQ_ADD_MANY_CHUNK tasks */
+		static lq_value pm[100 * 15]; /* LQ_ADD_MANY_CHUNK tasks */
 		for (size_t k = 0; k < sizeof(pm) / sizeof(pm[0]); k++)
 			pm[k] = lq_v_null();
 		for (int t = 0; t < 2; t++) {
-			lq_value *v = pm + t * 13;
+			lq_value *v = pm + t * 15;
 			v[0] = q, v[1] = nm, v[4] = lq_v_int(0), v[5] = lq_v_int(3);
 			v[6] = t ? lq__v_text("u1") : lq_v_null();
 			v[10] = lq_v_int(0), v[11] = lq_v_int(7);
@@ -707,11 +707,11 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.type[1], LQ_V_NULL);
 		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(r.i[0])), 1);
 		/* The same options once, then two names and payloads. */
-		static lq_value ps[11 + 100 * 2];
+		static lq_value ps[13 + 100 * 2];
 		for (size_t k = 0; k < sizeof(ps) / sizeof(ps[0]); k++)
 			ps[k] = lq_v_null();
 		ps[0] = lq__v_text("pg_same"), ps[2] = lq_v_int(0), ps[3] = lq_v_int(3), ps[8] = lq_v_int(0), ps[9] = lq_v_int(7);
-		ps[11] = nm, ps[12] = lq_v_blob("p1", 2), ps[13] = nm, ps[14] = lq_v_blob("p2", 2);
+		ps[13] = nm, ps[14] = lq_v_blob("p1", 2), ps[15] = nm, ps[16] = lq_v_blob("p2", 2);
 		run_st(c, LQ_OK, LQ_SQL_task_insert_many_same, ps, (int)(sizeof(ps) / sizeof(ps[0])), &r);
 		DID(task_insert_many_same);
 		assert_int_equal(r.n, 2);
@@ -987,8 +987,8 @@ static void test_every_statement(void **state)
 		LQ_SQL_lease_intent_set, LQ_SQL_lease_intent_clear, LQ_SQL_run_insert, LQ_SQL_run_insert_many,
 		LQ_SQL_task_ack_run, LQ_SQL_task_ack_run_many, LQ_SQL_task_ack_claim_one_update,
 		LQ_SQL_task_ack_claim_one_update_top,
-		LQ_SQL_partition_touch, LQ_SQL_partition_any, LQ_SQL_partition_serve,
-		LQ_SQL_partition_forget, LQ_SQL_task_set_part_set, LQ_SQL_task_part_get,
+		LQ_SQL_partition_touch, LQ_SQL_partition_touch_many, LQ_SQL_partition_any, LQ_SQL_partition_serve,
+		LQ_SQL_partition_forget, LQ_SQL_task_part_get,
 		LQ_SQL_task_claim_fair_delete, LQ_SQL_task_claim_fair_update, LQ_SQL_task_claim_fair_one_delete,
 		LQ_SQL_task_claim_fair_one_update,
 		LQ_SQL_task_candidates_fair, LQ_SQL_task_fair_due_any, LQ_SQL_task_claim_fair_turn_delete,
@@ -1005,7 +1005,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_preempt_mark, LQ_SQL_lease_wait_mark, LQ_SQL_task_mark_success,
 		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,
 		LQ_SQL_limit_set, LQ_SQL_limit_get, LQ_SQL_limit_list, LQ_SQL_limit_delete, LQ_SQL_limit_lock,
-		LQ_SQL_limit_take_key, LQ_SQL_limit_take_queue, LQ_SQL_limit_refund, LQ_SQL_task_set_concurrency_key,
+		LQ_SQL_limit_take_key, LQ_SQL_limit_take_queue, LQ_SQL_limit_refund,
 		LQ_SQL_task_insert_many_notify, LQ_SQL_task_insert_many_same_notify,
 	};
 	for (size_t k = 0; k < sizeof(via_conformance) / sizeof(via_conformance[0]); k++)

@@ -38,7 +38,7 @@
 #define PG_VARCHAROID 1043
 #define PG_VOIDOID 2278
 
-#define PG_MAX_PARAMS 1300 /* the catalogue uses at most 1300 (task_insert_many) */
+#define PG_MAX_PARAMS 1500 /* the catalogue uses at most 1500 (task_insert_many) */
 #define PG_MAX_COLS 32    /* TASK_COLS and claimed are the widest */
 _Static_assert(PG_MAX_COLS >= LQ_TASK_COLS + 1, "PG_MAX_COLS too small for TASK_COLS");
 #define PG_MAX_CHANNELS 8

@@ -95,8 +95,8 @@
 							-> affected (0: unique key taken) */                  \
 	X(task_insert_notify, 1)                    /* (as task_insert) -> (id) if inserted, and wakes workers: \
 							one statement; only where LQ_CAP_ONE_STATEMENT_ADD */ \
-	X(task_insert_many, 2)                      /* (13 parameters per task, as task_insert + ?12 priority, \
-							?13 timeout_ms; LQ_ADD_MANY_CHUNK tasks, NULL-padded) \
+	X(task_insert_many, 2)                      /* (15 parameters per task, as task_insert; \
+							LQ_ADD_MANY_CHUNK tasks, NULL-padded)                 \
 							-> (id, unique_key) per row inserted, in the given order; \
 							a taken unique key is skipped (or, on MySQL, a racing one \
 							fails the statement: no row at all) */                \
@@ -104,8 +104,8 @@
 							in one statement, for a batch alone; only where \
 							LQ_CAP_NOTIFY */                                \
 	X(task_insert_many_same, 2)                 /* task_insert_many of tasks that differ only in name and \
-							payload: ?1..?11 their options (task_insert's but \
-							name and payload, + priority, timeout_ms), then \
+							payload: ?1..?13 their options (task_insert's but \
+							name and payload), then                         \
 							(name, payload) a task, NULL-padded */          \
 	X(task_insert_many_same_notify, 2)          /* the same with the wake-up, as \
 							task_insert_many_notify */                      \
@@ -305,7 +305,6 @@
 	X(limit_take_queue, 0)                      /* (?1 queue) limit_take_key for "queue:" ?1, counting    \
 							the live claims of queue ?1 */                        \
 	X(limit_refund, 0)                          /* (?1 name) give back the start just taken */            \
-	X(task_set_concurrency_key, 0)              /* (?1 id, ?2 key) in the transaction that added it */    \
 	/* runner */                                                                                          \
 	X(tick_probe, 2)                            /* (?1 runner lease name, ?2 queue) -> (held 0|1, due 0|1): \
 							the one read every web hit pays */                    \
@@ -323,6 +322,8 @@
 	X(run_result, 1)                            /* (?1 task_id) -> (result) the newest stored one */ \
 	/* fair share across partitions (partition.sql) */                                                   \
 	X(partition_touch, 0)                       /* (?1 queue, ?2 partition) its row and '' if absent */  \
+	X(partition_touch_many, 0)                  /* (?1 queue, ?2..?17 partitions, NULL-padded) as      \
+							partition_touch, in name order */                     \
 	X(partition_any, 1)                         /* (?1 queue) -> (1 if the queue has partitions, else 0) */ \
 	X(partition_serve, 0)                       /* (?1 queue, then (partition, stamp) x LQ_PART_SERVE_MAX, \
 							NULL-padded) served = stamp if higher; the row again \
@@ -331,7 +332,6 @@
 							name order; where present, a fair claim of several   \
 							tasks starts with it */                              \
 	X(partition_forget, 0)                      /* (?1 queue) drop the partitions without tasks */        \
-	X(task_set_part_set, 0)                     /* (?1..?100 ids, NULL-padded, ?101 partition) */          \
 	X(task_part_get, 1)                         /* (?1 id) -> (partition, '' for none) of a live task */  \
 	X(task_claim_fair_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1 in fair \
 						     order: task_candidates_fair's choice (up to ?2 per      \

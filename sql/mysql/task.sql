@@ -321,9 +321,10 @@ UPDATE lq_task
 UPDATE lq_task SET paused = ?2 WHERE id = ?1;
 
 -- name: task_insert_many
--- Up to 100 tasks in one statement (lq_task_add_many): 13 parameters per
--- task in task_insert's order plus priority and timeout_ms (?1..?13 the
--- first task, ?14..?26 the second, ...); unused places are NULL and
+-- Up to 100 tasks in one statement (lq_task_add_many): 15 parameters per
+-- task in task_insert's order (?1..?15 the first task, ?16..?30 the
+-- second, ...; the concurrency key and the partition go in with the row,
+-- as there); unused places are NULL and
 -- skipped (a task always has a name).  Rows go in in the order given, so
 -- their ids ascend in that order; a task whose unique key is taken is
 -- skipped (here by a NOT EXISTS; a key taken by a racing insert fails
@@ -332,9 +333,10 @@ UPDATE lq_task SET paused = ?2 WHERE id = ?1;
 -- The payloads are read by place (TASK_ROWS_BARE, TASK_PAYLOADS), as
 -- task_insert_many_same reads its names and payloads.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
 SELECT q, nm, ELT(k, {{TASK_PAYLOADS}}), COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
-       {{NOW}}, pr, tm
+       {{NOW}}, pr, tm, ck, COALESCE(pt, '')
   FROM ({{TASK_ROWS_BARE}}) AS v
  WHERE nm IS NOT NULL
    AND (uk IS NULL OR NOT EXISTS (SELECT 1 FROM lq_task t WHERE t.unique_key = v.uk))
@@ -343,22 +345,24 @@ RETURNING id, unique_key;
 
 -- name: task_insert_many_same
 -- task_insert_many of up to 100 tasks that differ only in name and
--- payload: their options once (?1..?11: queue, run_at, delay, max
+-- payload: their options once (?1..?13: queue, run_at, delay, max
 -- attempts, unique key, interval, cron, time zone, missed, priority,
--- timeout), then name and payload a task (?12, ?13 the first, ...; unused
--- places NULL), read by place number (MANY_K, MANY_NAMES, MANY_PAYLOADS).
+-- timeout, concurrency key, partition), then name and payload a task
+-- (?14, ?15 the first, ...; unused places NULL), read by place number
+-- (MANY_K, MANY_NAMES, MANY_PAYLOADS).
 -- Prepared, 200 batches of 100 on the tests' MariaDB 10.11: 1.70 ms a
 -- batch when the names and payloads were a derived table of their own
 -- (three temporary tables a batch on disk), 1.08 ms so, as a multi-row
 -- INSERT ... VALUES with the options in each tuple (1.09), the raw
 -- INSERT ... VALUES of 300 parameters 0.80.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
 SELECT s.q, ELT(v.k, {{MANY_NAMES}}), ELT(v.k, {{MANY_PAYLOADS}}),
        COALESCE(s.ra, {{NOW}} + s.dl), s.ma, s.uk, s.ev, s.cr, s.tz, s.mi,
-       {{NOW}}, s.pr, s.tm
+       {{NOW}}, s.pr, s.tm, s.ck, COALESCE(s.pt, '')
   FROM (SELECT ?1 AS q, ?2 AS ra, ?3 AS dl, ?4 AS ma, ?5 AS uk, ?6 AS ev, ?7 AS cr, ?8 AS tz,
-               ?9 AS mi, ?10 AS pr, ?11 AS tm) AS s,
+               ?9 AS mi, ?10 AS pr, ?11 AS tm, ?12 AS ck, ?13 AS pt) AS s,
        ({{MANY_K}}) AS v
  WHERE ELT(v.k, {{MANY_NAMES}}) IS NOT NULL
    AND (s.uk IS NULL OR NOT EXISTS (SELECT 1 FROM lq_task t WHERE t.unique_key = s.uk))

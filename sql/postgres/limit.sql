@@ -44,6 +44,3 @@ UPDATE lq_limit l SET tat = {{LIMIT_TAT_NEXT}}, updated_at = (SELECT n FROM clk)
 
 -- name: limit_refund
 UPDATE lq_limit SET tat = tat - rate_period_ms WHERE name = $1::text AND rate_n IS NOT NULL;
-
--- name: task_set_concurrency_key
-UPDATE lq_task SET concurrency_key = $2::text WHERE id = $1::bigint;

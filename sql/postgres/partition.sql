@@ -17,6 +17,33 @@
 INSERT INTO lq_partition (queue, name, served) VALUES ($1::text, $2::text, 0), ($1::text, '', 0)
 ON CONFLICT (queue, name) DO NOTHING;
 
+-- name: partition_touch_many
+-- partition_touch of up to 16 partitions of queue $1 at once ($2..$17,
+-- unused places NULL; a batch add's), in name order, as partition_serve
+-- and the claims lock the rows.
+INSERT INTO lq_partition (queue, name, served)
+SELECT $1::text, v.nm, 0
+  FROM (VALUES (''),
+               ($2::text),
+               ($3::text),
+               ($4::text),
+               ($5::text),
+               ($6::text),
+               ($7::text),
+               ($8::text),
+               ($9::text),
+               ($10::text),
+               ($11::text),
+               ($12::text),
+               ($13::text),
+               ($14::text),
+               ($15::text),
+               ($16::text),
+               ($17::text)) AS v (nm)
+ WHERE v.nm IS NOT NULL
+ ORDER BY v.nm
+ON CONFLICT (queue, name) DO NOTHING;
+
 -- name: partition_any
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = $1::text)::int;
 
@@ -52,12 +79,6 @@ ON CONFLICT (queue, name) DO UPDATE SET served = GREATEST(lq_partition.served, e
 DELETE FROM lq_partition p
  WHERE p.queue = $1::text
    AND NOT EXISTS (SELECT 1 FROM lq_task t WHERE t.queue = $1::text AND t.part = p.name);
-
--- name: task_set_part_set
--- The partition $101 of up to 100 tasks at once (a batch
--- add writes its tasks' partitions a partition at a time).
-UPDATE lq_task SET part = $101::text
- WHERE id IN ({{PG_SET_IDS}});
 
 -- name: task_part_get
 SELECT part FROM lq_task WHERE id = $1::bigint;

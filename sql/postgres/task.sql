@@ -440,9 +440,10 @@ UPDATE lq_task
 UPDATE lq_task SET paused = $2::bigint WHERE id = $1::bigint;
 
 -- name: task_insert_many
--- Up to 100 tasks in one statement (lq_task_add_many): 13 parameters per
--- task in task_insert's order plus priority and timeout_ms ($1..$13 the
--- first task, $14..$26 the second, ...); unused places are NULL and
+-- Up to 100 tasks in one statement (lq_task_add_many): 15 parameters per
+-- task in task_insert's order ($1..$15 the first task, $16..$30 the
+-- second, ...; the concurrency key and the partition go in with the row,
+-- as there); unused places are NULL and
 -- skipped (a task always has a name).  Rows go in in the order given, so
 -- their ids ascend in that order; a task whose unique key is taken is
 -- skipped.  Returns (id, unique_key) of each row inserted.
@@ -460,10 +461,11 @@ ins AS ({{PG_INSERT_MANY}})
 
 -- name: task_insert_many_same
 -- task_insert_many of up to 100 tasks that differ only in name and
--- payload: their options once ($1..$11: queue, run_at, delay, max
+-- payload: their options once ($1..$13: queue, run_at, delay, max
 -- attempts, unique key, interval, cron, time zone, missed, priority,
--- timeout), then name and payload a task ($12, $13 the first, ...;
--- unused places NULL): 211 parameters where task_insert_many sends 1 300.
+-- timeout, concurrency key, partition), then name and payload a task
+-- ($14, $15 the first, ...; unused places NULL): 213 parameters where
+-- task_insert_many sends 1 500.
 WITH {{CLK}}
 {{PG_INSERT_MANY_SAME}};
 

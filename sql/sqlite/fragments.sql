@@ -291,12 +291,13 @@ VALUES (?1, ?2, ?3, COALESCE(?4, {{NOW}} + ?5), ?6, ?7, ?8, ?9, ?10, ?11, {{NOW}
         ?14, COALESCE(?15, ''))
 
 -- SQLITE_INSERT_MANY_SAME: the INSERT of task_insert_many_same and
--- task_insert_many_keyless up to their WHERE: the options (?1..?11) once,
+-- task_insert_many_keyless up to their WHERE: the options (?1..?13) once,
 -- each task's name and payload from TASK_ROWS_SAME, unused places skipped.
 -- fragment: SQLITE_INSERT_MANY_SAME
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
 SELECT ?1, nm, pl, COALESCE(?2, {{NOW}} + ?3), ?4, ?5, ?6, ?7, ?8, ?9,
-       {{NOW}}, ?10, ?11
+       {{NOW}}, ?10, ?11, ?12, COALESCE(?13, '')
   FROM ({{TASK_ROWS_SAME}}) AS v
  WHERE nm IS NOT NULL

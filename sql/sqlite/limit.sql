@@ -38,6 +38,3 @@ UPDATE lq_limit AS l SET tat = {{LIMIT_TAT_NEXT}}, updated_at = {{NOW}}
 
 -- name: limit_refund
 UPDATE lq_limit SET tat = tat - rate_period_ms WHERE name = ?1 AND rate_n IS NOT NULL;
-
--- name: task_set_concurrency_key
-UPDATE lq_task SET concurrency_key = ?2 WHERE id = ?1;

@@ -22,6 +22,17 @@
 INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0), (?1, '', 0)
 ON CONFLICT (queue, name) DO NOTHING;
 
+-- name: partition_touch_many
+-- partition_touch of up to 16 partitions of queue ?1 at once (?2..?17,
+-- unused places NULL; a batch add's), in name order, as partition_serve
+-- and the claims lock the rows.
+INSERT INTO lq_partition (queue, name, served)
+SELECT ?1, v.nm, 0
+  FROM ({{PART_TOUCH_ROWS}}) AS v
+ WHERE v.nm IS NOT NULL
+ ORDER BY v.nm
+ON CONFLICT (queue, name) DO NOTHING;
+
 -- name: partition_any
 SELECT EXISTS (SELECT 1 FROM lq_partition WHERE queue = ?1);
 
@@ -43,11 +54,6 @@ DELETE FROM lq_partition
  WHERE queue = ?1
    AND NOT EXISTS (SELECT 1 FROM lq_task t INDEXED BY lq_task_part
                     WHERE t.queue = ?1 AND t.part = lq_partition.name);
-
--- name: task_set_part_set
--- The partition ?101 of up to 100 tasks at once (a batch
--- add writes its tasks' partitions a partition at a time).
-UPDATE lq_task SET part = ?101 WHERE id IN ({{CLAIM_SET_IDS}});
 
 -- name: task_part_get
 SELECT part FROM lq_task WHERE id = ?1;

@@ -254,16 +254,18 @@ UPDATE lq_task
 UPDATE lq_task SET paused = ?2 WHERE id = ?1;
 
 -- name: task_insert_many
--- Up to 100 tasks in one statement (lq_task_add_many): 13 parameters per
--- task in task_insert's order plus priority and timeout_ms (?1..?13 the
--- first task, ?14..?26 the second, ...); unused places are NULL and
+-- Up to 100 tasks in one statement (lq_task_add_many): 15 parameters per
+-- task in task_insert's order (?1..?15 the first task, ?16..?30 the
+-- second, ...; the concurrency key and the partition go in with the row,
+-- as there); unused places are NULL and
 -- skipped (a task always has a name).  Rows go in in the order given, so
 -- their ids ascend in that order; a task whose unique key is taken is
 -- skipped.  Returns (id, unique_key) of each row inserted.
 INSERT INTO lq_task (queue, name, payload, run_at, max_attempts, unique_key,
-                     every_ms, cron, tz, missed, created_at, priority, timeout_ms)
+                     every_ms, cron, tz, missed, created_at, priority, timeout_ms,
+                     concurrency_key, part)
 SELECT q, nm, pl, COALESCE(ra, {{NOW}} + dl), ma, uk, ev, cr, tz, mi,
-       {{NOW}}, pr, tm
+       {{NOW}}, pr, tm, ck, COALESCE(pt, '')
   FROM ({{TASK_ROWS}}) AS v
  WHERE nm IS NOT NULL
  ORDER BY k
@@ -272,10 +274,11 @@ RETURNING id, unique_key;
 
 -- name: task_insert_many_same
 -- task_insert_many of up to 100 tasks that differ only in name and
--- payload: their options once (?1..?11: queue, run_at, delay, max
+-- payload: their options once (?1..?13: queue, run_at, delay, max
 -- attempts, unique key, interval, cron, time zone, missed, priority,
--- timeout), then name and payload a task (?12, ?13 the first, ...; unused
--- places NULL): 211 parameters, not 1 300.
+-- timeout, concurrency key, partition), then name and payload a task
+-- (?14, ?15 the first, ...; unused places NULL): 213 parameters, not
+-- 1 500.
 {{SQLITE_INSERT_MANY_SAME}}
  ORDER BY k
 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
