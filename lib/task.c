@@ -157,15 +157,14 @@ const char *lq__opts_concurrency_key(const lq_task_opts *opts)
 static lq_status add_body(lq_db *db, void *arg)
 {
 	struct add_ctx *a = arg;
-	int64_t n = 0;
 	a->id = 0;
 	a->existed = 0;
-	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, NULL, NULL, &n);
+	/* The insert returns the new task's id; no row: the key is taken. */
+	lq_status st = lq__exec(db, "task add", LQ_SQL_task_insert, a->p, ADD_NPARAMS, lq__row_int, &a->id, NULL);
 	if (st != LQ_OK)
 		return st;
-	if (n == 1) {
-		st = lq__exec(db, "task add", LQ_SQL_task_last_id, NULL, 0, lq__row_int, &a->id, NULL);
-		if (st == LQ_OK && lq__steer_wanted(a->opts))
+	if (a->id > 0) {
+		if (lq__steer_wanted(a->opts))
 			st = lq__steer_store(db, a->id, a->opts);
 		if (st == LQ_OK && a->part && !(db->be->caps & LQ_CAP_ADD_TOUCHES_PART))
 			st = lq__part_touch(db, "task add", a->queue, a->part);

@@ -813,7 +813,7 @@ static lq_status my_exec(struct lq_conn *c, lq_sql_id id, const lq_value *params
 			unsigned long long n = mysql_stmt_affected_rows(s->st);
 			if (affected)
 				*affected = n == ~0ULL ? 0 : (int64_t)n;
-			if (id == LQ_SQL_task_insert_notify && n == 1 && fn) {
+			if ((id == LQ_SQL_task_insert || id == LQ_SQL_task_insert_notify) && n == 1 && fn) {
 				/* Its result is the new id: the insert's own. */
 				lq_value v = lq_v_int((int64_t)mysql_stmt_insert_id(s->st));
 				fn(ctx, &v, 1);

@@ -88,11 +88,12 @@
 	X(lease_intent_set, 0)                      /* (?1 name, ?2 owner, ?3 ms) waiting writer's intent */  \
 	X(lease_intent_clear, 0)                    /* (?1 name, ?2 owner) drop it */                         \
 	/* tasks */                                                                                           \
-	X(task_insert, 0)                           /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay, \
+	X(task_insert, 1)                           /* (?1 queue, ?2 name, ?3 payload, ?4 run_at|NULL, ?5 delay, \
 							?6 max_attempts, ?7 unique_key, ?8 every_ms, ?9 cron, \
 							?10 tz, ?11 missed, ?12 priority, ?13 timeout_ms|NULL, \
 							?14 concurrency_key|NULL, ?15 partition|NULL) \
-							-> affected (0: unique key taken) */                  \
+							-> (id) if inserted, no row when the unique key \
+							is taken */                                     \
 	X(task_insert_notify, 1)                    /* (as task_insert) -> (id) if inserted, and wakes workers: \
 							one statement; only where LQ_CAP_ONE_STATEMENT_ADD */ \
 	X(task_insert_many, 2)                      /* (15 parameters per task, as task_insert; \

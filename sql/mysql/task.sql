@@ -16,6 +16,10 @@
 -- absent: task_insert_many_keyless a multi-row INSERT's ids need not be consecutive (innodb_autoinc_lock_mode 2, Galera): task_insert_many_same
 
 -- name: task_insert
+-- columns: task_insert 0 the backend makes its one row from mysql_stmt_insert_id
+-- The backend returns the new id (mysql_stmt_insert_id) as its one row,
+-- none when the unique key is taken, as task_insert_notify's: a
+-- transaction's add reads it with no second statement.
 {{TASK_INSERT_ONE}};
 
 -- name: task_insert_notify

@@ -13,16 +13,15 @@
 -- absent: task_insert_many_keyless RETURNING is no per-row trigger program here: task_insert_many_same
 
 -- name: task_insert
--- columns: task_insert 1 RETURNING id, read when it stands in for task_insert_notify
 -- $14 the concurrency key and $15 the partition (NULL: none) go in with
 -- the row: an UPDATE after it wrote every index of lq_task a second time
 -- (both columns are indexed: never HOT) and left a dead row version.
 -- A task with a partition also writes the partition's rows
 -- (partition_touch's, TASK_PART_TOUCH): no statement of its own
--- (LQ_CAP_ADD_TOUCHES_PART).  Returns the id too: with notify=off in the
--- DSN the backend runs this in place of task_insert_notify (NOTIFY holds a
--- database-wide lock from its commit to the end of the transaction, which
--- serialises enqueuers).
+-- (LQ_CAP_ADD_TOUCHES_PART).  Returns the id, as in every dialect: with
+-- notify=off in the DSN the backend runs this in place of
+-- task_insert_notify (NOTIFY holds a database-wide lock from its commit to
+-- the end of the transaction, which serialises enqueuers).
 WITH {{CLK}},
 {{TASK_INSERT_INS}},
 {{TASK_PART_TOUCH}}

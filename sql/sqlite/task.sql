@@ -13,8 +13,11 @@
 -- absent: task_claim_one_delete_top the top priority's reads are in-process steps, no round trip: task_claim_one_delete
 
 -- name: task_insert
+-- Returns the id (none when the unique key is taken): a transaction's add
+-- reads it with no second statement.
 {{TASK_INSERT_ONE}}
-ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING;
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
+RETURNING id;
 
 -- name: task_insert_notify
 -- task_insert and its id in one autocommit statement (no transaction, no
