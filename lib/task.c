@@ -516,8 +516,9 @@ static lq_status many_body(lq_db *db, void *arg)
 		for (size_t j = k * ADD_NPARAMS; j < LQ_ADD_MANY_CHUNK * ADD_NPARAMS; j++)
 			p[j] = lq_v_null();
 		m->err = LQ_OK;
-		/* Alone, a lost answer is an unknown outcome, not a retry; and
-		 * where the dialect can, the statement wakes the workers too. */
+		/* Alone, a lost answer is an unknown outcome, not a retry.
+		 * Where the dialect can, the statement wakes the workers too,
+		 * alone or in the transaction (whose commit sends it). */
 		lq_sql_id id = LQ_SQL_task_insert_many, notify = LQ_SQL_task_insert_many_notify;
 		const lq_value *args = p;
 		int nargs = LQ_ADD_MANY_CHUNK * ADD_NPARAMS;
@@ -531,7 +532,7 @@ static lq_status many_body(lq_db *db, void *arg)
 			keyless = same[MANY_SAME_KEY].type == LQ_V_NULL && db->be->last_insert_id &&
 				  db->be->sql[LQ_SQL_task_insert_many_keyless];
 		}
-		if (m->lone && db->be->sql[notify]) {
+		if (db->be->sql[notify]) {
 			id = notify;
 			keyless = 0;
 		} else if (keyless) {

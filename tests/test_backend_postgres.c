@@ -1370,6 +1370,42 @@ static void test_add_skips_look_while_busy(void **state)
 	done(b);
 }
 
+/* Through the library: a batch add that needs a transaction (here its
+ * partitions' rows) sends the wake-up with its insert, and the listener
+ * gets it when the transaction commits: no NOTIFY statement after it. */
+static void test_batch_in_tx_wakes_at_commit(void **state)
+{
+	(void)state;
+	struct lq_conn *a = conn();
+	lq_err err = {{0}, 0, 0};
+	lq_db *db = open_here();
+	char queue[64];
+	snprintf(queue, sizeof(queue), "lqt_batch_wake_%ld", (long)getpid());
+	enum { N = 10 };
+	const char *names[N];
+	lq_task_opts opts[N];
+	const lq_task_opts *po[N];
+	for (int i = 0; i < N; i++) {
+		lq_task_opts o = LQ_TASK_OPTS_INIT;
+		o.queue = queue;
+		o.partition = i % 2 ? "p1" : "p2";
+		opts[i] = o;
+		po[i] = &opts[i];
+		names[i] = "t";
+	}
+	/* The handle's first batch reads what it must know once. */
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 0, &err), LQ_ETIMEDOUT);
+	assert_int_equal(lq_task_add_many(db, N, names, po, NULL, NULL, NULL), LQ_OK);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
+	int64_t before = lq_db_statements(db);
+	assert_int_equal(lq_task_add_many(db, N, names, po, NULL, NULL, NULL), LQ_OK);
+	/* BEGIN, the insert with its wake-up, the partitions' rows, COMMIT */
+	assert_int_equal(lq_db_statements(db) - before, 4);
+	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
+	lq_close(db);
+	done(a);
+}
+
 /* Through the library: an exclusive acquire takes a free lease in one
  * statement (lease_acquire_free); a try that finds it held reads the
  * holder apart, and the handle's next tries of that lease send
@@ -1922,6 +1958,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_notify, close_all),
 		cmocka_unit_test_teardown(test_enqueue_wakes_idle_worker, close_all),
 		cmocka_unit_test_teardown(test_add_skips_look_while_busy, close_all),
+		cmocka_unit_test_teardown(test_batch_in_tx_wakes_at_commit, close_all),
 		cmocka_unit_test_teardown(test_acquire_reads_holder_apart, close_all),
 		cmocka_unit_test_teardown(test_pooler, close_all),
 		cmocka_unit_test_setup_teardown(test_retry_mapping, reset, close_all),
