@@ -21,7 +21,9 @@ INSERT IGNORE INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0), (?1, '
 -- name: partition_touch_many
 -- partition_touch of up to 16 partitions of queue ?1 at once (?2..?17,
 -- unused places NULL; a batch add's), in name order, as partition_serve
--- and the claims lock the rows.
+-- and the claims lock the rows.  Not in place of partition_touch for a
+-- single add: MariaDB materializes the derived table, 48-60 us of server
+-- time a statement against 10 for partition_touch's two-row VALUES.
 INSERT IGNORE INTO lq_partition (queue, name, served)
 SELECT ?1, v.nm, 0
   FROM ({{PART_TOUCH_ROWS}}) AS v
