@@ -80,6 +80,10 @@ lq_status lq__part_touch_many(lq_db *db, size_t n, const char *const *queues, co
 		for (size_t j = 0; j < k; j++)
 			if (u == 0 || strcmp(names[j], names[u - 1]))
 				names[u++] = names[j];
+		if (u == 1) { /* a cheaper statement on MariaDB (partition.sql) */
+			st = lq__part_touch(db, "task add", queues[i], names[0]);
+			continue;
+		}
 		for (size_t from = 0; st == LQ_OK && from < u; from += PART_TOUCH_MANY) {
 			lq_value p[1 + PART_TOUCH_MANY];
 			p[0] = lq__v_text(queues[i]);

@@ -15,15 +15,18 @@
 -- name: partition_touch
 -- The rows of partition ?2 and of the tasks without one (''), in one
 -- statement: a task of ?2 needs both.  A new partition is served 0:
--- before those served already.
-INSERT IGNORE INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0), (?1, '', 0);
+-- before those served already.  In name order ('' first), as
+-- partition_touch_many, partition_serve and the claims take the rows; a
+-- batch add of one partition sends this one too.
+INSERT IGNORE INTO lq_partition (queue, name, served) VALUES (?1, '', 0), (?1, ?2, 0);
 
 -- name: partition_touch_many
 -- partition_touch of up to 16 partitions of queue ?1 at once (?2..?17,
 -- unused places NULL; a batch add's), in name order, as partition_serve
 -- and the claims lock the rows.  Not in place of partition_touch for a
--- single add: MariaDB materializes the derived table, 48-60 us of server
--- time a statement against 10 for partition_touch's two-row VALUES.
+-- single add or a batch of one partition: MariaDB materializes the
+-- derived table, 48-60 us of server time a statement against 10 for
+-- partition_touch's two-row VALUES.
 INSERT IGNORE INTO lq_partition (queue, name, served)
 SELECT ?1, v.nm, 0
   FROM ({{PART_TOUCH_ROWS}}) AS v

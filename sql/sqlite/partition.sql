@@ -18,8 +18,10 @@
 -- name: partition_touch
 -- The rows of partition ?2 and of the tasks without one (''), in one
 -- statement: a task of ?2 needs both.  A new partition is served 0:
--- before those served already.
-INSERT INTO lq_partition (queue, name, served) VALUES (?1, ?2, 0), (?1, '', 0)
+-- before those served already.  In name order ('' first), as
+-- partition_touch_many, partition_serve and the claims take the rows; a
+-- batch add of one partition sends this one too.
+INSERT INTO lq_partition (queue, name, served) VALUES (?1, '', 0), (?1, ?2, 0)
 ON CONFLICT (queue, name) DO NOTHING;
 
 -- name: partition_touch_many
