@@ -94,6 +94,10 @@ struct lq_db {
 	 * (lease.c): yes, the handle found this lease held lately, so its
 	 * next tries send lease_acquire, which returns the holder's row too. */
 	struct lq_queue_memo lease_held;
+	/* One-task claims where the dialect claims in one statement (task.c):
+	 * yes, the handle's last transactional claim of the queue read a task
+	 * under a limit first, which that statement hands back. */
+	struct lq_queue_memo limited_heads;
 	/* Claims where the dialect has task_candidates_unlimited (task.c):
 	 * when a claim last saw a row in lq_limit (monotonic ms; 0: never). */
 	int64_t limits_seen_at;

@@ -708,6 +708,7 @@ struct claim_ctx {
 	int one_by_one;   /* a set claim missed rows: claim each by itself */
 	size_t held;      /* candidates a limit held back */
 	int queue_shut;   /* the queue's limit refused one: it refuses them all */
+	int head_limited; /* the first candidate read had to pass its limits */
 	unsigned char limited[LQ_CLAIM_MAX]; /* candidate i must pass its limits */
 	int track;        /* at-most-once cancellable: mark each one-off run */
 	unsigned char steered[LQ_CLAIM_MAX]; /* candidate i came with its steering */
@@ -1094,6 +1095,9 @@ static int cands_within(const struct claim_ctx *cc, const struct claimable *k)
 /* How long a claim trusts that lq_limit has rows (task_candidates_unlimited
  * reads nothing then): a limit deleted is noticed this much later. */
 #define LIMITS_RECHECK_MS 10000
+/* How long a handle sends a one-task claim of a queue whose first task was
+ * limited lately straight to the transaction (db->limited_heads). */
+#define LIMITED_HEAD_MS 1000
 
 /* Where the dialect has one-task claims from a known top priority
  * (task_candidates_top, task_claim_one_delete_top,
@@ -1269,7 +1273,7 @@ static lq_status claim_body(lq_db *db, void *arg)
 	struct claim_ctx *cc = arg;
 	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
 	cc->got = cc->lost = cc->dropped = cc->held = 0;
-	cc->queue_shut = 0;
+	cc->queue_shut = cc->head_limited = 0;
 	/* Skipped occurrences and buried claims make room, and a task that came
 	 * due between task_claimable and the walk can push another out (see
 	 * cands_within): look again, a bounded number of times, so one call
@@ -1291,6 +1295,8 @@ static lq_status claim_body(lq_db *db, void *arg)
 		}
 		if (cc->cand == 0)
 			break;
+		if (round == 0)
+			cc->head_limited = cc->limited[0];
 		int shifted = cut && !cands_within(cc, &there);
 		size_t dropped_before = cc->dropped, base = cc->got, cand = cc->cand;
 		unsigned char won[LQ_CLAIM_MAX];
@@ -2110,9 +2116,12 @@ lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t cla
 	 * task whose partition row went meanwhile) the plain claim finds. */
 	if ((st = claim_fair(db, &cc, &fair, &fair_seen)) != LQ_OK)
 		return st;
+	/* The handle's last one-task claim here found a limited task first:
+	 * the one statement would hand it back, so the transaction claims. */
+	int limited_head = one && n == 1 && lq__memo_yes(&db->limited_heads, queue, LIMITED_HEAD_MS);
 	if (cc.got > 0 || fair_seen) {
 		general = 0;
-	} else if (one) {
+	} else if (one && !limited_head) {
 		if ((st = claim_returning(db, &cc)) != LQ_OK)
 			return st;
 		general = (cc.left > 0 || (db->be->caps & LQ_CAP_CLAIM_SHORT)) && cc.got < n;
@@ -2140,6 +2149,8 @@ lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t cla
 		}
 		if (!track)
 			occ_head_seen(db, queue, n, rest.got, &rest.tasks[0]);
+		if (one && n == 1)
+			lq__memo_set(&db->limited_heads, queue, rest.head_limited);
 		cc.got += rest.got;
 		cc.lost += rest.lost;
 	}

@@ -441,6 +441,59 @@ static void limit_set_elsewhere(void **state)
 	lq_close(other);
 }
 
+/* A handle whose claims of a queue keep meeting a task with a key (or
+ * under its queue's limit) at its head sends the transactional claim
+ * straight away: the one-statement claim would only hand that task back
+ * (PostgreSQL, SQLite).  Once the head is a plain task, the one statement
+ * comes back. */
+static void limited_head_skips_one_statement(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[1];
+	int64_t sent[4];
+	int one_statement = strcmp(lqt_conf_backend, "mysql") != 0;
+
+	lq_task_opts o = LQ_TASK_OPTS_INIT;
+	o.queue = "h";
+	assert_lq_ok(db, lq_task_add(db, "first", &o, NULL, NULL));
+	lqt_set_limit(db, "hk", 100, 0, 0);
+	for (int i = 0; i < 3; i++)
+		add_keyed(db, "h", "hk");
+	/* The handle's first claim there reads what a first claim reads. */
+	assert_int_equal(claim(db, "h", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
+	assert_string_equal(t[0].name, "first");
+	lq_task_clear(&t[0]);
+	for (int i = 0; i < 3; i++) {
+		int64_t before = lq_db_statements(db);
+		assert_int_equal(claim(db, "h", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
+		sent[i] = lq_db_statements(db) - before;
+		assert_int_equal(t[0].mode, LQ_AT_LEAST_ONCE); /* capped: the claim is the slot */
+		assert_lq_ok(db, lq_task_ack(db, &t[0]));
+		lq_task_clear(&t[0]);
+	}
+	/* (Under the retry storm, retried transactions send more.) */
+	if (!lqt_retry_storm()) {
+		assert_int_equal(sent[2], sent[1]);
+		if (one_statement)
+			assert_int_equal(sent[1], sent[0] - 1);
+		else /* MariaDB's first keyed claim also looks at lq_limit once */
+			assert_true(sent[1] <= sent[0]);
+	}
+	/* Tasks without a key come next: the transaction claims the first of
+	 * them, and the claim after it is one statement again. */
+	assert_lq_ok(db, lq_task_add(db, "free", &o, NULL, NULL));
+	assert_lq_ok(db, lq_task_add(db, "free", &o, NULL, NULL));
+	assert_int_equal(claim(db, "h", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
+	lq_task_clear(&t[0]);
+	int64_t before = lq_db_statements(db);
+	assert_int_equal(claim(db, "h", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
+	sent[3] = lq_db_statements(db) - before;
+	assert_string_equal(t[0].name, "free");
+	lq_task_clear(&t[0]);
+	if (one_statement && !lqt_retry_storm())
+		assert_int_equal(sent[3], 1);
+}
+
 int lqt_conf_limits(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +507,7 @@ int lqt_conf_limits(void)
 		cmocka_unit_test_setup(key_kept, lqt_conf_test_setup),
 		cmocka_unit_test_setup(cap_holds_every_path, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limit_set_elsewhere, lqt_conf_test_setup),
+		cmocka_unit_test_setup(limited_head_skips_one_statement, lqt_conf_test_setup),
 	};
 	char name[64];
 
