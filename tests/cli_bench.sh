@@ -20,7 +20,7 @@ cli_args "$@"
 cli_setup bench
 TMO=300 # a whole bench run, not one call
 
-WORKLOADS=(claim claim-batch claim-ack claim-run enqueue enqueue-batch lease lease-hot tick-idle recurring claim-fair claim-fair-batch)
+WORKLOADS=(claim claim-batch claim-ack claim-run enqueue enqueue-batch lease lease-hot tick-idle recurring claim-fair claim-fair-batch claim-capped claim-rated)
 HEADER='backend,workload,clients,pending,ops_per_s,rows_per_s,raw_rows_per_s,ratio,p50_us,p99_us,rss_kb'
 
 echo "# leasectl bench smoke test: backend $backend"
@@ -66,7 +66,7 @@ if bench_csv_head "$T/bench.csv" $((${#WORKLOADS[@]} * 2)); then
             [[ $v =~ $BENCH_CSV_NUM ]] || why+=("row $w/$c: '$v' is not a number")
         done
         awk -v r="$ratio" 'BEGIN { exit !(r > 0) }' || why+=("row $w/$c: ratio $ratio is not > 0")
-        case $w in claim | claim-batch | claim-ack | claim-run | claim-fair | claim-fair-batch) [[ $p == 1000 ]] || why+=("row $w/$c: pending $p") ;; esac
+        case $w in claim | claim-batch | claim-ack | claim-run | claim-fair | claim-fair-batch | claim-capped | claim-rated) [[ $p == 1000 ]] || why+=("row $w/$c: pending $p") ;; esac
         # Every call of enqueue-batch inserted its 100 tasks (lq_task_add_many), so rows/s is 100 times
         # calls/s up to the rounding of the two printed values (one decimal each): at 21.2 calls/s that
         # rounding alone moves the quotient by 0.24 %.
@@ -81,6 +81,8 @@ run --json task list
 grep -q 'leaseq-bench-' "$T/out" && why+=("bench left tasks behind")
 run --json lease list
 grep -q 'leaseq-bench-' "$T/out" && why+=("bench left leases behind")
+run --json limit list
+grep -q 'leaseq-bench-' "$T/out" && why+=("bench left limits behind")
 end "bench: nothing left behind"
 
 # ================================================================== --json, tick-idle

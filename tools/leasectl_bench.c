@@ -20,8 +20,8 @@ static const struct lc_opt bench_opts[] = {
 	LC_LIST(struct bench_args, workloads, "workload", 'w', "W",
 		"run workload W; repeat or give a comma list (default: all).  One of\n"
 		"claim, claim-batch, claim-ack, claim-run, enqueue, enqueue-batch, lease,\n"
-		"lease-hot, tick-idle, recurring, claim-fair, claim-fair-batch; and only when\n"
-		"named: e2e-c, e2e-worker"),
+		"lease-hot, tick-idle, recurring, claim-fair, claim-fair-batch, claim-capped,\n"
+		"claim-rated; and only when named: e2e-c, e2e-worker"),
 	LC_VALUE(struct bench_args, clients, "clients", 'c', "N[,N]", 0,
 		 "client processes, each with its own connection (default 1,4; at most 64)"),
 	LC_VALUE(struct bench_args, duration, "duration", 'd', "DUR", 0,
@@ -73,6 +73,12 @@ const struct lc_usage lc_bench_usage = {
 		"               queue: claim-fair's ratio against claim's is what fair share\n"
 		"               costs\n"
 		"  claim-fair-batch  the same for 100 tasks, against claim-batch\n"
+		"  claim-capped claim 1 task whose concurrency key has a cap it never reaches\n"
+		"               (limit set KEY --concurrency: the claim is at-least-once),\n"
+		"               then ack / claim-ack's UPDATE and DELETE on that queue:\n"
+		"               claim-capped's ratio against claim-ack's is what a cap costs\n"
+		"  claim-rated  claim 1 task whose key has a rate it never uses up (limit set\n"
+		"               KEY --rate) / claim's DELETE: against claim's, a rate's cost\n"
 		"\n"
 		"End to end (only when named with --workload; --clients counts workers):\n"
 		"  e2e-c        worker processes running lq_runner_work at-least-once with an\n"
@@ -197,7 +203,8 @@ static int parse_workloads(const struct lc_ctx *ctx, const struct lc_list *l, un
 				return lc_usage_error(ctx,
 						      "--workload: \"%s\" is not a workload (claim, claim-batch, claim-ack, "
 						      "claim-run, enqueue, enqueue-batch, lease, lease-hot, tick-idle, recurring, "
-						      "claim-fair, claim-fair-batch, e2e-c, e2e-worker)",
+						      "claim-fair, claim-fair-batch, claim-capped, claim-rated, e2e-c, "
+						      "e2e-worker)",
 						      lc_pr(pr, sizeof(pr), l->v[i]));
 			}
 			*out |= 1u << w;

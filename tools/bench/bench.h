@@ -32,6 +32,8 @@ enum bench_workload {
 	BW_RECURRING,
 	BW_CLAIM_FAIR,
 	BW_CLAIM_FAIR_BATCH,
+	BW_CLAIM_CAPPED,
+	BW_CLAIM_RATED,
 	BW_E2E_C,      /* real workers end to end (e2e.c): only when named, */
 	BW_E2E_WORKER, /* so they stay last */
 	BW__COUNT
@@ -45,14 +47,18 @@ struct bench_workload_info {
 	const char *name;   /* as on the command line and in the CSV */
 	const char *leaseq; /* what the leaseq side does, in a few words */
 	const char *raw;    /* what the raw side does */
-	int claims;         /* consumes the claim queue's due tasks (BENCH_FAIR_QUEUE: the
-	                     * fair queue's, whose tasks have partitions) */
+	int claims;         /* consumes the claim queue's due tasks (BENCH_CLAIM_QUEUE), or
+	                     * those of a queue the library fills (BENCH_FAIR_QUEUE and on) */
 };
 extern const struct bench_workload_info bench_workloads[BW__COUNT];
 /* The workload's index, or -1. */
 int bench_workload_find(const char *name);
 
-#define BENCH_FAIR_QUEUE 2
+#define BENCH_CLAIM_QUEUE 1
+#define BENCH_FAIR_QUEUE 2   /* its tasks go round BENCH_PARTITIONS partitions */
+#define BENCH_CAPPED_QUEUE 3 /* its tasks have a key with a cap they never reach */
+#define BENCH_RATED_QUEUE 4  /* its tasks have a key with a rate they never use up */
+#define BENCH_QUEUE_KINDS 5
 #define BENCH_PARTITIONS 10      /* the fair queue's tasks go round these */
 #define BENCH_BATCH 100          /* tasks per call in claim-batch and enqueue-batch */
 #define BENCH_CLIENTS_MAX 64
@@ -68,6 +74,8 @@ struct bench_names {
 	char base[32];
 	char claim_queue[48];   /* claim, claim-batch, claim-ack */
 	char fair_queue[48];    /* claim-fair, claim-fair-batch */
+	char capped_queue[48];  /* claim-capped; also its tasks' concurrency key */
+	char rated_queue[48];   /* claim-rated; also its tasks' concurrency key */
 	char enqueue_queue[48];
 	char idle_queue[48];    /* tick-idle: never anything due */
 	char recurring_queue[48];

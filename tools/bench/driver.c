@@ -43,11 +43,12 @@ struct run {
 	const struct bench_raw_ops *raw;
 	struct bench_names names;
 	int64_t due_left;              /* due tasks left in the claim queue */
-	int filled_pending, filled_recurring, filled_idle, filled_e2e, filled_fair;
+	int filled_pending, filled_recurring, filled_idle, filled_e2e;
+	int filled_lib[BENCH_QUEUE_KINDS];       /* the queues the library fills, by kind */
 	int64_t e2e_due_left[2];       /* due tasks left in the e2e queues (workers, raw) */
 	struct bench_names e2e_names;  /* names with claim_queue = e2e_queue */
 	const struct bench_names *job_names; /* what the clients use */
-	int64_t fair_due_left;         /* and in the fair queue */
+	int64_t lib_due_left[BENCH_QUEUE_KINDS]; /* and in those */
 	double est_rate[BW__COUNT];    /* rows/s seen: how much to top up */
 	int64_t *live;                 /* rows so far, per client (shared memory) */
 	char *err;
@@ -396,27 +397,55 @@ static int admin_fill(struct run *run, const char *queue, int64_t n, enum bench_
 	return rc;
 }
 
-/* n tasks into the fair queue through the library (only it gives them
- * partitions), BENCH_PARTITIONS in turn; every second one due in a year
- * when interleaved (as BF_INTERLEAVED).  1000 to a transaction. */
-static int fair_fill(struct run *run, int64_t n, int interleaved)
+/* The queue of a kind the library fills (only it gives tasks partitions
+ * and keys under limits). */
+static const char *lib_queue(const struct run *run, int kind)
+{
+	return kind == BENCH_FAIR_QUEUE ? run->names.fair_queue
+	       : kind == BENCH_CAPPED_QUEUE ? run->names.capped_queue
+					    : run->names.rated_queue;
+}
+
+/* n tasks into such a queue through the library: the fair queue's go round
+ * BENCH_PARTITIONS partitions; the capped and rated queues' have the queue's
+ * name as their concurrency key, whose limit the first fill sets (a cap of
+ * a million running, a rate of a million starts a second: limits that are
+ * checked on every claim and never hold one back).  Every second task due
+ * in a year when interleaved (as BF_INTERLEAVED).  1000 to a transaction. */
+static int lib_fill(struct run *run, int kind, int64_t n, int interleaved)
 {
 	static lq_task_opts opts[1000];
 	static const lq_task_opts *po[1000];
 	static const char *names[1000];
 	static char parts[BENCH_PARTITIONS][8];
+	const char *queue = lib_queue(run, kind);
 	lq_db *db = NULL;
 	lq_status st = lq_open(run->o->dsn, &db);
 	for (int p = 0; p < BENCH_PARTITIONS; p++)
 		snprintf(parts[p], sizeof(parts[p]), "p%d", p);
+	if (st == LQ_OK && kind != BENCH_FAIR_QUEUE && !run->filled_lib[kind]) {
+		lq_limit l;
+		memset(&l, 0, sizeof(l));
+		snprintf(l.key, sizeof(l.key), "%s", queue);
+		if (kind == BENCH_CAPPED_QUEUE) {
+			l.concurrency = 1000000;
+		} else {
+			l.rate_n = LQ_LIMIT_RATE_MAX;
+			l.rate_period_ms = 1000;
+		}
+		st = lq_limit_set(db, &l);
+	}
 	for (int64_t done = 0; st == LQ_OK && done < n && !stopped(run);) {
 		size_t k = 0;
 		for (; k < 1000 && done < n; k++, done++) {
 			lq_task_opts o = LQ_TASK_OPTS_INIT;
-			o.queue = run->names.fair_queue;
+			o.queue = queue;
 			o.payload = BENCH_PAYLOAD;
 			o.payload_len = BENCH_PAYLOAD_LEN;
-			o.partition = parts[done % BENCH_PARTITIONS];
+			if (kind == BENCH_FAIR_QUEUE)
+				o.partition = parts[done % BENCH_PARTITIONS];
+			else
+				o.concurrency_key = queue;
 			o.delay_ms = interleaved && done % 2 ? 365LL * 24 * 3600 * 1000 : 0;
 			opts[k] = o;
 			po[k] = &opts[k];
@@ -425,7 +454,7 @@ static int fair_fill(struct run *run, int64_t n, int interleaved)
 		st = lq_task_add_many(db, k, names, po, NULL, NULL, NULL);
 	}
 	if (st != LQ_OK)
-		snprintf(run->err, run->errsize, "filling %s: %s", run->names.fair_queue,
+		snprintf(run->err, run->errsize, "filling %s: %s", queue,
 			 db && *lq_errmsg(db) ? lq_errmsg(db) : lq_status_str(st));
 	lq_close(db);
 	if (stopped(run))
@@ -438,17 +467,18 @@ static int fair_fill(struct run *run, int64_t n, int interleaved)
 static int prepare(struct run *run, enum bench_workload w, int clients, int64_t ms)
 {
 	int rc = 0;
-	if (bench_workloads[w].claims == BENCH_FAIR_QUEUE) {
-		if (!run->filled_fair) {
-			run->filled_fair = 1;
-			rc = fair_fill(run, run->o->pending, 1);
-			run->fair_due_left += run->o->pending / 2;
+	int kind = bench_workloads[w].claims;
+	if (kind > BENCH_CLAIM_QUEUE) {
+		if (!run->filled_lib[kind]) {
+			rc = lib_fill(run, kind, run->o->pending, 1);
+			run->filled_lib[kind] = 1;
+			run->lib_due_left[kind] += run->o->pending / 2;
 		}
 		double need = run->est_rate[w] * (double)ms / 1000.0 * 1.5 + BENCH_BATCH * clients + 100;
-		if (rc == 0 && (double)run->fair_due_left < need) {
-			int64_t add = (int64_t)(2 * need) - run->fair_due_left;
-			rc = fair_fill(run, add, 0);
-			run->fair_due_left += add;
+		if (rc == 0 && (double)run->lib_due_left[kind] < need) {
+			int64_t add = (int64_t)(2 * need) - run->lib_due_left[kind];
+			rc = lib_fill(run, kind, add, 0);
+			run->lib_due_left[kind] += add;
 		}
 		return rc;
 	}
@@ -657,8 +687,8 @@ static int run_cell(struct run *run, enum bench_workload w, int clients, struct 
 			if ((rc = run_side(run, order[k], w, clients, half, label, &a)) != 0)
 				return rc;
 			double rate = a.elapsed_us > 0 ? (double)a.rows * 1e6 / (double)a.elapsed_us : 0;
-			int64_t *due_left = bench_workloads[w].claims == BENCH_FAIR_QUEUE ? &run->fair_due_left
-											  : &run->due_left;
+			int kind = bench_workloads[w].claims;
+			int64_t *due_left = kind > BENCH_CLAIM_QUEUE ? &run->lib_due_left[kind] : &run->due_left;
 			if (bench_workloads[w].claims)
 				*due_left -= a.rows;
 			if (rate > run->est_rate[w])
@@ -706,7 +736,7 @@ static int cleanup(struct run *run)
 			snprintf(err, sizeof(err), "%s", run->raw->errmsg(r));
 		run->raw->close(r);
 	}
-	if (rc == 0 && run->filled_fair) {
+	if (rc == 0 && run->filled_lib[BENCH_FAIR_QUEUE]) {
 		/* A claim of the emptied fair queue forgets its partitions. */
 		lq_db *db = NULL;
 		lq_task t;
@@ -720,6 +750,19 @@ static int cleanup(struct run *run)
 		}
 		if (st == LQ_OK)
 			lq_task_clear(&t);
+		lq_close(db);
+	}
+	for (int kind = BENCH_CAPPED_QUEUE; rc == 0 && kind <= BENCH_RATED_QUEUE; kind++) {
+		if (!run->filled_lib[kind])
+			continue;
+		lq_db *db = NULL;
+		lq_status st = lq_open(run->o->dsn, &db);
+		if (st == LQ_OK)
+			st = lq_limit_remove(db, lib_queue(run, kind));
+		if (st != LQ_OK && st != LQ_NOTFOUND) {
+			snprintf(err, sizeof(err), "%s", db && *lq_errmsg(db) ? lq_errmsg(db) : lq_status_str(st));
+			rc = -1;
+		}
 		lq_close(db);
 	}
 	if (rc != 0)
@@ -748,6 +791,8 @@ int bench_run(const struct bench_opts *o, bench_result_fn fn, void *ctx, char *e
 	run.est_rate[BW_E2E_WORKER] = 100;
 	run.est_rate[BW_CLAIM_FAIR] = 20000;
 	run.est_rate[BW_CLAIM_FAIR_BATCH] = 80000;
+	run.est_rate[BW_CLAIM_CAPPED] = 10000;
+	run.est_rate[BW_CLAIM_RATED] = 20000;
 	bench_names_init(&run.names, random_tag());
 	run.e2e_names = run.names;
 	memcpy(run.e2e_names.claim_queue, run.names.e2e_raw_queue, sizeof(run.e2e_names.claim_queue));

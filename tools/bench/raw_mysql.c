@@ -336,12 +336,14 @@ static int op_once(struct bench_raw *r, const struct bench_job *job, struct benc
 	case BW_CLAIM:
 	case BW_CLAIM_RUN:
 	case BW_CLAIM_FAIR:
+	case BW_CLAIM_RATED:
 		return claim(r, M_CLAIM_PICK, bench_claim_queue(job), 1, op);
 	case BW_CLAIM_BATCH:
 	case BW_CLAIM_FAIR_BATCH:
 		return claim(r, M_CLAIM_PICK, bench_claim_queue(job), BENCH_BATCH, op);
 	case BW_CLAIM_ACK:
-		return claim(r, M_ACK_PICK, n->claim_queue, 1, op);
+	case BW_CLAIM_CAPPED:
+		return claim(r, M_ACK_PICK, bench_claim_queue(job), 1, op);
 	case BW_RECURRING:
 		return claim(r, M_REC_PICK, n->recurring_queue, 1, op);
 	case BW_ENQUEUE: {

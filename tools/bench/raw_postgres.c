@@ -164,7 +164,8 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 	switch (job->w) {
 	case BW_CLAIM:
 	case BW_CLAIM_RUN:
-	case BW_CLAIM_FAIR: {
+	case BW_CLAIM_FAIR:
+	case BW_CLAIM_RATED: {
 		const char *v[1] = {bench_claim_queue(job)};
 		if (run(r, R_CLAIM, 1, v, NULL, NULL, &rows, NULL) != 0)
 			return -1;
@@ -184,9 +185,10 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 			return -1;
 		break;
 	}
-	case BW_CLAIM_ACK: {
+	case BW_CLAIM_ACK:
+	case BW_CLAIM_CAPPED: {
 		snprintf(num[0], sizeof(num[0]), "%d", BENCH_LEASE_TTL_MS);
-		const char *v[3] = {n->claim_queue, job->owner, num[0]};
+		const char *v[3] = {bench_claim_queue(job), job->owner, num[0]};
 		if (run(r, R_ACK_CLAIM, 3, v, NULL, NULL, &rows, NULL) != 0)
 			return -1;
 		if (rows == 1) {

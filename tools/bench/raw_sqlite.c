@@ -132,6 +132,7 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 	case BW_CLAIM:
 	case BW_CLAIM_RUN:
 	case BW_CLAIM_FAIR:
+	case BW_CLAIM_RATED:
 	case BW_RECURRING: {
 		int rec = job->w == BW_RECURRING;
 		s = r->s[rec ? R_RECURRING : R_CLAIM];
@@ -149,8 +150,9 @@ static int raw_op(struct bench_raw *r, const struct bench_job *job, struct bench
 			return -1;
 		break;
 	case BW_CLAIM_ACK:
+	case BW_CLAIM_CAPPED:
 		s = r->s[R_ACK_CLAIM];
-		bind_text(s, 1, n->claim_queue);
+		bind_text(s, 1, bench_claim_queue(job));
 		bind_text(s, 2, job->owner);
 		sqlite3_bind_int64(s, 3, BENCH_LEASE_TTL_MS);
 		if (run(r, R_ACK_CLAIM, &rows, NULL) != 0)

@@ -36,11 +36,27 @@ const struct bench_workload_info bench_workloads[BW__COUNT] = {
 			   "claim's ratio, fair share's cost)", BENCH_FAIR_QUEUE},
 	[BW_CLAIM_FAIR_BATCH] = {"claim-fair-batch", "the same, 100 tasks", "claim-batch's DELETE on that queue",
 				 BENCH_FAIR_QUEUE},
+	[BW_CLAIM_CAPPED] = {"claim-capped", "lq_task_claim of 1 task whose concurrency key has a cap it never "
+			     "reaches (so the claim is at-least-once), then lq_task_ack", "claim-ack's UPDATE ... "
+			     "RETURNING, then DELETE, on that queue (no cap: against claim-ack's ratio, the cap's cost)",
+			     BENCH_CAPPED_QUEUE},
+	[BW_CLAIM_RATED] = {"claim-rated", "lq_task_claim, at-most-once, 1 task whose concurrency key has a rate "
+			    "limit it never uses up", "claim's DELETE on that queue (no rate: against claim's ratio, "
+			    "the rate limit's cost)", BENCH_RATED_QUEUE},
 };
 
 const char *bench_claim_queue(const struct bench_job *job)
 {
-	return bench_workloads[job->w].claims == BENCH_FAIR_QUEUE ? job->names->fair_queue : job->names->claim_queue;
+	switch (bench_workloads[job->w].claims) {
+	case BENCH_FAIR_QUEUE:
+		return job->names->fair_queue;
+	case BENCH_CAPPED_QUEUE:
+		return job->names->capped_queue;
+	case BENCH_RATED_QUEUE:
+		return job->names->rated_queue;
+	default:
+		return job->names->claim_queue;
+	}
 }
 
 int bench_workload_find(const char *name)
@@ -58,6 +74,8 @@ void bench_names_init(struct bench_names *n, uint32_t tag)
 	snprintf(n->claim_queue, sizeof(n->claim_queue), "%s-claim", n->base);
 	snprintf(n->enqueue_queue, sizeof(n->enqueue_queue), "%s-enqueue", n->base);
 	snprintf(n->fair_queue, sizeof(n->fair_queue), "%s-fair", n->base);
+	snprintf(n->capped_queue, sizeof(n->capped_queue), "%s-capped", n->base);
+	snprintf(n->rated_queue, sizeof(n->rated_queue), "%s-rated", n->base);
 	snprintf(n->idle_queue, sizeof(n->idle_queue), "%s-idle", n->base);
 	snprintf(n->recurring_queue, sizeof(n->recurring_queue), "%s-recurring", n->base);
 	snprintf(n->e2e_queue, sizeof(n->e2e_queue), "%s-e2e", n->base);
@@ -220,6 +238,10 @@ int bench_lq_op(struct bench_lq *c, struct bench_op *op, char *err, size_t errsi
 		return claim(c, n->fair_queue, LQ_AT_MOST_ONCE, 1, 0, op, err, errsize);
 	case BW_CLAIM_FAIR_BATCH:
 		return claim(c, n->fair_queue, LQ_AT_MOST_ONCE, BENCH_BATCH, 0, op, err, errsize);
+	case BW_CLAIM_CAPPED: /* the cap's slot is the claim: acked, as an application would */
+		return claim(c, n->capped_queue, LQ_AT_MOST_ONCE, 1, 1, op, err, errsize);
+	case BW_CLAIM_RATED:
+		return claim(c, n->rated_queue, LQ_AT_MOST_ONCE, 1, 0, op, err, errsize);
 	case BW_ENQUEUE:
 		if ((st = lq_task_add(c->db, "bench", &c->add, NULL, NULL)) != LQ_OK)
 			return fail(err, errsize, "lq_task_add", c->db, st);
