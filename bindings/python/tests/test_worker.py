@@ -94,13 +94,15 @@ def test_timeout_then_retry_is_timed_out(db, uniq):
 
 def test_heartbeat_keeps_the_claim(dsn, db, uniq):
     tid = db.add("long", queue=uniq)
-    worker = leaseq.Worker(db, queues=[uniq], claim_ttl=1)
+    # Beats every 2/3 s: one may come late by over a second (a commit's
+    # fsync behind a busy disk) and the claim still holds.
+    worker = leaseq.Worker(db, queues=[uniq], claim_ttl=2)
     stolen = []
 
     @worker.task("long")
     def long(task):
         with leaseq.connect(dsn) as other:
-            for _ in range(25):  # 2.5 s: over twice the claim TTL
+            for _ in range(45):  # 4.5 s: over twice the claim TTL
                 time.sleep(0.1)
                 stolen.extend(other.claim(uniq))
 
