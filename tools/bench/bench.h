@@ -96,8 +96,10 @@ struct bench_job {
 	char owner[64];   /* unique to this client process */
 	char lease[48];   /* the lease this client takes (lease-hot: the hot one) */
 };
-/* The queue a claiming workload takes its tasks from. */
+/* The queue a claiming workload takes its tasks from; by its kind
+ * (bench_workload_info.claims). */
 const char *bench_claim_queue(const struct bench_job *job);
+const char *bench_kind_queue(const struct bench_names *n, int kind);
 
 /* ------------------------------------------------------------ histogram */
 

@@ -397,16 +397,8 @@ static int admin_fill(struct run *run, const char *queue, int64_t n, enum bench_
 	return rc;
 }
 
-/* The queue of a kind the library fills (only it gives tasks partitions
- * and keys under limits). */
-static const char *lib_queue(const struct run *run, int kind)
-{
-	return kind == BENCH_FAIR_QUEUE ? run->names.fair_queue
-	       : kind == BENCH_CAPPED_QUEUE ? run->names.capped_queue
-					    : run->names.rated_queue;
-}
-
-/* n tasks into such a queue through the library: the fair queue's go round
+/* n tasks into the queue of a kind that the library fills (only it gives
+ * tasks partitions and keys under limits): the fair queue's go round
  * BENCH_PARTITIONS partitions; the capped and rated queues' have the queue's
  * name as their concurrency key, whose limit the first fill sets (a cap of
  * a million running, a rate of a million starts a second: limits that are
@@ -418,7 +410,7 @@ static int lib_fill(struct run *run, int kind, int64_t n, int interleaved)
 	static const lq_task_opts *po[1000];
 	static const char *names[1000];
 	static char parts[BENCH_PARTITIONS][8];
-	const char *queue = lib_queue(run, kind);
+	const char *queue = bench_kind_queue(&run->names, kind);
 	lq_db *db = NULL;
 	lq_status st = lq_open(run->o->dsn, &db);
 	for (int p = 0; p < BENCH_PARTITIONS; p++)
@@ -758,7 +750,7 @@ static int cleanup(struct run *run)
 		lq_db *db = NULL;
 		lq_status st = lq_open(run->o->dsn, &db);
 		if (st == LQ_OK)
-			st = lq_limit_remove(db, lib_queue(run, kind));
+			st = lq_limit_remove(db, bench_kind_queue(&run->names, kind));
 		if (st != LQ_OK && st != LQ_NOTFOUND) {
 			snprintf(err, sizeof(err), "%s", db && *lq_errmsg(db) ? lq_errmsg(db) : lq_status_str(st));
 			rc = -1;

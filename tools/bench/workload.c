@@ -45,18 +45,23 @@ const struct bench_workload_info bench_workloads[BW__COUNT] = {
 			    "the rate limit's cost)", BENCH_RATED_QUEUE},
 };
 
+const char *bench_kind_queue(const struct bench_names *n, int kind)
+{
+	switch (kind) {
+	case BENCH_FAIR_QUEUE:
+		return n->fair_queue;
+	case BENCH_CAPPED_QUEUE:
+		return n->capped_queue;
+	case BENCH_RATED_QUEUE:
+		return n->rated_queue;
+	default:
+		return n->claim_queue;
+	}
+}
+
 const char *bench_claim_queue(const struct bench_job *job)
 {
-	switch (bench_workloads[job->w].claims) {
-	case BENCH_FAIR_QUEUE:
-		return job->names->fair_queue;
-	case BENCH_CAPPED_QUEUE:
-		return job->names->capped_queue;
-	case BENCH_RATED_QUEUE:
-		return job->names->rated_queue;
-	default:
-		return job->names->claim_queue;
-	}
+	return bench_kind_queue(job->names, bench_workloads[job->w].claims);
 }
 
 int bench_workload_find(const char *name)
