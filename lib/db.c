@@ -249,7 +249,6 @@ static int joins_app_tx(lq_sql_id id)
 	case LQ_SQL_task_insert_many_same:
 	case LQ_SQL_task_insert_many_same_notify:
 	case LQ_SQL_task_insert_many_keyless:
-	case LQ_SQL_task_last_id:
 	case LQ_SQL_task_find_unique:
 	case LQ_SQL_db_now:
 	case LQ_SQL_schema_exists:

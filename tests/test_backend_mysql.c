@@ -448,8 +448,7 @@ static void blob_roundtrip(struct lq_conn *c, size_t size)
 	lq_value p[15] = {txt(q),      txt("blob"), lq_v_blob(buf, size), lq_v_null(), lq_v_int(60000),
 			  lq_v_int(3), lq_v_null(), lq_v_null(),          lq_v_null(), lq_v_null(),
 			  lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 15, NULL), 1);
-	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 15, r), 1);
 	assert_int_equal(r->n, 1);
 	int64_t id = r->c[0][0].i;
 	assert_true(id > 0);
@@ -505,8 +504,7 @@ static void test_duplicate_insert(void **state)
 	lq_value pt[15] = {txt(q),      txt("u"), lq_v_null(), lq_v_null(), lq_v_int(0),
 			   lq_v_int(3), txt(k),   lq_v_null(), lq_v_null(), lq_v_null(),
 			   lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 15, NULL), 1);
-	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 15, r), 1);
 	int64_t id = r->c[0][0].i;
 	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 15, NULL), 0);
 	lq_value pk[1] = {txt(k)};
@@ -580,8 +578,7 @@ static void test_found_rows(void **state)
 	lq_value pt[15] = {txt(q),      txt("f"),     lq_v_null(), lq_v_null(), lq_v_int(0),
 			   lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(),
 			   lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 15, NULL), 1);
-	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, pt, 15, r), 1);
 	lq_value p[2] = {lq_v_int(r->c[0][0].i), lq_v_int(0)};
 	assert_int_equal(RUN(c, LQ_SQL_task_set_paused, p, 2, NULL), 1); /* already 0 */
 	assert_int_equal(RUN(c, LQ_SQL_task_set_paused, p, 2, NULL), 1);
@@ -1001,8 +998,7 @@ static int64_t add_task(struct lq_conn *c, const char *q, const char *nm, lq_val
 	lq_value p[15] = {txt(q),      txt(nm),     lq_v_blob("x", 1), run_at,      lq_v_int(delay),
 			  lq_v_int(3), lq_v_null(), every,             lq_v_null(), lq_v_null(),
 			  lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()};
-	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 15, NULL), 1);
-	RUN(c, LQ_SQL_task_last_id, NULL, 0, r);
+	assert_int_equal(RUN(c, LQ_SQL_task_insert, p, 15, r), 1);
 	int64_t id = r->c[0][0].i;
 	rows_del(r);
 	return id;

@@ -445,11 +445,10 @@ static void test_bytea_roundtrip(void **state)
 	assert_non_null(p);
 	for (size_t k = 0; k < n; k++)
 		p[k] = (k % 3 == 0) ? 0 : (unsigned char)(k * 131 + (k >> 9));
-	int64_t aff = RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("big"), lq_v_blob(p, n),
+	int64_t aff = RUN(c, task_insert, &r, lq__v_text("default"), lq__v_text("big"), lq_v_blob(p, n),
 			  lq_v_null(), lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(),
 			  lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
 	assert_int_equal(aff, 1);
-	RUN0(c, task_last_id, &r);
 	int64_t id = r.i[0];
 	assert_true(id > 0);
 
@@ -465,16 +464,14 @@ static void test_bytea_roundtrip(void **state)
 	assert_int_equal(r.i[17], 0);            /* dead */
 
 	/* An empty payload is not NULL, and NULL stays NULL. */
-	RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("empty"), lq_v_blob(NULL, 0),
+	RUN(c, task_insert, &r, lq__v_text("default"), lq__v_text("empty"), lq_v_blob(NULL, 0),
 	    lq_v_null(), lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(),
 	    lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
-	RUN0(c, task_last_id, &r);
 	RUN(c, task_get, &r, lq_v_int(r.i[0]));
 	assert_int_equal(r.type[3], LQ_V_BLOB);
 	assert_int_equal(r.blob_len, 0);
-	RUN(c, task_insert, NULL, lq__v_text("default"), lq__v_text("none"), lq_v_null(), lq_v_null(),
+	RUN(c, task_insert, &r, lq__v_text("default"), lq__v_text("none"), lq_v_null(), lq_v_null(),
 	    lq_v_int(0), lq_v_int(3), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null());
-	RUN0(c, task_last_id, &r);
 	RUN(c, task_get, &r, lq_v_int(r.i[0]));
 	assert_int_equal(r.type[3], LQ_V_NULL);
 
@@ -659,9 +656,8 @@ static void test_every_statement(void **state)
 	RUN(c, lease_list, &r, lq_v_null()), DID(lease_list);
 	assert_int_equal(r.ncols, 10); /* LEASE_COLS, slot, the row's owner, token, expires_at */
 
-	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+	assert_int_equal(RUN(c, task_insert, &r, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
-	RUN0(c, task_last_id, &r), DID(task_last_id); /* only right after an insert */
 	int64_t id = r.i[0];
 	assert_int_equal(RUN(c, task_insert, NULL, q, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 			     lq__v_text("u1"), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 0);
@@ -733,9 +729,8 @@ static void test_every_statement(void **state)
 		 * recurring one is only reported (claimed = 0). */
 		const lq_value qb = lq__v_text("qb");
 		int64_t plain1, plain2, every;
-		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+		assert_int_equal(RUN(c, task_insert, &r, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
-		RUN0(c, task_last_id, &r);
 		plain1 = r.i[0];
 		RUN(c, task_claim_batch_update, &r, qb, lq_v_int(10), lq__v_text("wb"), lq_v_int(30000));
 		DID(task_claim_batch_update);
@@ -746,9 +741,8 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.i[5], 1);
 		assert_true(r.i[9] >= r.i[19] + 30000);
 		assert_int_equal(r.i[LQ_TASK_COLS], 1); /* claimed */
-		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0),
+		assert_int_equal(RUN(c, task_insert, &r, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0),
 				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
-		RUN0(c, task_last_id, &r);
 		every = r.i[0];
 		assert_int_equal(RUN(c, task_run_now, NULL, lq_v_int(every)), 1);
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10)), DID(task_claim_batch_delete);
@@ -756,9 +750,8 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.ncols, LQ_TASK_COLS + 1);
 		assert_int_equal(r.type[0], LQ_V_NULL);
 		assert_int_equal(r.i[LQ_TASK_COLS], 0); /* claimed */
-		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+		assert_int_equal(RUN(c, task_insert, &r, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
-		RUN0(c, task_last_id, &r);
 		plain2 = r.i[0];
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10));
@@ -769,9 +762,8 @@ static void test_every_statement(void **state)
 		RUN(c, task_claim_batch_delete, &r, qb, lq_v_int(10));
 		assert_int_equal(r.n, 0); /* gone */
 		/* The one-task forms: the same results without the limit. */
-		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
+		assert_int_equal(RUN(c, task_insert, &r, qb, nm, pay, lq_v_null(), lq_v_int(0), lq_v_int(3),
 				     lq_v_null(), lq_v_null(), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
-		RUN0(c, task_last_id, &r);
 		plain2 = r.i[0];
 		RUN(c, task_claim_one_update, &r, qb, lq__v_text("wo"), lq_v_int(30000)), DID(task_claim_one_update);
 		assert_int_equal(r.n, 1);
@@ -801,10 +793,9 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.i[LQ_TASK_COLS], 2);
 		assert_int_equal(r.i[LQ_TASK_COLS + 1], r.i[4] + 60000);
 		/* A cron occurrence: reported, not claimed. */
-		assert_int_equal(RUN(c, task_insert, NULL, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(3),
+		assert_int_equal(RUN(c, task_insert, &r, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(3),
 				     lq_v_null(), lq_v_null(), lq__v_text("* * * * *"), lq_v_null(), lq_v_int(0),
 				     lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
-		RUN0(c, task_last_id, &r);
 		int64_t cron = r.i[0];
 		RUN(c, task_claim_one_delete_occ, &r, qb);
 		assert_int_equal(r.n, 1);

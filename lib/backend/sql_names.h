@@ -114,7 +114,6 @@
 							key, no row back: the rows take consecutive ids \
 							in the given order, the last one the backend's \
 							last_insert_id; only where that hook is */      \
-	X(task_last_id, 1)                          /* () -> (id of the row this connection inserted last) */ \
 	X(task_find_unique, 1)                      /* (?1 unique_key) -> (id) */                             \
 	X(task_candidates, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) -> TASK_COLS, steering: due,      \
 							unclaimed or claim expired, task and queue not paused; \

@@ -29,9 +29,6 @@
 -- There is no wake-up to send on MySQL.
 {{TASK_INSERT_ONE}};
 
--- name: task_last_id
-SELECT LAST_INSERT_ID();
-
 -- name: task_find_unique
 SELECT id FROM lq_task WHERE unique_key = ?1;
 

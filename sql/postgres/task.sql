@@ -55,10 +55,6 @@ SELECT id, CASE WHEN seen.run_at IS NULL THEN (SELECT 0 FROM pg_notify('leaseq_t
        AND (o.claim_until IS NULL OR o.claim_until <= (SELECT n FROM clk))
      ORDER BY o.run_at DESC LIMIT 1) seen ON true;
 
--- name: task_last_id
--- The identity sequence of lq_task, as last advanced by this session.
-SELECT currval(pg_get_serial_sequence('lq_task', 'id'))::bigint;
-
 -- name: task_find_unique
 SELECT id FROM lq_task WHERE unique_key = $1::text;
 

@@ -27,9 +27,6 @@ RETURNING id;
 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
 RETURNING id;
 
--- name: task_last_id
-SELECT last_insert_rowid();
-
 -- name: task_find_unique
 SELECT id FROM lq_task WHERE unique_key = ?1;
 
