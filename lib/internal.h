@@ -98,8 +98,8 @@ struct lq_db {
 	 * yes, the handle's last transactional claim of the queue read a task
 	 * under a limit first, which that statement hands back. */
 	struct lq_queue_memo limited_heads;
-	/* Claims where the dialect has task_candidates_unlimited (task.c):
-	 * when a claim last saw a row in lq_limit (monotonic ms; 0: never). */
+	/* Claims where the dialect has task_candidates_top (task.c): when a
+	 * claim last found that lq_limit has rows (monotonic ms; 0: never). */
 	int64_t limits_seen_at;
 };
 

@@ -33,10 +33,9 @@ LQ_EXTERN(void) lq_task_clear_abi(lq_task *t, int abi)
 _Static_assert(LQ_COLS_task_get == LQ_TASK_COLS && LQ_COLS_task_list == LQ_TASK_COLS &&
 		       LQ_COLS_task_list_dead == LQ_TASK_COLS &&
 		       LQ_COLS_task_candidates == LQ_TASK_COLS + LQ_STEER_COLS &&
-		       LQ_COLS_task_candidates_below == LQ_TASK_COLS + LQ_STEER_COLS &&
+		       LQ_COLS_task_candidates_at == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_due == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_top == LQ_TASK_COLS + LQ_STEER_COLS &&
-		       LQ_COLS_task_candidates_unlimited == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_claim_batch_delete == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_batch_update == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_one_delete == LQ_TASK_COLS + 1 &&
@@ -1052,48 +1051,13 @@ static void release_range(lq_task *tasks, size_t from, size_t to)
 		lq_task_clear(&tasks[i]);
 }
 
-/* task_claimable's rows: the ids it found due (and locked). */
-struct claimable {
-	size_t n;
-	int64_t ids[LQ_CLAIM_MAX];
-};
-
-static int claimable_row(void *arg, const lq_value *c, int n)
-{
-	struct claimable *k = arg;
-	if (n >= 1 && k->n < LQ_CLAIM_MAX)
-		k->ids[k->n++] = c[0].i;
-	return 0;
-}
-
-static int by_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Whether the round's candidates are all among the tasks task_claimable
- * found (k->ids, sorted).  Each reads the clock anew: a task that came due
- * in between (or that another claimer let go) can enter the walk, and
- * with the LIMIT that task_claimable's count set, push a due task of a
- * lower priority out of the round.  Then the claim looks again, so that
- * it returns what was due at one instant. */
-static int cands_within(const struct claim_ctx *cc, const struct claimable *k)
-{
-	for (size_t i = 0; i < cc->cand; i++) {
-		int64_t id = cc->tasks[cc->got + i].id;
-		if (!bsearch(&id, k->ids, k->n, sizeof(k->ids[0]), by_id))
-			return 0;
-	}
-	return 1;
-}
-
 /* How long a handle trusts what it read of a queue's highest priority: a
  * queue whose highest priority comes to have no due task is walked through
  * for at most this long; a stale answer costs time, never the order. */
 #define TOP_RECHECK_MS 1000
-/* How long a claim trusts that lq_limit has rows (task_candidates_unlimited
- * reads nothing then): a limit deleted is noticed this much later. */
+/* How long a handle skips task_candidates_top after it found nothing where
+ * task_candidates_at found a task (lq_limit has rows, and the top read
+ * none): a limit deleted is noticed this much later. */
 #define LIMITS_RECHECK_MS 10000
 /* How long a handle sends a one-task claim of a queue whose first task was
  * limited lately straight to the transaction (db->limited_heads). */
@@ -1133,15 +1097,17 @@ struct priority_step {
 	int found;
 	int64_t priority;
 	int due;
+	int lower; /* a lower priority has a task */
 };
 
 static int priority_step_row(void *arg, const lq_value *c, int n)
 {
 	struct priority_step *s = arg;
-	if (n >= 2 && c[0].type != LQ_V_NULL) {
+	if (n >= 3 && c[0].type != LQ_V_NULL) {
 		s->found = 1;
 		s->priority = c[0].i;
 		s->due = c[1].i != 0;
+		s->lower = c[2].i != 0;
 	}
 	return 1;
 }
@@ -1154,11 +1120,11 @@ static lq_status priority_step(lq_db *db, struct claim_ctx *cc, const int64_t *b
 }
 
 /* Where the dialect needs it (task_priority_step), a bound on the priority
- * the claim's walk starts from.  That walk (lq_task_claim from the left)
- * reads every task of a higher priority that is not due yet; MariaDB
- * cannot take the bound from a subquery, so it is found here, one
- * statement a priority, from the highest priority down to the first with
- * a due task, and passed to task_candidates_below.  Only for a queue whose
+ * the fair claim's read of the top priority starts from.  That read
+ * (lq_task_claim from the left) reads every task of a higher priority that
+ * is not due yet; MariaDB cannot take the bound from a subquery, so it is
+ * found here, one statement a priority, from the highest priority down to
+ * the first with a due task.  Only for a queue whose
  * highest priority has no due task (read once a second per handle): the
  * others pay nothing.  *bounded 0: walk from the left; *none 1: no
  * priority has a due task. */
@@ -1167,7 +1133,7 @@ static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int6
 	*bounded = *none = 0;
 	if (!db->be->sql[LQ_SQL_task_priority_step])
 		return LQ_OK;
-	struct priority_step s = {0, 0, 0};
+	struct priority_step s = {0, 0, 0, 0};
 	lq_status st;
 	if (!lq__memo_fresh(&db->top_waits, cc->queue, TOP_RECHECK_MS)) {
 		if ((st = priority_step(db, cc, NULL, &s)) != LQ_OK)
@@ -1198,73 +1164,82 @@ static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int6
 	return LQ_OK; /* that many priorities not due: walk from the left */
 }
 
+/* Where the dialect reads one priority at a time (task_candidates_at):
+ * the due priorities of cc's queue from the highest down, each read to the
+ * end of its due tasks, until limit candidates are in.  A step reads the
+ * next priority; the first also tells the handle the queue's top (for
+ * task_candidates_top and the fair claim's bound).  tried_top: the top
+ * read just found nothing. */
+static lq_status claim_read_steps(lq_db *db, struct claim_ctx *cc, int64_t limit, int tried_top)
+{
+	struct priority_step s;
+	int64_t below = 0, top_before = db->top_priority;
+	int any_due = 0;
+	lq_status st;
+	for (int step = 0;; step++) {
+		if ((st = priority_step(db, cc, step ? &below : NULL, &s)) != LQ_OK)
+			return st;
+		if (!s.found)
+			return LQ_OK;
+		if (step == 0) {
+			lq__memo_set(&db->top_waits, cc->queue, !s.due);
+			lq__memo_set(&db->top_due, cc->queue, s.due);
+			db->top_priority = s.priority;
+		}
+		any_due |= s.due;
+		if (!s.lower && !any_due) {
+			/* Nothing due at all: the next task to come is read with
+			 * the top's range alone, as after a claim there. */
+			lq__memo_set(&db->top_due, cc->queue, 1);
+			return LQ_OK;
+		}
+		if (s.due) {
+			size_t before = cc->cand;
+			lq_value p[3] = {lq__v_text(cc->queue), lq_v_int(limit - (int64_t)cc->cand), lq_v_int(s.priority)};
+			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_at, p, 3, cand_steer_row, cc, NULL);
+			if (st != LQ_OK || cc->err != LQ_OK)
+				return st;
+			/* The top read saw this priority and took nothing that
+			 * this read found: what it leaves out is lq_limit's. */
+			if (step == 0 && tried_top && s.priority == top_before && cc->cand > before)
+				db->limits_seen_at = lq__mono_ms();
+			if ((int64_t)cc->cand >= limit || cc->got + cc->cand >= cc->n)
+				return LQ_OK;
+		}
+		if (!s.lower)
+			return LQ_OK;
+		below = s.priority;
+	}
+}
+
 /* One round's candidates, read into cc->tasks after those claimed (up to
- * limit; *stop: nothing to claim).  *cut: the LIMIT is the count
- * task_claimable found (there, its ids sorted), see cands_within. */
-static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit, struct claimable *there, int *cut,
-			    int *stop)
+ * limit). */
+static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit)
 {
 	lq_value p[2] = {lq__v_text(cc->queue), lq_v_int(limit)};
 	lq_status st;
+	int unlimited = !(db->limits_seen_at && lq__mono_ms() - db->limits_seen_at < LIMITS_RECHECK_MS);
+	int tried_top = 0;
 
-	*cut = *stop = 0;
-	if ((db->be->caps & LQ_CAP_CLAIM_BOUND) && limit > 1) {
+	if (limit > 1 && db->be->sql[LQ_SQL_task_candidates_due]) {
 		/* A queue of one priority claims in due order, and the due
 		 * range ends that read: one statement.  Else none came back. */
-		if (db->be->sql[LQ_SQL_task_candidates_due]) {
-			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_due, p, 2, cand_steer_row, cc, NULL);
-			if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
-				return st;
-		}
-		/* No more candidates asked for than there are (backend.h). */
-		there->n = 0;
-		if ((st = lq__exec(db, cc->what, LQ_SQL_task_claimable, p, 2, claimable_row, there, NULL)) != LQ_OK)
+		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_due, p, 2, cand_steer_row, cc, NULL);
+		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
 			return st;
-		if (there->n == 0) {
-			*stop = 1;
-			return LQ_OK;
-		}
-		if ((int64_t)there->n < limit) {
-			p[1] = lq_v_int((int64_t)there->n);
-			qsort(there->ids, there->n, sizeof(there->ids[0]), by_id);
-			*cut = 1;
-		}
 	}
-	int bounded = 0, none = 0;
-	int64_t bound = 0;
-	if ((st = claim_bound(db, cc, &bounded, &bound, &none)) != LQ_OK)
-		return st;
-	if (none) {
-		*stop = 1;
-		return LQ_OK;
-	}
-	if (bounded) {
-		lq_value pb[3] = {p[0], p[1], lq_v_int(bound)};
-		return lq__exec(db, cc->what, LQ_SQL_task_candidates_below, pb, 3, cand_steer_row, cc, NULL);
-	}
-	int unlimited = !(db->limits_seen_at && lq__mono_ms() - db->limits_seen_at < LIMITS_RECHECK_MS);
 	if (limit == 1 && unlimited && db->be->sql[LQ_SQL_task_candidates_top] && top_read_ok(db, cc->queue)) {
 		/* The highest priority had a due task a moment ago: its due
-		 * range alone, no probe.  Nothing there: read as below. */
+		 * range alone, no step.  Nothing there: step down as below. */
 		lq_value pt[3] = {p[0], p[1], lq_v_int(db->top_priority)};
 		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_top, pt, 3, cand_steer_row, cc, NULL);
 		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
 			return st;
 		top_read_empty(db, cc->queue);
+		tried_top = 1;
 	}
-	if (db->be->sql[LQ_SQL_task_candidates_unlimited] && unlimited) {
-		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_unlimited, p, 2, cand_steer_row, cc, NULL);
-		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
-			return st;
-		/* No row: nothing is due, or lq_limit has a row (the statement
-		 * then reads nothing).  Which, a look at lq_limit says. */
-		int64_t any = 0;
-		if ((st = lq__exec(db, cc->what, LQ_SQL_limit_any, NULL, 0, lq__row_int, &any, NULL)) != LQ_OK)
-			return st;
-		if (!any)
-			return LQ_OK;
-		db->limits_seen_at = lq__mono_ms();
-	}
+	if (db->be->sql[LQ_SQL_task_candidates_at])
+		return claim_read_steps(db, cc, limit, tried_top);
 	return lq__exec(db, cc->what, LQ_SQL_task_candidates, p, 2, cand_steer_row, cc, NULL);
 }
 
@@ -1274,19 +1249,13 @@ static lq_status claim_body(lq_db *db, void *arg)
 	release_range(cc->tasks, 0, cc->got); /* a retried transaction starts over */
 	cc->got = cc->lost = cc->dropped = cc->held = 0;
 	cc->queue_shut = cc->head_limited = 0;
-	/* Skipped occurrences and buried claims make room, and a task that came
-	 * due between task_claimable and the walk can push another out (see
-	 * cands_within): look again, a bounded number of times, so one call
-	 * still returns what is due. */
+	/* Skipped occurrences and buried claims make room: look again, a
+	 * bounded number of times, so one call still returns what is due. */
 	for (int round = 0; round < 8 && cc->got < cc->n; round++) {
 		cc->cand = 0;
 		cc->err = LQ_OK;
 		int64_t limit = cand_limit(cc);
-		struct claimable there;
-		int cut = 0, stop = 0;
-		lq_status st = claim_read(db, cc, limit, &there, &cut, &stop);
-		if (st == LQ_OK && stop)
-			break;
+		lq_status st = claim_read(db, cc, limit);
 		if (st == LQ_OK && cc->err != LQ_OK)
 			st = lq__fail(db, cc->err, "%s: out of memory", cc->what);
 		if (st != LQ_OK) {
@@ -1297,7 +1266,6 @@ static lq_status claim_body(lq_db *db, void *arg)
 			break;
 		if (round == 0)
 			cc->head_limited = cc->limited[0];
-		int shifted = cut && !cands_within(cc, &there);
 		size_t dropped_before = cc->dropped, base = cc->got, cand = cc->cand;
 		unsigned char won[LQ_CLAIM_MAX];
 		int set = (db->be->caps & LQ_CAP_CLAIM_SET) && !cc->one_by_one && cand > 1;
@@ -1334,7 +1302,7 @@ static lq_status claim_body(lq_db *db, void *arg)
 				lq_task_clear(t);
 			}
 		}
-		if (cc->dropped == dropped_before && !shifted)
+		if (cc->dropped == dropped_before)
 			break;
 	}
 	return LQ_OK;
@@ -1464,7 +1432,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 	if (cc->n > 1 && db->be->sql[LQ_SQL_partition_lock_all])
 		st = lq__exec(db, cc->what, LQ_SQL_partition_lock_all, q, 1, NULL, NULL, NULL);
 	/* Where the dialect needs it, the top priority's walk starts at a
-	 * bound, as the plain claim's (claim_bound). */
+	 * bound (claim_bound). */
 	int bounded = 0, none = 0;
 	int64_t bound = 0;
 	if (st == LQ_OK && db->be->sql[LQ_SQL_task_candidates_fair_below] &&

@@ -549,20 +549,18 @@ static int max_param(const char *sql, char mark)
 }
 
 /* Statements only MySQL/MariaDB has: it takes a priority bound only as a
- * constant (task_priority_step, task_candidates_below, _top), and it reads a
- * fair claim's heads in statements of their own (task_candidates_fair_one,
- * _after, _upto, _next, partition_lock_all); PostgreSQL claims in one statement.
- * And it optimises each execution anew, so it reads candidates without
- * the limits' filter while there is no limit (task_candidates_unlimited,
- * limit_any). */
+ * constant, and a locking read keeps every row it read locked, so it reads
+ * one priority at a time (task_priority_step, task_candidates_at, _top,
+ * _due), and it reads a fair claim's heads in statements of their own
+ * (task_candidates_fair_one, _after, _upto, _next, partition_lock_all);
+ * PostgreSQL claims in one statement. */
 static int mysql_only(lq_sql_id id)
 {
-	return id == LQ_SQL_task_priority_step || id == LQ_SQL_task_candidates_below ||
+	return id == LQ_SQL_task_priority_step || id == LQ_SQL_task_candidates_at ||
 	       id == LQ_SQL_task_candidates_fair_below || id == LQ_SQL_task_candidates_fair_one ||
 	       id == LQ_SQL_task_candidates_fair_after || id == LQ_SQL_task_candidates_fair_upto ||
-	       id == LQ_SQL_task_candidates_fair_next || id == LQ_SQL_partition_lock_all || id == LQ_SQL_task_candidates_due ||
-	       id == LQ_SQL_task_candidates_unlimited || id == LQ_SQL_task_candidates_top ||
-	       id == LQ_SQL_limit_any;
+	       id == LQ_SQL_task_candidates_fair_next || id == LQ_SQL_partition_lock_all ||
+	       id == LQ_SQL_task_candidates_due || id == LQ_SQL_task_candidates_top;
 }
 
 /* Statements only SQLite has: a batch add without RETURNING, whose ids
@@ -579,8 +577,6 @@ static void test_catalogue_matches_sqlite(void **state)
 		const char *pg = lq__sql_postgres[id], *lite = lq__sql_sqlite[id];
 		if (id == LQ_SQL_run_count || id == LQ_SQL_run_count_many)
 			continue; /* only where LQ_CAP_RUN_COUNT_APART (MySQL) */
-		if (id == LQ_SQL_task_claimable)
-			continue; /* only where LQ_CAP_CLAIM_BOUND (MySQL) */
 		if (mysql_only((lq_sql_id)id) || sqlite_only((lq_sql_id)id))
 			continue;
 		if (id == LQ_SQL_task_candidates_fair_turn)
@@ -1006,10 +1002,6 @@ static void test_every_statement(void **state)
 	assert_null(be->sql[LQ_SQL_run_count]);
 	assert_null(be->sql[LQ_SQL_run_count_many]);
 	ran[LQ_SQL_run_count] = ran[LQ_SQL_run_count_many] = 1;
-	/* Only where LQ_CAP_CLAIM_BOUND: task_candidates bounds its own LIMIT. */
-	assert_false(be->caps & LQ_CAP_CLAIM_BOUND);
-	assert_null(be->sql[LQ_SQL_task_claimable]);
-	ran[LQ_SQL_task_claimable] = 1;
 	for (int k = 0; k < LQ_SQL__COUNT; k++) {
 		if (mysql_only((lq_sql_id)k) || sqlite_only((lq_sql_id)k)) {
 			assert_null(be->sql[k]);

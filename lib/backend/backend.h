@@ -40,11 +40,6 @@
  * claimed, never the candidates they left (SQLite's RETURNING reports
  * changed rows only), so a short batch goes on to the transactional path. */
 #define LQ_CAP_CLAIM_SHORT (1u << 8)
-/* task_candidates' LIMIT takes no subquery in this dialect: a claim of more
- * than one task first reads task_claimable and asks for no more
- * candidates than that found, or the walk would read (and lock) on through
- * every task not due yet looking for the rest. */
-#define LQ_CAP_CLAIM_BOUND (1u << 9)
 /* task_insert and task_insert_notify write a partitioned task's rows of
  * lq_partition themselves (partition_touch's): its add needs no statement
  * of its own for them, and may be the one-statement add. */

@@ -1255,8 +1255,7 @@ static void my_set_stop(struct lq_conn *c, const volatile sig_atomic_t *stop)
 const struct lq_backend lq__backend_mysql = {
 	.version = LQ_BACKEND_VERSION,
 	.name = "mysql",
-	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_RUN_COUNT_APART |
-		LQ_CAP_CLAIM_BOUND,
+	.caps = LQ_CAP_SKIP_LOCKED | LQ_CAP_CLAIM_SET | LQ_CAP_ONE_STATEMENT_ADD | LQ_CAP_RUN_COUNT_APART,
 	.sql = lq__sql_mysql,
 	.migrations = lq__migrations_mysql,
 	.n_migrations = &lq__migrations_mysql_count, /* 4 files: LQ_MIGRATIONS_mysql in CMakeLists.txt */

@@ -117,24 +117,22 @@
 	X(task_find_unique, 1)                      /* (?1 unique_key) -> (id) */                             \
 	X(task_candidates, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) -> TASK_COLS, steering: due,      \
 							unclaimed or claim expired, task and queue not paused; \
-							by run_at, id;                                        \
-							FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED */    \
-	X(task_candidates_unlimited, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) task_candidates while \
-							lq_limit has no row, else no row; where present */   \
-	X(task_candidates_below, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates from \
-							priority ?3 down; where present, with task_priority_step */   \
-	X(task_candidates_top, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates_unlimited \
-							of priority ?3 only, none while a higher one has a \
-							task; where present, with task_priority_step */       \
+							by priority, run_at, id;                              \
+							FOR UPDATE SKIP LOCKED where LQ_CAP_SKIP_LOCKED;      \
+							where absent, task_candidates_at */                   \
+	X(task_candidates_at, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates \
+							of priority ?3 alone, whose due range ends the read; \
+							where present, with task_priority_step */             \
+	X(task_candidates_top, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates_at \
+							while lq_limit has no row and no higher priority \
+							has a task, else no row; where present */             \
 	X(task_candidates_due, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) task_candidates of a queue of  \
 							one priority, in due order; no row when it has more; \
 							where present, a batch tries it first */              \
-	X(task_priority_step, 2)                   /* (?1 queue, ?2 priority or NULL) -> (priority, due 0|1) \
-							the highest below ?2 (of all when NULL) and whether  \
-							its first task by run_at is due; no row when none */  \
-	X(task_claimable, 1)                        /* (?1 queue, ?2 limit) -> (id) of up to ?2 tasks \
-							task_candidates could return, locked (SKIP LOCKED) \
-							where LQ_CAP_CLAIM_BOUND */                          \
+	X(task_priority_step, 3)                   /* (?1 queue, ?2 priority or NULL) -> (priority, due 0|1, \
+							lower 0|1) the highest below ?2 (of all when NULL), \
+							whether its first task by run_at is due and whether \
+							a lower one has a task; no row when none */           \
 	X(task_claim_batch_delete, LQ_TASK_COLS + 1) /* (?1 queue, ?2 limit) -> TASK_COLS, claimed 0|1: one   \
 						     statement claiming due one-off tasks at-most-once;       \
 						     only where LQ_CAP_CLAIM_RETURNING */                     \
@@ -292,8 +290,6 @@
 	/* flow control (lq_limit) */                                                                         \
 	X(limit_set, 0)                             /* (?1 name, ?2 concurrency|NULL, ?3 rate_n|NULL,         \
 							?4 rate_period_ms|NULL) upsert; the bucket is full */ \
-	X(limit_any, 1)                             /* () -> (1 if lq_limit has a row else 0); where \
-							task_candidates_unlimited is */                   \
 	X(limit_get, 7)                             /* (?1 name) -> LIMIT_COLS: name, concurrency, rate_n,    \
 							rate_period_ms, tat, running (live claims), NOW */    \
 	X(limit_list, 7)                            /* () -> LIMIT_COLS of every limit, by name */            \

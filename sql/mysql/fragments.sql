@@ -136,7 +136,7 @@ SELECT id, queue, name, payload, run_at, attempts, max_attempts, unique_key,
        concurrency_key, part
 
 -- CLAIM_FILTER_UNLIMITED: CLAIM_FILTER where lq_limit has no row, so that
--- no limit can be shut (task_candidates_unlimited).
+-- no limit can be shut (task_candidates_top).
 -- fragment: CLAIM_FILTER_UNLIMITED
 queue = ?1
    AND run_at <= {{NOW}}
@@ -149,17 +149,9 @@ queue = ?1
 -- fragment: CANDIDATES_COLS
 {{CANDIDATES_HEAD}}, {{LIMITED}}, overlap, catch_up, next_at
 
--- CANDIDATES_SELECT: the start of task_candidates and task_candidates_below:
--- TASK_COLS of the tasks of queue ?1 CLAIM_FILTER lets through, read on
--- lq_task_claim (queue, priority DESC, run_at, id).
--- fragment: CANDIDATES_SELECT
-{{CANDIDATES_COLS}}
-  FROM lq_task FORCE INDEX (lq_task_claim)
- WHERE {{CLAIM_FILTER}}
-
 -- CLAIMABLE_DUE: queue ?1 has a task CLAIM_FILTER lets through.  The fair
--- claim tests it first (uncorrelated, so read once; task_candidates has a
--- locking copy) and, when it is false, reads nothing else: its walk of
+-- claim tests it first (uncorrelated, so read once) and, when it is
+-- false, reads nothing else: its walk of
 -- lq_task_claim would otherwise read on through every task not due yet,
 -- looking for a due one that is not there.  The probe reads lq_task_due's
 -- due range only as far as the first such task, past those claimed,

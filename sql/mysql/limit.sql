@@ -10,9 +10,6 @@ ON DUPLICATE KEY UPDATE
        concurrency = VALUES(concurrency), rate_n = VALUES(rate_n),
        rate_period_ms = VALUES(rate_period_ms), tat = 0, updated_at = VALUES(updated_at);
 
--- name: limit_any
-SELECT EXISTS (SELECT 1 FROM lq_limit);
-
 -- name: limit_get
 SELECT {{LIMIT_COLS}}
   FROM lq_limit l WHERE l.name = ?1;

@@ -129,8 +129,8 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
 
 -- name: task_candidates_fair
 -- top: the top priority among the due tasks (lq_task_claim from the left,
--- as task_candidates walks it; read once).  h: per partition, the first
--- due tasks of that priority in (run_at, id) order, one lq_task_part seek
+-- read once, without a lock).  h: per partition, the first due tasks of
+-- that priority in (run_at, id) order, one lq_task_part seek
 -- each: the head, then (a batch, the recursive part) the next after it,
 -- up to ?2 / partitions (rounded up) a partition, so a batch needs few
 -- rounds.  They come in turns: every partition's first by least recently
@@ -139,7 +139,7 @@ SELECT t.id, t.queue, t.name, t.payload, t.run_at, t.attempts, t.max_attempts, t
 -- locked either), and its tasks are then locked, skipping those another
 -- claimer holds, so racing claimers take the next tasks instead of all
 -- waiting on one and losing it.  On a server without SKIP LOCKED the
--- backend drops the last line, as for task_candidates.  When the
+-- backend drops the last line, as for task_candidates_at.  When the
 -- CLAIMABLE_DUE probe finds nothing, neither top nor h is read: top's walk
 -- of lq_task_claim would otherwise read on through every task not due yet.
 WITH RECURSIVE top AS ({{FAIR_TOP_D}} ORDER BY d.priority DESC LIMIT 1),
@@ -148,8 +148,8 @@ WITH RECURSIVE top AS ({{FAIR_TOP_D}} ORDER BY d.priority DESC LIMIT 1),
  FOR UPDATE SKIP LOCKED;
 
 -- name: task_candidates_fair_below
--- task_candidates_fair with ?3, a bound on the priority (claim_bound's, as
--- for task_candidates_below): top's walk of lq_task_claim starts there.
+-- task_candidates_fair with ?3, a bound on the priority (found by stepping
+-- down with task_priority_step): top's walk of lq_task_claim starts there.
 -- From the left it read every task of a higher priority not due yet
 -- (100 000 of them: 26 ms a fair batch of 100).
 WITH RECURSIVE top AS ({{FAIR_TOP_D}} AND d.priority <= ?3 ORDER BY d.priority DESC LIMIT 1),

@@ -5,6 +5,7 @@
 -- Inserts that may conflict are plain INSERTs: ER_DUP_ENTRY is reported by
 -- the backend as 0 affected rows ("ON CONFLICT DO NOTHING").
 -- Not in this dialect (see lib/backend/sql_names.h):
+-- absent: task_candidates its walk over every priority does not end at the due tasks: task_candidates_at
 -- absent: task_claim_batch_delete no DELETE ... RETURNING (LQ_CAP_CLAIM_RETURNING): the *_set ones
 -- absent: task_claim_batch_update no UPDATE ... RETURNING, as above
 -- absent: task_claim_one_delete no DELETE ... RETURNING, as above
@@ -32,55 +33,39 @@
 -- name: task_find_unique
 SELECT id FROM lq_task WHERE unique_key = ?1;
 
--- name: task_candidates
--- Walks lq_task_claim (queue, priority DESC, run_at, id) from the left and
--- stops after ?2 rows; rows another claimer has locked are skipped, not
--- waited for.  Where fewer than ?2 can be taken, the walk reads (and
--- locks in passing) every task not due yet, so it is made only once a
--- probe of lq_task_due (CLAIMABLE_DUE's, but locking, so that a task a
--- racing claimer holds does not count) has found one, and a claim of
--- several asks for no more than task_claimable found (LQ_CAP_CLAIM_BOUND).
--- The probe locks the first such task by due time: in a queue of one
--- priority, the one the walk takes first.  On a server without SKIP
--- LOCKED the backend drops both FOR UPDATE SKIP LOCKED clauses: the
--- conditional claim by id that follows is still the atomic step.
--- FORCE INDEX: with few due tasks the optimizer would rather range-scan
--- lq_task_due and sort, which reads (and locks) the whole due set.
-{{CANDIDATES_SELECT}}
-   AND EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER}} FOR UPDATE SKIP LOCKED)
- ORDER BY priority DESC, run_at, id
- LIMIT ?2
- FOR UPDATE SKIP LOCKED;
-
--- name: task_candidates_unlimited
--- task_candidates while lq_limit has no row (else no row at all): with no
--- limit, none can be shut, and a task is limited only by having a key.
--- MariaDB optimises a prepared statement anew on every execution, and the
--- shut-limit filters' subqueries were a quarter of a one-task claim's
--- read even when never run (prepared, 2 000 reads of one task among
--- 10 000 due, each in its transaction: 0.45-0.55 ms with them, 0.34-0.42
--- without).  The library sends it while it has not seen a limit row
--- (limit_any), and task_candidates after.
-{{CANDIDATES_HEAD}}, CASE WHEN concurrency_key IS NOT NULL THEN 1 ELSE 0 END, overlap, catch_up, next_at
+-- name: task_candidates_at
+-- The due tasks of queue ?1 and priority ?3 a claim may take, the first ?2
+-- by (run_at, id), locked; rows another claimer has locked are skipped,
+-- not waited for.  The library reads the priorities one by one, from the
+-- highest with a due task down (task_priority_step), because a locking
+-- read here must end where the due tasks end: InnoDB keeps every row a
+-- locking read has read locked until the commit (READ COMMITTED too: an
+-- index condition that fails keeps it).  One walk of lq_task_claim over
+-- all priorities from the left stopped only after ?2 rows, and when fewer
+-- were free it read and locked every task not due yet.  Another claimer's
+-- walk that passed over a task this one holds keeps that task's entry in
+-- lq_task_claim locked, so even a read that had found a free task before
+-- could go on: 16 workers over a million future tasks filled the lock
+-- memory and the server aborted.  With ?3 a constant the range ends at
+-- the clock.  On a server without SKIP LOCKED the backend drops the
+-- clause: the conditional claim by id that follows is still the atomic
+-- step.  FORCE INDEX: with few due tasks the optimizer would rather read
+-- lq_task_due and sort, which reads (and locks) the queue's due set.
+{{CANDIDATES_COLS}}
   FROM lq_task FORCE INDEX (lq_task_claim)
- WHERE {{CLAIM_FILTER_UNLIMITED}}
-   AND NOT EXISTS (SELECT 1 FROM lq_limit)
-   AND EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER_UNLIMITED}} FOR UPDATE SKIP LOCKED)
+ WHERE {{CLAIM_FILTER}}
+   AND priority = ?3
  ORDER BY priority DESC, run_at, id
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
 -- name: task_candidates_top
--- task_candidates_unlimited of a queue whose highest priority, ?3, had a
--- due task when the handle last looked (task_priority_step, once a
--- second): the walk is that priority's due range of lq_task_claim, which
--- ends it, so no probe of lq_task_due goes first.  The probe and the walk
--- each stepped over the index entries of the tasks claimed before, which
--- InnoDB keeps until its purge has run.  Behind a busy queue's claims
--- (bench -w claim, 1 client, the server's own times): 0.63 ms a read with
--- the probe, 0.44 ms this one, 0.45-0.47 ms the raw job's.  No row when a
--- task of a higher priority has come since, when none of ?3 is due and
--- free, or when lq_limit has a row: the library then reads as before.
+-- task_candidates_at of a queue whose highest priority, ?3, had a due
+-- task when the handle last looked, while lq_limit has no row: without
+-- the filters of the limits, which MariaDB plans on every execution of a
+-- prepared statement, and without a step first.  No row when a task of a
+-- higher priority has come since, when none of ?3 is due and free, or when
+-- lq_limit has a row: the library then steps down the priorities.
 {{CANDIDATES_HEAD}}, CASE WHEN concurrency_key IS NOT NULL THEN 1 ELSE 0 END, overlap, catch_up, next_at
   FROM lq_task FORCE INDEX (lq_task_claim)
  WHERE {{CLAIM_FILTER_UNLIMITED}}
@@ -91,30 +76,14 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
--- name: task_candidates_below
--- task_candidates with ?3, a bound on the priority (found by stepping down
--- with task_priority_step, lib/task.c claim_bound): the walk of
--- lq_task_claim starts at that priority.  From the left it read
--- every task of a higher priority first, due or not: 100 000 tasks of
--- priority 5 not due yet, and each claim of a due task of priority 0 read
--- them all (13 ms a claim).  MariaDB takes a subquery as a range bound
--- only when it thinks it cheap, and a walk over the priorities is not;
--- a parameter is a constant.
-{{CANDIDATES_SELECT}}
-   AND priority <= ?3
-   AND EXISTS (SELECT 1 FROM lq_task FORCE INDEX (lq_task_due) WHERE {{CLAIM_FILTER}} FOR UPDATE SKIP LOCKED)
- ORDER BY priority DESC, run_at, id
- LIMIT ?2
- FOR UPDATE SKIP LOCKED;
-
 -- name: task_candidates_due
--- task_candidates of a queue whose tasks all have one priority (the
--- usual queue, where priority order is due order): read on lq_task_due,
--- whose due range ends the walk, so a batch needs no task_claimable
--- first to bound its LIMIT.  A queue with tasks of two priorities or more
--- gives no row (its lowest and highest priority, each one end of
--- lq_task_claim, read once: MIN and MAX read the whole queue there), and
--- the library goes the other way, as when nothing is due.
+-- task_candidates_at of a queue whose tasks all have one priority (the
+-- usual queue, where priority order is due order), with no step first:
+-- read on lq_task_due, whose due range ends the walk.  A queue with tasks
+-- of two priorities or more gives no row (its lowest and highest
+-- priority, each one end of lq_task_claim, read once: MIN and MAX read the
+-- whole queue there), and the library steps down the priorities, as when
+-- nothing is due.
 {{CANDIDATES_COLS}}
   FROM lq_task FORCE INDEX (lq_task_due)
  WHERE {{CLAIM_FILTER}}
@@ -127,34 +96,22 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
  FOR UPDATE SKIP LOCKED;
 
 -- name: task_priority_step
--- The highest priority of queue ?1 below ?2 (of all when ?2 is NULL), and
--- 1 when its first task by run_at is due by the clock, else 0; no row when
--- there is none.  A descent of lq_task_claim for each: with ?2 a constant,
--- MariaDB seeks it, where below a value read in the same statement it
--- scanned from the top.  The library steps down the priorities with it
--- to find task_candidates_below's bound.
+-- The highest priority of queue ?1 below ?2 (of all when ?2 is NULL), 1
+-- when its first task by run_at is due by the clock, else 0, and 1 when
+-- the queue has a lower priority, else 0; no row when there is none.  A
+-- descent of lq_task_claim for each: with ?2 a constant, MariaDB seeks it,
+-- where below a value read in the same statement it scanned from the top
+-- (the lowest priority is read at the other end instead).  The library
+-- steps down the priorities with it, reading each due one with
+-- task_candidates_at, and stops at the last without a step more.
 SELECT s.p, COALESCE((SELECT u.run_at FROM lq_task u FORCE INDEX (lq_task_claim)
                        WHERE u.queue = ?1 AND u.priority = s.p
-                       ORDER BY u.run_at LIMIT 1) <= {{NOW}}, 0)
+                       ORDER BY u.run_at LIMIT 1) <= {{NOW}}, 0),
+       (SELECT l.priority FROM lq_task l FORCE INDEX (lq_task_claim)
+         WHERE l.queue = ?1 ORDER BY l.priority LIMIT 1) < s.p
   FROM (SELECT h.priority AS p FROM lq_task h FORCE INDEX (lq_task_claim)
          WHERE h.queue = ?1 AND (?2 IS NULL OR h.priority < ?2)
          ORDER BY h.priority DESC LIMIT 1) AS s;
-
--- name: task_claimable
--- The first ?2 tasks (by due time) that task_candidates could return,
--- locked: a claim of more than one reads them first and then asks
--- task_candidates for no more than it found (LQ_CAP_CLAIM_BOUND), as
--- MySQL's LIMIT takes no subquery.  The walk stops once it has them, where
--- a LIMIT above what is there read on through every task not due yet.
--- Locked, so that a racing claimer's rows, which the walk skips, are not
--- counted.  On a server without SKIP LOCKED the backend drops the last
--- line, as for task_candidates.
-SELECT id
-  FROM lq_task FORCE INDEX (lq_task_due)
- WHERE {{CLAIM_FILTER}}
- ORDER BY run_at, id
- LIMIT ?2
- FOR UPDATE SKIP LOCKED;
 
 -- name: task_claim_delete
 DELETE FROM lq_task

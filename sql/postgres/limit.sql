@@ -3,8 +3,6 @@
 -- a claim of a limited task takes (READ COMMITTED: the statements after
 -- limit_lock see the claims committed while it waited).
 
--- absent: limit_any only task_candidates_unlimited needs it
-
 -- name: limit_set
 WITH {{CLK}}
 INSERT INTO lq_limit (name, concurrency, rate_n, rate_period_ms, tat, updated_at)

@@ -4,9 +4,7 @@
 -- winner's row, and each guard tests a column the winner changes (the row is
 -- gone, claim_until or run_at moved).
 -- Not in this dialect (see lib/backend/sql_names.h):
--- absent: task_candidates_unlimited its plan is kept: the limits' filter costs a claim nothing when no task has a key
--- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
--- absent: task_candidates_below task_candidates finds the top due priority itself
+-- absent: task_candidates_at task_candidates finds the top due priority itself
 -- absent: task_candidates_top as above
 -- absent: task_priority_step as above
 -- absent: task_candidates_due task_claim_batch_* claim in one statement

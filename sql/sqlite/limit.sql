@@ -3,8 +3,6 @@
 -- claim of a limited task takes (SQLite serialises writers: the claim's
 -- BEGIN IMMEDIATE is the lock).
 
--- absent: limit_any only task_candidates_unlimited needs it
-
 -- name: limit_set
 INSERT INTO lq_limit (name, concurrency, rate_n, rate_period_ms, tat, updated_at)
 VALUES (?1, ?2, ?3, ?4, 0, {{NOW}})

@@ -1,9 +1,7 @@
 -- Tasks (SQLite).  NOW is the database clock, {{NOW}} in fragments.sql.
 -- Every claim, ack and heartbeat is conditional and checked by affected rows.
 -- Not in this dialect (see lib/backend/sql_names.h):
--- absent: task_candidates_unlimited its plan is kept: the limits' filter costs a claim nothing when no task has a key
--- absent: task_claimable no LQ_CAP_CLAIM_BOUND: task_candidates counts them in its LIMIT
--- absent: task_candidates_below task_candidates finds the top due priority itself
+-- absent: task_candidates_at task_candidates finds the top due priority itself
 -- absent: task_candidates_top as above
 -- absent: task_priority_step as above
 -- absent: task_candidates_due task_claim_batch_* claim in one statement

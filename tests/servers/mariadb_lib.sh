@@ -177,6 +177,9 @@ GRANT ALL ON leaseq_test.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost';
 GRANT ALL ON \`leaseq\\_test\\_%\`.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost';
 -- tests/cli_roles.sh creates least-privilege users and grants them table rights.
 GRANT CREATE USER ON *.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost';
+-- tests/test_backend_mysql.c counts the rows a claim's read holds locked
+-- (information_schema.INNODB_TRX).
+GRANT PROCESS ON *.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost';
 GRANT ALL ON leaseq_test.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost' WITH GRANT OPTION;
 GRANT ALL ON \`leaseq\\_test\\_%\`.* TO 'leaseq'@'127.0.0.1', 'leaseq'@'localhost' WITH GRANT OPTION;
 FLUSH PRIVILEGES;
