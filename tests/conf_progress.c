@@ -207,9 +207,11 @@ static void progress_refused_after_claim_lost(void **state)
 	lq_progress p;
 	int64_t id = add(db, "export", 5, 0);
 
-	claim(db, LQ_AT_LEAST_ONCE, 200, &t);
+	/* A lease long enough for the first report under the retry storm
+	 * and a second test job (200 ms was not, once). */
+	claim(db, LQ_AT_LEAST_ONCE, 1000, &t);
 	assert_lq_ok(db, lq_task_progress(db, &t, 10, "started"));
-	lqt_sleep_ms(400); /* the claim expires */
+	lqt_sleep_ms(1300); /* the claim expires */
 	assert_lq(db, LQ_LOST, lq_task_progress(db, &t, 20, "late"));
 	assert_non_null(strstr(lq_errmsg(db), "claim"));
 	claim(db, LQ_AT_LEAST_ONCE, 30000, &t2); /* another worker takes it */
