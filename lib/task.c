@@ -1451,9 +1451,28 @@ static lq_status fair_body(lq_db *db, void *arg)
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_turn, t, 4, fair_row, f, NULL);
 		} else if (turn_one) {
 			lq_value t[3] = {q[0], q[2], lq__v_text(db->turn.part)};
-			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_after, t, 3, fair_row, f, NULL);
-			if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) /* round again */
-				st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_upto, t, 3, fair_row, f, NULL);
+			int at = db->be->sql[LQ_SQL_task_candidates_fair_after_at] && top_read_ok(db, cc->queue);
+			if (at) {
+				/* The priority the last claim took had a due task a
+				 * moment ago: its heads alone.  None: read as below. */
+				lq_value ta[3] = {q[0], lq_v_int(db->top_priority), t[2]};
+				st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_after_at, ta, 3, fair_row, f,
+					      NULL);
+				if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) /* round again */
+					st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_upto_at, ta, 3,
+						      fair_row, f, NULL);
+				if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) /* each head held */
+					st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_next_at, ta, 3,
+						      fair_row, f, NULL);
+				if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0)
+					top_read_empty(db, cc->queue);
+			}
+			if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) {
+				st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_after, t, 3, fair_row, f, NULL);
+				if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) /* round again */
+					st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_upto, t, 3, fair_row,
+						      f, NULL);
+			}
 		} else if (q[1].i == 1 && db->be->sql[LQ_SQL_task_candidates_fair_one]) {
 			lq_value one[2] = {q[0], q[2]};
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_one, one, 2, fair_row, f, NULL);
@@ -1508,6 +1527,8 @@ static lq_status fair_body(lq_db *db, void *arg)
 			}
 			cc->got++;
 		}
+		if (turn_one && db->be->sql[LQ_SQL_task_candidates_fair_after_at])
+			top_took(db, cc);
 		/* Every head was lost to other claimers and nothing made room:
 		 * stop rather than chase them.  A head a limit held back is not
 		 * read again while the limit stays shut (the filter skips it),

@@ -1570,6 +1570,22 @@ static void test_priority_bound_reads(void **state)
 	mysql_close(m);
 }
 
+/* Tasks t0..t(n-1) of queue q, due a second ago in that order, task k in
+ * partition p(k % parts), and the partitions' rows, never served. */
+static void add_partitioned(struct lq_conn *c, const char *q, int n, int parts)
+{
+	char sql[1024];
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO lq_task (queue, name, payload, run_at, part) "
+		 "SELECT '%s', CONCAT('t', n), 'x', UNIX_TIMESTAMP() * 1000 - 1000 + n, CONCAT('p', n %% %d) "
+		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < %d) "
+		 "SELECT n FROM s) AS f;\n"
+		 "INSERT INTO lq_partition (queue, name, served) "
+		 "SELECT DISTINCT '%s', part, 0 FROM lq_task WHERE queue = '%s'",
+		 q, parts, n - 1, q, q);
+	script_ok(c, sql);
+}
+
 /* Two fair claims of several tasks at once: the second waits for the first
  * in partition_lock_all, and then reads the heads the first left.  Its
  * heads are read without locks, so without that wait it read the same
@@ -1580,15 +1596,7 @@ static void test_fair_batches_take_turns(void **state)
 	struct lq_conn *c2 = conn_open(test_dsn);
 	char q[64], sql[1024];
 	name(q, sizeof(q), "turns_q");
-	snprintf(sql, sizeof(sql),
-		 "INSERT INTO lq_task (queue, name, payload, run_at, part) "
-		 "SELECT '%s', 'fair', 'x', UNIX_TIMESTAMP() * 1000 - 1000 + n, CONCAT('p', n %% 4) "
-		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 15) "
-		 "SELECT n FROM s) AS f;\n"
-		 "INSERT INTO lq_partition (queue, name, served) "
-		 "SELECT DISTINCT '%s', part, 0 FROM lq_task WHERE queue = '%s'",
-		 q, q, q);
-	script_ok(c, sql);
+	add_partitioned(c, q, 16, 4);
 	lq_value pq[2] = {txt(q), lq_v_int(4)};
 	struct rows *first = rows_new(), *second = rows_new(), *held = rows_new();
 	begin(c);
@@ -1678,6 +1686,53 @@ static void test_fair_one_reads(void **state)
 	mysql_close(m);
 }
 
+/* The fair reads of a handle's turn from a known top priority: the head of
+ * that priority in the next partition with one, round to the first (or
+ * the second task), and nothing once a task of a higher priority is in the
+ * queue, due or not. */
+static void test_fair_turn_at(void **state)
+{
+	struct lq_conn *c = *state;
+	char q[64], sql[1024];
+	name(q, sizeof(q), "turn_at_q");
+	add_partitioned(c, q, 6, 3);
+	struct rows *r = rows_new();
+	lq_value pa[3] = {txt(q), lq_v_int(0), txt("p0")};
+	RUN(c, LQ_SQL_task_candidates_fair_after_at, pa, 3, r);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->c[0][2].s, "t1"); /* p1's head */
+	assert_string_equal(r->c[0][LQ_TASK_COLS].s, "p1");
+	pa[2] = txt("p2");
+	RUN(c, LQ_SQL_task_candidates_fair_after_at, pa, 3, r);
+	assert_int_equal(r->n, 0); /* none after the last */
+	RUN(c, LQ_SQL_task_candidates_fair_upto_at, pa, 3, r);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->c[0][2].s, "t0");
+	/* The second task of the first partition after p2, then round: p0's. */
+	RUN(c, LQ_SQL_task_candidates_fair_next_at, pa, 3, r);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->c[0][2].s, "t3");
+	pa[1] = lq_v_int(1);
+	RUN(c, LQ_SQL_task_candidates_fair_upto_at, pa, 3, r);
+	assert_int_equal(r->n, 0); /* no task of priority 1 */
+	/* A task of a higher priority, not due: the reads of 0 give nothing. */
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO lq_task (queue, name, payload, run_at, part, priority) "
+		 "VALUES ('%s', 'high', 'x', UNIX_TIMESTAMP() * 1000 + 3600000, 'p1', 5)",
+		 q);
+	script_ok(c, sql);
+	pa[1] = lq_v_int(0);
+	RUN(c, LQ_SQL_task_candidates_fair_upto_at, pa, 3, r);
+	assert_int_equal(r->n, 0);
+	pa[2] = txt("p0");
+	RUN(c, LQ_SQL_task_candidates_fair_after_at, pa, 3, r);
+	assert_int_equal(r->n, 0);
+	RUN(c, LQ_SQL_task_candidates_fair_next_at, pa, 3, r);
+	assert_int_equal(r->n, 0);
+	rows_del(r);
+	queue_done(c, q);
+}
+
 /* The round trips a call makes besides its statement (lq_err.extra_trips,
  * which lq_db_statements adds).  A session of ours opens its first
  * transaction with START TRANSACTION and turns autocommit off at the
@@ -1734,6 +1789,7 @@ int main(void)
 		cmocka_unit_test(test_claim_reads),
 		cmocka_unit_test(test_walk_after_a_pass),
 		cmocka_unit_test(test_fair_one_reads),
+		cmocka_unit_test(test_fair_turn_at),
 		cmocka_unit_test(test_priority_bound_reads),
 		cmocka_unit_test(test_fair_batches_take_turns),
 	};

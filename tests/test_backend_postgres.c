@@ -559,6 +559,8 @@ static int mysql_only(lq_sql_id id)
 	return id == LQ_SQL_task_priority_step || id == LQ_SQL_task_candidates_at ||
 	       id == LQ_SQL_task_candidates_fair_below || id == LQ_SQL_task_candidates_fair_one ||
 	       id == LQ_SQL_task_candidates_fair_after || id == LQ_SQL_task_candidates_fair_upto ||
+	       id == LQ_SQL_task_candidates_fair_after_at || id == LQ_SQL_task_candidates_fair_upto_at ||
+	       id == LQ_SQL_task_candidates_fair_next_at ||
 	       id == LQ_SQL_task_candidates_fair_next || id == LQ_SQL_partition_lock_all ||
 	       id == LQ_SQL_task_candidates_due || id == LQ_SQL_task_candidates_top;
 }

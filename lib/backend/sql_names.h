@@ -375,6 +375,14 @@
 							   partition after ?3 in name order with a head,   \
 							   locked; stamp 0 */                              \
 	X(task_candidates_fair_upto, LQ_TASK_COLS + 2) /* the same from the first partition up to ?3 */    \
+	X(task_candidates_fair_after_at, LQ_TASK_COLS + 2) /* (?1 queue, ?2 priority, ?3 partition)       \
+							      task_candidates_fair_after's heads of priority \
+							      ?2 alone, none while a higher one has a task; \
+							      where present */                              \
+	X(task_candidates_fair_upto_at, LQ_TASK_COLS + 2) /* the same from the first partition up to ?3 */ \
+	X(task_candidates_fair_next_at, LQ_TASK_COLS + 2) /* (?1 queue, ?2 priority, ?3 partition)        \
+							     task_candidates_fair_next of priority ?2 alone, \
+							     as task_candidates_fair_after_at */             \
 	X(task_candidates_fair_next, LQ_TASK_COLS + 2) /* (?1 queue, ?2 priority, ?3 partition) -> the  \
 							  second due task of the first partition after ?3 \
 							  (then round) that no claimer holds, locked (not \

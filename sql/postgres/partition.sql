@@ -7,6 +7,9 @@
 -- absent: task_candidates_fair_below task_candidates_fair finds the top due priority itself
 -- absent: task_candidates_fair_after a handle's turn is one statement (task_claim_fair_turn_*)
 -- absent: task_candidates_fair_upto as above
+-- absent: task_candidates_fair_after_at as above
+-- absent: task_candidates_fair_upto_at as above
+-- absent: task_candidates_fair_next_at as above
 -- absent: task_candidates_fair_next a lateral range per partition skips locked tasks (task_claim_fair_*)
 -- absent: task_candidates_fair_turn a handle's batch is one statement (task_claim_fair_turn_batch_*)
 

@@ -12,6 +12,9 @@
 -- absent: task_candidates_fair_below task_candidates_fair finds the top due priority itself
 -- absent: task_candidates_fair_after a handle's turn is one statement (task_claim_fair_turn_*)
 -- absent: task_candidates_fair_upto as above
+-- absent: task_candidates_fair_after_at as above
+-- absent: task_candidates_fair_upto_at as above
+-- absent: task_candidates_fair_next_at as above
 -- absent: task_candidates_fair_next one writer: no claim holds a row another claim reads
 -- absent: task_claim_fair_turn_delete_top the top priority's reads are in-process steps, no round trip: task_claim_fair_turn_delete
 
