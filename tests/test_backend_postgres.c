@@ -1124,6 +1124,37 @@ static void test_killed_connection(void **state)
 	done(c);
 }
 
+/* A transaction's BEGIN goes out with its first statement, one round trip
+ * (libpq's pipeline mode): the begin sends nothing, the statement runs
+ * inside the transaction (a rollback undoes it), and a transaction that
+ * sent no statement sends nothing at its end either. */
+static void test_begin_with_first_statement(void **state)
+{
+	(void)state;
+	struct lq_conn *c = conn();
+	lq_err err = {{0}, 0, 0};
+	struct rows r = {0};
+
+	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
+	assert_int_equal(err.extra_trips, -1); /* nothing sent */
+	assert_int_equal(lease_row(c, lq__v_text("b"), lq__v_text("o"), lq_v_int(60000)), 1);
+	tx_ok(be->rollback(c, &err), &err, "ROLLBACK");
+	assert_int_equal(RUN(c, lease_get, &r, lq__v_text("b")), 0);
+
+	err.extra_trips = 0;
+	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
+	tx_ok(be->commit(c, &err), &err, "COMMIT");
+	assert_int_equal(err.extra_trips, -2);
+
+	/* A failed first statement fails the transaction as before. */
+	tx_ok(be->begin(c, 1, &err), &err, "BEGIN");
+	assert_int_equal(lease_row(c, lq__v_text("b"), lq__v_text("o"), lq_v_int(60000)), 1);
+	assert_int_equal(be->exec_script(c, "SELECT 1/0", &err), LQ_ERROR);
+	assert_int_equal(be->commit(c, &err), LQ_ERROR);
+	assert_int_equal(RUN(c, lease_get, &r, lq__v_text("b")), 0);
+	done(c);
+}
+
 /* ------------------------------------------------------------ notify */
 
 struct later_notify {
@@ -1384,8 +1415,8 @@ static void test_batch_in_tx_wakes_at_commit(void **state)
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
 	int64_t before = lq_db_statements(db);
 	assert_int_equal(lq_task_add_many(db, N, names, po, NULL, NULL, NULL), LQ_OK);
-	/* BEGIN, the insert with its wake-up, the partitions' rows, COMMIT */
-	assert_int_equal(lq_db_statements(db) - before, 4);
+	/* BEGIN with the insert and its wake-up, the partitions' rows, COMMIT */
+	assert_int_equal(lq_db_statements(db) - before, 3);
 	assert_int_equal(be->wait_notify(a, "leaseq_task", 30000, &err), LQ_OK);
 	lq_close(db);
 	done(a);
@@ -1940,6 +1971,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_counted_in_statement, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_error_text, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_killed_connection, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_begin_with_first_statement, reset, close_all),
 		cmocka_unit_test_teardown(test_notify, close_all),
 		cmocka_unit_test_teardown(test_enqueue_wakes_idle_worker, close_all),
 		cmocka_unit_test_teardown(test_add_skips_look_while_busy, close_all),

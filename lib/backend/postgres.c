@@ -76,6 +76,7 @@ struct lq_conn {
 	int warned;  /* a WARNING came with the current statement (a cancelled
 	              * wait for synchronous replication says so) */
 	int broken;  /* a wait was given up mid-statement: unusable */
+	int begin_pending; /* BEGIN not sent yet: it goes with the first statement */
 	int app_nonblocking; /* borrowed: the application's PQisnonblocking, restored on release */
 };
 
@@ -390,6 +391,17 @@ static lq_status pg_command(struct lq_conn *c, const char *sql, int in_commit, c
 
 	call_start(c, &k, in_commit);
 	return finish_call(c, &k, PQsendQuery(c->pg, sql), NULL, cmd, err);
+}
+
+/* A transaction whose BEGIN waits for its first statement, before
+ * something that cannot take it along (a script, a NOTIFY): BEGIN now. */
+static lq_status flush_begin(struct lq_conn *c, lq_err *err)
+{
+	if (!c->begin_pending)
+		return LQ_OK;
+	c->begin_pending = 0;
+	err->extra_trips++;
+	return pg_command(c, "BEGIN", 0, NULL, err);
 }
 
 /* ------------------------------------------------------------ connect */
@@ -993,6 +1005,34 @@ static lq_status prepare(struct lq_conn *c, lq_sql_id id, lq_err *err)
 	return st;
 }
 
+/* The results of the BEGIN a pipeline sent first, to its end. */
+static lq_status begin_result(struct lq_conn *c, struct pg_call *k, lq_err *err)
+{
+	PGresult *r;
+	lq_status st = LQ_OK;
+	while ((r = next_result(c, k)) != NULL) {
+		if (PQresultStatus(r) != PGRES_COMMAND_OK && st == LQ_OK)
+			st = pg_fail(c, r, 0, err);
+		PQclear(r);
+	}
+	return st;
+}
+
+/* A pipeline's end: its sync, then out of pipeline mode; a connection that
+ * cannot get there is given up. */
+static void pipeline_end(struct lq_conn *c, struct pg_call *k)
+{
+	PGresult *r;
+	while ((r = next_result(c, k)) != NULL) {
+		ExecStatusType t = PQresultStatus(r);
+		PQclear(r);
+		if (t == PGRES_PIPELINE_SYNC)
+			break;
+	}
+	if (k->lost || k->gave_up || PQexitPipelineMode(c->pg) != 1)
+		c->broken = 1;
+}
+
 /* Execute prepared statement id; *gone set when the server lost it (26000). */
 static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
 		     const int *lengths, const int *formats, int nparams, lq_row_fn fn, void *ctx,
@@ -1006,15 +1046,28 @@ static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
 
 	*gone = 0;
 	stmt_name(id, name, sizeof(name));
+	/* A transaction's BEGIN and its first statement in one round trip;
+	 * through a pooler (unnamed statements) BEGIN goes apart. */
+	int with_begin = c->begin_pending && !c->unnamed && PQenterPipelineMode(c->pg) == 1;
+	if (c->begin_pending && !with_begin && (st = flush_begin(c, err)) != LQ_OK)
+		return st;
+	c->begin_pending = 0;
 	call_start(c, &k, 0);
+	if (with_begin)
+		k.autocommit = 0;
 	err->sent = 1;
 	/* Unnamed: parse, bind and execute in one message, no state kept. */
-	if (!(c->unnamed ? PQsendQueryParams(c->pg, lq__sql_postgres[id], nparams, NULL, values, lengths,
+	if ((with_begin && !PQsendQueryParams(c->pg, "BEGIN", 0, NULL, NULL, NULL, NULL, 0)) ||
+	    !(c->unnamed ? PQsendQueryParams(c->pg, lq__sql_postgres[id], nparams, NULL, values, lengths,
 					     formats, 1)
-			 : PQsendQueryPrepared(c->pg, name, nparams, values, lengths, formats, 1))) {
+			 : PQsendQueryPrepared(c->pg, name, nparams, values, lengths, formats, 1)) ||
+	    (with_begin && !PQpipelineSync(c->pg))) {
 		st = pg_fail(c, NULL, 0, err);
+		c->broken |= with_begin; /* a pipeline half sent */
 		return st == LQ_ERROR ? LQ_ECONN : st;
 	}
+	if (with_begin && (st = begin_result(c, &k, err)) != LQ_OK)
+		failed = 1; /* the statement comes back aborted */
 	PQsetSingleRowMode(c->pg);
 	/* Read to the end even after fn stopped or a column failed: the
 	 * connection must be idle for the next statement. */
@@ -1048,6 +1101,8 @@ static lq_status run(struct lq_conn *c, lq_sql_id id, const char *const *values,
 		}
 		PQclear(r);
 	}
+	if (with_begin)
+		pipeline_end(c, &k);
 	if (!failed && !k.lost && !k.gave_up && PQstatus(c->pg) == CONNECTION_BAD)
 		st = pg_fail(c, NULL, 0, err);
 	return call_end(c, &k, st, err);
@@ -1187,6 +1242,9 @@ static lq_status pg_exec_script(struct lq_conn *c, const char *sql, lq_err *err)
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
+	lq_status st = flush_begin(c, err);
+	if (st != LQ_OK)
+		return st;
 	/* The simple protocol runs every statement of the string, stopping at
 	 * the first error; without BEGIN they form one transaction. */
 	return pg_command(c, sql, 0, NULL, err);
@@ -1201,7 +1259,10 @@ static lq_status pg_begin(struct lq_conn *c, int write, lq_err *err)
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
-	return pg_command(c, "BEGIN", 0, NULL, err);
+	/* Sent with the first statement (run), one round trip fewer. */
+	c->begin_pending = 1;
+	err->extra_trips--;
+	return LQ_OK;
 }
 
 static lq_status pg_commit(struct lq_conn *c, lq_err *err)
@@ -1209,6 +1270,11 @@ static lq_status pg_commit(struct lq_conn *c, lq_err *err)
 	char cmd[16] = "";
 	lq_status st;
 
+	if (c->begin_pending) { /* no statement: nothing began */
+		c->begin_pending = 0;
+		err->extra_trips--;
+		return LQ_OK;
+	}
 	if (!conn_ok(c)) {
 		/* COMMIT never left: the server rolls the transaction back. */
 		lq__err_set(err, "connection lost before COMMIT");
@@ -1225,6 +1291,11 @@ static lq_status pg_commit(struct lq_conn *c, lq_err *err)
 
 static lq_status pg_rollback(struct lq_conn *c, lq_err *err)
 {
+	if (c->begin_pending) {
+		c->begin_pending = 0;
+		err->extra_trips--;
+		return LQ_OK;
+	}
 	if (!conn_ok(c)) {
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
@@ -1256,6 +1327,8 @@ static lq_status pg_notify(struct lq_conn *c, const char *channel, lq_err *err)
 		lq__err_set(err, "connection lost");
 		return LQ_ECONN;
 	}
+	if ((st = flush_begin(c, err)) != LQ_OK) /* inside a transaction it goes at the commit */
+		return st;
 	struct pg_call k;
 	call_start(c, &k, 0);
 	k.autocommit = 0; /* a notification is best effort: nothing to re-read */
