@@ -36,6 +36,7 @@ _Static_assert(LQ_COLS_task_get == LQ_TASK_COLS && LQ_COLS_task_list == LQ_TASK_
 		       LQ_COLS_task_candidates_at == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_due == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_candidates_top == LQ_TASK_COLS + LQ_STEER_COLS &&
+		       LQ_COLS_task_candidates_top_filtered == LQ_TASK_COLS + LQ_STEER_COLS &&
 		       LQ_COLS_task_claim_batch_delete == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_batch_update == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_one_delete == LQ_TASK_COLS + 1 &&
@@ -1228,15 +1229,16 @@ static lq_status claim_read(lq_db *db, struct claim_ctx *cc, int64_t limit)
 		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
 			return st;
 	}
-	if (limit == 1 && unlimited && db->be->sql[LQ_SQL_task_candidates_top] && top_read_ok(db, cc->queue)) {
+	lq_sql_id top = unlimited ? LQ_SQL_task_candidates_top : LQ_SQL_task_candidates_top_filtered;
+	if (limit == 1 && db->be->sql[top] && top_read_ok(db, cc->queue)) {
 		/* The highest priority had a due task a moment ago: its due
 		 * range alone, no step.  Nothing there: step down as below. */
 		lq_value pt[3] = {p[0], p[1], lq_v_int(db->top_priority)};
-		st = lq__exec(db, cc->what, LQ_SQL_task_candidates_top, pt, 3, cand_steer_row, cc, NULL);
+		st = lq__exec(db, cc->what, top, pt, 3, cand_steer_row, cc, NULL);
 		if (st != LQ_OK || cc->err != LQ_OK || cc->cand > 0)
 			return st;
 		top_read_empty(db, cc->queue);
-		tried_top = 1;
+		tried_top = unlimited;
 	}
 	if (db->be->sql[LQ_SQL_task_candidates_at])
 		return claim_read_steps(db, cc, limit, tried_top);

@@ -1460,6 +1460,47 @@ static void test_claim_reads(void **state)
 	mysql_close(m);
 }
 
+/* The read of a known top priority while lq_limit has rows: a task under
+ * a key with room comes back marked limited, one under a key at its cap
+ * does not come back, and nothing does once a task of a higher priority
+ * is in the queue. */
+static void test_top_filtered(void **state)
+{
+	struct lq_conn *c = *state;
+	struct rows *r = rows_new();
+	char q[64], open_key[64], shut_key[64], sql[512];
+	name(q, sizeof(q), "topf_q");
+	name(open_key, sizeof(open_key), "topf_open");
+	name(shut_key, sizeof(shut_key), "topf_shut");
+	lq_value po[4] = {txt(open_key), lq_v_int(5), lq_v_null(), lq_v_null()};
+	lq_value ps[4] = {txt(shut_key), lq_v_int(0), lq_v_null(), lq_v_null()};
+	RUN(c, LQ_SQL_limit_set, po, 4, NULL);
+	RUN(c, LQ_SQL_limit_set, ps, 4, NULL);
+	int64_t shut = add_task(c, q, "shut", lq_v_int(1), 0, lq_v_null());
+	int64_t open = add_task(c, q, "open", lq_v_int(2), 0, lq_v_null());
+	snprintf(sql, sizeof(sql),
+		 "UPDATE lq_task SET concurrency_key = '%s' WHERE id = %lld;\n"
+		 "UPDATE lq_task SET concurrency_key = '%s' WHERE id = %lld",
+		 shut_key, (long long)shut, open_key, (long long)open);
+	script_ok(c, sql);
+	lq_value pt[3] = {txt(q), lq_v_int(1), lq_v_int(0)};
+	RUN(c, LQ_SQL_task_candidates_top_filtered, pt, 3, r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->c[0][0].i, open);
+	assert_int_equal(r->c[0][LQ_TASK_COLS - 1].i, 1); /* limited */
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO lq_task (queue, name, payload, run_at, priority) "
+		 "VALUES ('%s', 'high', 'x', UNIX_TIMESTAMP() * 1000 + 3600000, 5)",
+		 q);
+	script_ok(c, sql);
+	RUN(c, LQ_SQL_task_candidates_top_filtered, pt, 3, r);
+	assert_int_equal(r->n, 0);
+	RUN(c, LQ_SQL_limit_delete, po, 1, NULL);
+	RUN(c, LQ_SQL_limit_delete, ps, 1, NULL);
+	rows_del(r);
+	queue_done(c, q);
+}
+
 /* A racing claimer's walk that passed over a task this claimer holds
  * keeps that task's entry in lq_task_claim locked, and this claimer's walk
  * then skips its own task there.  A walk that does not end at the due
@@ -1785,6 +1826,7 @@ int main(void)
 		cmocka_unit_test(test_task_semantics),
 		cmocka_unit_test(test_plain_insert),
 		cmocka_unit_test(test_skip_locked),
+		cmocka_unit_test(test_top_filtered),
 		cmocka_unit_test(test_statements_without_skip_locked),
 		cmocka_unit_test(test_claim_reads),
 		cmocka_unit_test(test_walk_after_a_pass),

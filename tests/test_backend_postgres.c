@@ -562,7 +562,8 @@ static int mysql_only(lq_sql_id id)
 	       id == LQ_SQL_task_candidates_fair_after_at || id == LQ_SQL_task_candidates_fair_upto_at ||
 	       id == LQ_SQL_task_candidates_fair_next_at ||
 	       id == LQ_SQL_task_candidates_fair_next || id == LQ_SQL_partition_lock_all ||
-	       id == LQ_SQL_task_candidates_due || id == LQ_SQL_task_candidates_top;
+	       id == LQ_SQL_task_candidates_due || id == LQ_SQL_task_candidates_top ||
+	       id == LQ_SQL_task_candidates_top_filtered;
 }
 
 /* Statements only SQLite has: a batch add without RETURNING, whose ids

@@ -126,6 +126,9 @@
 	X(task_candidates_top, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit, ?3 priority) task_candidates_at \
 							while lq_limit has no row and no higher priority \
 							has a task, else no row; where present */             \
+	X(task_candidates_top_filtered, LQ_TASK_COLS + LQ_STEER_COLS) /* (as task_candidates_top) while \
+							lq_limit has rows: with the limits' filter, none \
+							while a higher priority has a task; where present */ \
 	X(task_candidates_due, LQ_TASK_COLS + LQ_STEER_COLS) /* (?1 queue, ?2 limit) task_candidates of a queue of  \
 							one priority, in due order; no row when it has more; \
 							where present, a batch tries it first */              \

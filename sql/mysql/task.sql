@@ -76,6 +76,20 @@ SELECT id FROM lq_task WHERE unique_key = ?1;
  LIMIT ?2
  FOR UPDATE SKIP LOCKED;
 
+-- name: task_candidates_top_filtered
+-- task_candidates_top while lq_limit has rows (the handle saw them lately):
+-- task_candidates_at of ?3 with the limits' filter, none while a task of a
+-- higher priority is in the queue, so that a claim of a queue under limits
+-- reads its top priority without a step first.
+{{CANDIDATES_COLS}}
+  FROM lq_task FORCE INDEX (lq_task_claim)
+ WHERE {{CLAIM_FILTER}}
+   AND priority = ?3
+   AND NOT EXISTS (SELECT 1 FROM lq_task h FORCE INDEX (lq_task_claim) WHERE h.queue = ?1 AND h.priority > ?3)
+ ORDER BY priority DESC, run_at, id
+ LIMIT ?2
+ FOR UPDATE SKIP LOCKED;
+
 -- name: task_candidates_due
 -- task_candidates_at of a queue whose tasks all have one priority (the
 -- usual queue, where priority order is due order), with no step first:

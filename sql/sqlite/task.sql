@@ -3,6 +3,7 @@
 -- Not in this dialect (see lib/backend/sql_names.h):
 -- absent: task_candidates_at task_candidates finds the top due priority itself
 -- absent: task_candidates_top as above
+-- absent: task_candidates_top_filtered as above
 -- absent: task_priority_step as above
 -- absent: task_candidates_due task_claim_batch_* claim in one statement
 -- absent: task_insert_many_notify no NOTIFY: task_insert_many
