@@ -1056,9 +1056,10 @@ static void release_range(lq_task *tasks, size_t from, size_t to)
  * queue whose highest priority comes to have no due task is walked through
  * for at most this long; a stale answer costs time, never the order. */
 #define TOP_RECHECK_MS 1000
-/* How long a handle skips task_candidates_top after it found nothing where
- * task_candidates_at found a task (lq_limit has rows, and the top read
- * none): a limit deleted is noticed this much later. */
+/* How long a handle reads the top priority with the limits' filter
+ * (task_candidates_top_filtered) after task_candidates_top found nothing
+ * where task_candidates_at found a task (lq_limit has rows): a limit
+ * deleted is noticed this much later. */
 #define LIMITS_RECHECK_MS 10000
 /* How long a handle sends a one-task claim of a queue whose first task was
  * limited lately straight to the transaction (db->limited_heads). */
@@ -1120,6 +1121,16 @@ static lq_status priority_step(lq_db *db, struct claim_ctx *cc, const int64_t *b
 	return lq__exec(db, cc->what, LQ_SQL_task_priority_step, p, 2, priority_step_row, s, NULL);
 }
 
+/* What a step from the top (s: the queue's highest priority) found, kept
+ * for the handle's next claims: whether that priority waits or has a due
+ * task. */
+static void top_note(lq_db *db, const char *queue, const struct priority_step *s)
+{
+	lq__memo_set(&db->top_waits, queue, s->found && !s->due);
+	lq__memo_set(&db->top_due, queue, s->found && s->due);
+	db->top_priority = s->priority;
+}
+
 /* Where the dialect needs it (task_priority_step), a bound on the priority
  * the fair claim's read of the top priority starts from.  That read
  * (lq_task_claim from the left) reads every task of a higher priority that
@@ -1139,9 +1150,7 @@ static lq_status claim_bound(lq_db *db, struct claim_ctx *cc, int *bounded, int6
 	if (!lq__memo_fresh(&db->top_waits, cc->queue, TOP_RECHECK_MS)) {
 		if ((st = priority_step(db, cc, NULL, &s)) != LQ_OK)
 			return st;
-		lq__memo_set(&db->top_waits, cc->queue, s.found && !s.due);
-		lq__memo_set(&db->top_due, cc->queue, s.found && s.due);
-		db->top_priority = s.priority;
+		top_note(db, cc->queue, &s);
 	}
 	if (!db->top_waits.yes)
 		return LQ_OK;
@@ -1182,11 +1191,8 @@ static lq_status claim_read_steps(lq_db *db, struct claim_ctx *cc, int64_t limit
 			return st;
 		if (!s.found)
 			return LQ_OK;
-		if (step == 0) {
-			lq__memo_set(&db->top_waits, cc->queue, !s.due);
-			lq__memo_set(&db->top_due, cc->queue, s.due);
-			db->top_priority = s.priority;
-		}
+		if (step == 0)
+			top_note(db, cc->queue, &s);
 		any_due |= s.due;
 		if (!s.lower && !any_due) {
 			/* Nothing due at all: the next task to come is read with
@@ -1452,29 +1458,26 @@ static lq_status fair_body(lq_db *db, void *arg)
 			lq_value t[4] = {q[0], q[1], q[2], lq__v_text(db->turn.part)};
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_turn, t, 4, fair_row, f, NULL);
 		} else if (turn_one) {
+			/* The partitions after the turn's, then round (and,
+			 * from a known priority, the next tasks where other
+			 * claimers hold every head), until one read finds one. */
+			static const lq_sql_id at_reads[] = {LQ_SQL_task_candidates_fair_after_at,
+							     LQ_SQL_task_candidates_fair_upto_at,
+							     LQ_SQL_task_candidates_fair_next_at};
+			static const lq_sql_id reads[] = {LQ_SQL_task_candidates_fair_after,
+							  LQ_SQL_task_candidates_fair_upto};
 			lq_value t[3] = {q[0], q[2], lq__v_text(db->turn.part)};
-			int at = db->be->sql[LQ_SQL_task_candidates_fair_after_at] && top_read_ok(db, cc->queue);
-			if (at) {
+			if (db->be->sql[at_reads[0]] && top_read_ok(db, cc->queue)) {
 				/* The priority the last claim took had a due task a
 				 * moment ago: its heads alone.  None: read as below. */
 				lq_value ta[3] = {q[0], lq_v_int(db->top_priority), t[2]};
-				st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_after_at, ta, 3, fair_row, f,
-					      NULL);
-				if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) /* round again */
-					st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_upto_at, ta, 3,
-						      fair_row, f, NULL);
-				if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) /* each head held */
-					st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_next_at, ta, 3,
-						      fair_row, f, NULL);
+				for (size_t i = 0; i < 3 && st == LQ_OK && cc->err == LQ_OK && cc->cand == 0; i++)
+					st = lq__exec(db, cc->what, at_reads[i], ta, 3, fair_row, f, NULL);
 				if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0)
 					top_read_empty(db, cc->queue);
 			}
-			if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) {
-				st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_after, t, 3, fair_row, f, NULL);
-				if (st == LQ_OK && cc->err == LQ_OK && cc->cand == 0) /* round again */
-					st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_upto, t, 3, fair_row,
-						      f, NULL);
-			}
+			for (size_t i = 0; i < 2 && st == LQ_OK && cc->err == LQ_OK && cc->cand == 0; i++)
+				st = lq__exec(db, cc->what, reads[i], t, 3, fair_row, f, NULL);
 		} else if (q[1].i == 1 && db->be->sql[LQ_SQL_task_candidates_fair_one]) {
 			lq_value one[2] = {q[0], q[2]};
 			st = lq__exec(db, cc->what, LQ_SQL_task_candidates_fair_one, one, 2, fair_row, f, NULL);
@@ -1530,7 +1533,7 @@ static lq_status fair_body(lq_db *db, void *arg)
 			cc->got++;
 		}
 		if (turn_one && db->be->sql[LQ_SQL_task_candidates_fair_after_at])
-			top_took(db, cc);
+			top_took(db, cc); /* the priority the next turn reads first */
 		/* Every head was lost to other claimers and nothing made room:
 		 * stop rather than chase them.  A head a limit held back is not
 		 * read again while the limit stays shut (the filter skips it),

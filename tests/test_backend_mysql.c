@@ -1335,13 +1335,14 @@ static long long claim_reads(struct lq_conn *b, MYSQL *m, lq_sql_id id, const ch
 	return raw_number(m, sql);
 }
 
-/* The table claim_reads copies the handler counters into, named after
- * what into reads. */
+/* The table copy_counters copies the handler counters into, named after
+ * what into reads.  Not transactional: a session may write its counters
+ * there inside its transaction, and the raw connection read them. */
 static void reads_table(struct lq_conn *c, char *reads, size_t size, const char *what)
 {
 	char sql[256];
 	name(reads, size, what);
-	snprintf(sql, sizeof(sql), "CREATE TABLE %s (k INT PRIMARY KEY, n BIGINT)", reads);
+	snprintf(sql, sizeof(sql), "CREATE TABLE %s (k INT PRIMARY KEY, n BIGINT) ENGINE=MEMORY", reads);
 	script_ok(c, sql);
 }
 
@@ -1514,14 +1515,9 @@ static void test_walk_after_a_pass(void **state)
 	struct lq_conn *c = *state;
 	struct lq_conn *a = conn_open(test_dsn), *b = conn_open(test_dsn);
 	MYSQL *m = raw_connect();
-	char q[64], reads[64];
+	char q[64], reads[64], sql[256];
 	name(q, sizeof(q), "pass_q");
-	name(reads, sizeof(reads), "pass_reads");
-	char sql[256];
-	/* Not transactional: b writes its counters there inside its
-	 * transaction, and the raw connection reads them. */
-	snprintf(sql, sizeof(sql), "CREATE TABLE %s (k INT PRIMARY KEY, n BIGINT) ENGINE=MEMORY", reads);
-	script_ok(c, sql);
+	reads_table(c, reads, sizeof(reads), "pass_reads");
 	add_future(c, q, 0);
 	int64_t held = add_task(c, q, "held", lq_v_null(), 0, lq_v_null());
 	struct rows *r = rows_new();
