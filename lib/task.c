@@ -41,6 +41,7 @@ _Static_assert(LQ_COLS_task_get == LQ_TASK_COLS && LQ_COLS_task_list == LQ_TASK_
 		       LQ_COLS_task_claim_batch_update == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_one_delete == LQ_TASK_COLS + 1 &&
 		       LQ_COLS_task_claim_one_delete_occ == LQ_TASK_COLS + 2 &&
+		       LQ_COLS_task_claim_one_delete_occ_top == LQ_TASK_COLS + 2 &&
 		       LQ_COLS_task_claim_one_update == LQ_TASK_COLS + 1,
 	       "task rows: sql_names.h and task.c disagree");
 
@@ -1965,14 +1966,17 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 		np = 3;
 	}
 	int occ = id == LQ_SQL_task_claim_one_delete && occ_head_likely(db, cc->queue);
-	if (occ)
+	lq_sql_id top_id = LQ_SQL_task_claim_one_delete_top;
+	if (occ) {
 		id = LQ_SQL_task_claim_one_delete_occ;
-	/* Either one-task claim says which priority is the top; at-most-once
+		top_id = LQ_SQL_task_claim_one_delete_occ_top;
+	}
+	/* Each one-task claim says which priority is the top; at-most-once
 	 * reads it alone next time (at least once, lq_task_ack_claim does). */
-	int one = (id == LQ_SQL_task_claim_one_delete || id == LQ_SQL_task_claim_one_update) &&
-		  db->be->sql[LQ_SQL_task_claim_one_delete_top];
-	lq_status st = claim_top_first(db, cc, one && id == LQ_SQL_task_claim_one_delete,
-				       LQ_SQL_task_claim_one_delete_top, id, p, np);
+	int one = (id == LQ_SQL_task_claim_one_delete || id == LQ_SQL_task_claim_one_update ||
+		   id == LQ_SQL_task_claim_one_delete_occ) &&
+		  db->be->sql[top_id];
+	lq_status st = claim_top_first(db, cc, one && id != LQ_SQL_task_claim_one_update, top_id, id, p, np);
 	if (st != LQ_OK)
 		return st;
 	if (one)

@@ -800,7 +800,28 @@ static void test_every_statement(void **state)
 		assert_int_equal(r.n, 1);
 		assert_int_equal(r.type[0], LQ_V_NULL);
 		assert_int_equal(r.i[LQ_TASK_COLS], 0);
+		/* From the priority known: the cron head reported as above, an
+		 * interval occurrence due now moved on, and nothing read from
+		 * below a priority that has tasks. */
+		RUN(c, task_claim_one_delete_occ_top, &r, qb, lq_v_int(0)), DID(task_claim_one_delete_occ_top);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.ncols, LQ_TASK_COLS + 2);
+		assert_int_equal(r.type[0], LQ_V_NULL);
+		assert_int_equal(r.i[LQ_TASK_COLS], 0);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(cron), lq_v_int(1)), 1);
+		assert_int_equal(RUN(c, task_insert, &r, qb, nm, lq_v_null(), lq_v_null(), lq_v_int(0),
+				     lq_v_int(3), lq_v_null(), lq_v_int(60000), lq_v_null(), lq_v_null(), lq_v_int(0), lq_v_int(0), lq_v_null(), lq_v_null(), lq_v_null()), 1);
+		int64_t every2 = r.i[0];
+		RUN(c, task_claim_one_delete_occ_top, &r, qb, lq_v_int(-1));
+		assert_int_equal(r.n, 0); /* priority 0 is above it */
+		RUN(c, task_claim_one_delete_occ_top, &r, qb, lq_v_int(0));
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.i[0], every2);
+		assert_int_equal(r.i[LQ_TASK_COLS], 2);
+		assert_int_equal(r.i[LQ_TASK_COLS + 1], r.i[4] + 60000);
+		RUN(c, task_claim_one_delete_occ_top, &r, qb, lq_v_int(0));
+		assert_int_equal(r.n, 0); /* moved on: nothing of priority 0 is due */
+		assert_int_equal(RUN(c, task_delete, NULL, lq_v_int(every2)), 1);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(every), lq_v_int(1)), 1);
 		assert_int_equal(RUN(c, task_set_paused, NULL, lq_v_int(plain2), lq_v_int(0)), 1);
 		RUN(c, task_claim_one_delete, &r, qb);
@@ -1793,6 +1814,7 @@ static void test_due_index_used(void **state)
 		const char *args;
 	} once[] = {{"cod", LQ_SQL_task_claim_one_delete, "'none'"},
 		    {"coo", LQ_SQL_task_claim_one_delete_occ, "'none'"},
+		    {"cot2", LQ_SQL_task_claim_one_delete_occ_top, "'none', 0"},
 		    {"cot", LQ_SQL_task_claim_one_delete_top, "'none', 0"},
 		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"},
 		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
@@ -1913,6 +1935,7 @@ static void test_claim_skips_future_priorities(void **state)
 		      {"cbu", LQ_SQL_task_claim_batch_update, "'pw', 2, 'w', 30000"},
 		      {"cod", LQ_SQL_task_claim_one_delete, "'pw'"},
 		      {"coo", LQ_SQL_task_claim_one_delete_occ, "'pw'"},
+		      {"coot", LQ_SQL_task_claim_one_delete_occ_top, "'pw', 0"},
 		      {"cou", LQ_SQL_task_claim_one_update, "'pw', 'w', 30000"},
 		      {"acu", LQ_SQL_task_ack_claim_one_update, "'pw', 0, 'w', 'w', 0, 'w', 30000"},
 		      {"cot", LQ_SQL_task_claim_one_delete_top, "'pw', 0"},

@@ -149,6 +149,9 @@
 	X(task_claim_one_delete_top, LQ_TASK_COLS + 1) /* (?1 queue, ?2 priority) task_claim_one_delete of \
 						       priority ?2 alone, no row while a higher one has a \
 						       task; where present */                            \
+	X(task_claim_one_delete_occ_top, LQ_TASK_COLS + 2) /* (?1 queue, ?2 priority)              \
+						       task_claim_one_delete_occ of priority ?2 alone, as \
+						       task_claim_one_delete_top; where present */        \
 	X(task_claim_one_update, LQ_TASK_COLS + 1)  /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,           \
 						       at-least-once */                                       \
 	X(task_claim_delete, 0)                     /* (?1 id) delete if one-off, still due and unclaimed */  \

@@ -146,10 +146,14 @@ cand AS (
 -- fragment: CLAIM_ONE_CAND
 cand AS (
   {{CLAIM_CAND_DUE}}
-     AND priority <= (SELECT p FROM top)
+   {{CLAIM_ONE_BOUND}})
+
+-- CLAIM_ONE_BOUND: the first of them from the top due priority, locked.
+-- fragment: CLAIM_ONE_BOUND
+  AND priority <= (SELECT p FROM top)
    ORDER BY priority DESC, run_at, id
    LIMIT 1
-     FOR UPDATE SKIP LOCKED)
+     FOR UPDATE SKIP LOCKED
 
 -- CLAIM_ONE_TOP_CAND: CLAIM_ONE_CAND of task_claim_one_delete_top: the
 -- first due candidate of priority $2 alone, a range of lq_task_claim that
@@ -159,12 +163,17 @@ cand AS (
 -- fragment: CLAIM_ONE_TOP_CAND
 cand AS (
   {{CLAIM_CAND_DUE}}
-     AND priority = $2::integer
+   {{CLAIM_ONE_KNOWN}})
+
+-- CLAIM_ONE_KNOWN: CLAIM_ONE_BOUND from priority $2 (the handle's memo),
+-- while queue $1 has no task of a higher one.
+-- fragment: CLAIM_ONE_KNOWN
+  AND priority = $2::integer
      AND (SELECT x.priority FROM lq_task x WHERE x.queue = {{QUEUE_ARG}} AND x.priority > $2::integer
            ORDER BY x.priority LIMIT 1) IS NULL
    ORDER BY priority DESC, run_at, id
    LIMIT 1
-     FOR UPDATE SKIP LOCKED)
+     FOR UPDATE SKIP LOCKED
 
 -- CLAIM_ONE_GONE, CLAIM_ONE_ROWS: task_claim_one_delete's CTEs (cand, and
 -- gone: the candidate, deleted if plain, CLAIM_ONE_DELETE) and its result
@@ -194,6 +203,43 @@ gone AS (
 SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN gone g ON g.id = cand.id
+
+-- OCC_CAND_DUE, OCC_SETTLE: task_claim_one_delete_occ's candidate (what
+-- the test of an occurrence needs) and the rest of the statement after its
+-- CTE cand: the head deleted if plain (gone) or, if an interval occurrence
+-- with no steering set, moved on (moved), and the result row.
+-- fragment: OCC_CAND_DUE
+SELECT id, run_at, every_ms, cron, claim_owner, attempts, max_attempts, overlap, next_at,
+         catch_up, missed, {{LIMITED}} AS limited
+    FROM lq_task
+   {{CLAIM_DUE_WHERE}}
+
+-- fragment: OCC_SETTLE
+gone AS (
+  DELETE FROM lq_task t
+   WHERE t.id = (SELECT id FROM cand
+                  WHERE every_ms IS NULL AND cron IS NULL
+                    AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+                    AND limited = 0)
+     AND t.every_ms IS NULL AND t.cron IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+     AND ({{CLAIM_FREE_T}})
+  RETURNING t.*),
+moved AS (
+  UPDATE lq_task t
+     SET run_at = t.run_at + ((SELECT n FROM clk) - t.run_at) / t.every_ms * t.every_ms + t.every_ms,
+         claim_until = NULL, attempts = 0, preempt_at = NULL
+   WHERE t.id = (SELECT id FROM cand WHERE {{CLAIM_OCC}})
+     AND t.every_ms IS NOT NULL AND t.cron IS NULL AND t.claim_owner IS NULL
+     AND t.overlap = 0 AND t.next_at IS NULL
+     AND t.run_at <= (SELECT n FROM clk)
+     AND t.paused = 0
+  RETURNING t.*)
+SELECT {{CLAIMED_COLS_GM}},
+       CASE WHEN g.id IS NOT NULL THEN 1 WHEN m.id IS NOT NULL THEN 2 ELSE 0 END,
+       m.run_at
+  FROM cand LEFT JOIN gone g ON g.id = cand.id LEFT JOIN moved m ON m.id = cand.id
 
 -- Flow control (lq_limit, see migration 0008); the statement has {{CLK}}.  A limit row l is "shut"
 -- when its key has as many live claims as its concurrency, or when its

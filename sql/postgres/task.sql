@@ -168,39 +168,21 @@ WITH RECURSIVE {{CLK}},
 WITH RECURSIVE {{CLK}},
 {{CLAIM_TOP}},
 cand AS (
-  SELECT id, run_at, every_ms, cron, claim_owner, attempts, max_attempts, overlap, next_at,
-         catch_up, missed, {{LIMITED}} AS limited
-    FROM lq_task
-   {{CLAIM_DUE_WHERE}}
-     AND priority <= (SELECT p FROM top)
-   ORDER BY priority DESC, run_at, id
-   LIMIT 1
-     FOR UPDATE SKIP LOCKED),
-gone AS (
-  DELETE FROM lq_task t
-   WHERE t.id = (SELECT id FROM cand
-                  WHERE every_ms IS NULL AND cron IS NULL
-                    AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
-                    AND limited = 0)
-     AND t.every_ms IS NULL AND t.cron IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-     AND ({{CLAIM_FREE_T}})
-  RETURNING t.*),
-moved AS (
-  UPDATE lq_task t
-     SET run_at = t.run_at + ((SELECT n FROM clk) - t.run_at) / t.every_ms * t.every_ms + t.every_ms,
-         claim_until = NULL, attempts = 0, preempt_at = NULL
-   WHERE t.id = (SELECT id FROM cand WHERE {{CLAIM_OCC}})
-     AND t.every_ms IS NOT NULL AND t.cron IS NULL AND t.claim_owner IS NULL
-     AND t.overlap = 0 AND t.next_at IS NULL
-     AND t.run_at <= (SELECT n FROM clk)
-     AND t.paused = 0
-  RETURNING t.*)
-SELECT {{CLAIMED_COLS_GM}},
-       CASE WHEN g.id IS NOT NULL THEN 1 WHEN m.id IS NOT NULL THEN 2 ELSE 0 END,
-       m.run_at
-  FROM cand LEFT JOIN gone g ON g.id = cand.id LEFT JOIN moved m ON m.id = cand.id;
+  {{OCC_CAND_DUE}}
+   {{CLAIM_ONE_BOUND}}),
+{{OCC_SETTLE}};
+
+-- name: task_claim_one_delete_occ_top
+-- task_claim_one_delete_occ of priority $2 alone, the priority the
+-- handle's last such claim of queue $1 took a moment ago, as
+-- task_claim_one_delete_top reads it: no CLAIM_TOP.  No row when a higher
+-- priority has come, or when $2 has no due task left that another claimer
+-- does not hold: the library then sends task_claim_one_delete_occ.
+WITH {{CLK}},
+cand AS (
+  {{OCC_CAND_DUE}}
+   {{CLAIM_ONE_KNOWN}}),
+{{OCC_SETTLE}};
 
 -- name: task_claim_one_update
 -- task_claim_batch_update for one task: ($1 queue, $2 owner, $3 claim

@@ -10,6 +10,7 @@
 -- absent: task_insert_many_same_notify no NOTIFY: task_insert_many_same
 -- absent: task_claim_one_delete_occ no data-modifying CTE: the DELETE cannot also move an occurrence
 -- absent: task_claim_one_delete_top the top priority's reads are in-process steps, no round trip: task_claim_one_delete
+-- absent: task_claim_one_delete_occ_top no data-modifying CTE, as task_claim_one_delete_occ
 
 -- name: task_insert
 -- Returns the id (none when the unique key is taken): a transaction's add
