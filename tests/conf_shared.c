@@ -65,14 +65,16 @@ static void sem_expiry_and_tokens(void **state)
 	lq_lease a, b, c;
 	int64_t old;
 
-	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 2, 150, NULL, 0, &a));
-	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 2, 150, NULL, 0, &b));
-	assert_lq(db, LQ_BUSY, lqt_acquire_slot(db, "sem", 2, 150, NULL, 0, &c));
+	/* Only b is to expire; its lease outlasts the calls before the wait
+	 * however slow a commit is (a slow fsync under load took 200 ms). */
+	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 2, 5000, NULL, 0, &a));
+	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 2, 600, NULL, 0, &b));
+	assert_lq(db, LQ_BUSY, lqt_acquire_slot(db, "sem", 2, 5000, NULL, 0, &c));
 	/* Renew extends only its own slot. */
 	old = a.expires_at;
-	assert_lq_ok(db, lq_lease_renew(db, &a, 5000));
+	assert_lq_ok(db, lq_lease_renew(db, &a, 10000));
 	assert_true(a.expires_at > old);
-	lqt_sleep_ms(300);
+	lqt_sleep_ms(800);
 	/* b expired: its slot is free again, with a larger token. */
 	assert_lq_ok(db, lqt_acquire_slot(db, "sem", 2, 5000, NULL, 0, &c));
 	assert_int_equal(c.slot, b.slot);
@@ -177,12 +179,12 @@ static void readers_expire(void **state)
 	lq_lease r1, r2, w;
 
 	assert_lq_ok(db, lqt_acquire_read(db, "exp", 150, NULL, 0, &r1));
-	assert_lq_ok(db, lqt_acquire_read(db, "exp", 400, NULL, 0, &r2));
+	assert_lq_ok(db, lqt_acquire_read(db, "exp", 1000, NULL, 0, &r2));
 	lqt_sleep_ms(250);
 	/* r1 is gone, r2 still reads: no writer yet. */
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &r1, 5000));
 	assert_lq(db, LQ_BUSY, lq_lease_acquire(db, "exp", 5000, NULL, 0, &w));
-	lqt_sleep_ms(250);
+	lqt_sleep_ms(900);
 	assert_lq_ok(db, lq_lease_acquire(db, "exp", 5000, NULL, 0, &w));
 	assert_lq(db, LQ_LOST, lq_lease_renew(db, &r2, 5000));
 	assert_lq(db, LQ_LOST, lq_lease_release(db, &r2));

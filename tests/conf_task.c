@@ -370,7 +370,7 @@ static void task_heartbeat(void **state)
 	lq_task a, b, g;
 	int64_t id = add(db, "hb", NULL, 0, NULL), old;
 
-	claim_one(db, NULL, LQ_AT_LEAST_ONCE, 500, &a);
+	claim_one(db, NULL, LQ_AT_LEAST_ONCE, 1500, &a); /* outlasts a slow commit */
 	old = a.claim_until;
 	assert_lq_ok(db, lq_task_heartbeat(db, &a, 10000));
 	assert_lq_ok(db, lq_task_get(db, id, &g));
@@ -379,7 +379,7 @@ static void task_heartbeat(void **state)
 	assert_true(g.claim_until - g.now > 9000);
 	lq_task_clear(&g);
 	/* Past the first TTL, the heartbeat kept it claimed. */
-	lqt_sleep_ms(700);
+	lqt_sleep_ms(1800);
 	claim_none(db2, NULL, LQ_AT_LEAST_ONCE);
 	/* A short heartbeat, then expiry and a new claimer: A has lost it. */
 	assert_lq_ok(db, lq_task_heartbeat(db, &a, 200));
