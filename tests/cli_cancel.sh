@@ -72,7 +72,9 @@ run --json task add cx_run --queue "$Q"
 run_id=$(json_get "$T/out" id)
 # The handler leaves a grandchild (a background sleep) in its group, and
 # would say "finished" if it were not stopped.
-bg w worker --queue "$Q" --drain --at-least-once --claim-ttl 900ms \
+# A 3 s claim survives a heartbeat late on a loaded machine, and its
+# heartbeat (every second) still hears the cancel soon.
+bg w worker --queue "$Q" --drain --at-least-once --claim-ttl 3s \
     --handler "cx_run=echo \$\$ > $T/pid; sleep 3$MARK.1 & sleep 3$MARK.2; touch $T/finished"
 wait_for_file "$T/pid" 20 || why+=("the handler did not start")
 run --json task cancel "$run_id"

@@ -258,12 +258,13 @@ end "with the secret and the form token: retry, pause, resume and break act (303
 # A task an at-least-once worker is running: the dashboard lists it with a
 # cancel button (Chromium shows it too); the cancel passes the same checks
 # and revokes the claim, so the worker stops the handler.
+# (A 3 s claim: a heartbeat late on a loaded machine must not lose it.)
 begin
 QC="srv_cancel_${RUN_ID}"
 CMARK="$$${RANDOM}"
 run --json task add srv_long --queue "$QC"
 RUN_TASK=$(json_get "$T/out" id)
-bg cw worker --queue "$QC" --drain --at-least-once --claim-ttl 900ms \
+bg cw worker --queue "$QC" --drain --at-least-once --claim-ttl 3s \
     --handler "srv_long=echo \$\$ > $T/srv_long.pid; sleep 3$CMARK"
 wait_for_file "$T/srv_long.pid" 20 || why+=("the handler did not start")
 get /
