@@ -1814,7 +1814,7 @@ static void test_due_index_used(void **state)
 		const char *args;
 	} once[] = {{"cod", LQ_SQL_task_claim_one_delete, "'none'"},
 		    {"coo", LQ_SQL_task_claim_one_delete_occ, "'none'"},
-		    {"cot2", LQ_SQL_task_claim_one_delete_occ_top, "'none', 0"},
+		    {"coot", LQ_SQL_task_claim_one_delete_occ_top, "'none', 0"},
 		    {"cot", LQ_SQL_task_claim_one_delete_top, "'none', 0"},
 		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"},
 		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
