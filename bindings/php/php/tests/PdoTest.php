@@ -105,12 +105,14 @@ class PdoTest extends TestCase
         $pdo = Support::pdo();
         $a = Pdo::enqueue($pdo, 'job', null, ['queue' => $this->queue, 'delay' => 3600]);
         $b = Pdo::enqueue($pdo, 'job', null, ['queue' => $this->queue, 'delay' => '90m']);
-        $c = Pdo::enqueue($pdo, 'job', null, ['queue' => $this->queue, 'delay' => 1.5]);
+        // Fractional seconds, and far enough ahead that a slow machine's
+        // drain below never finds it due.
+        $c = Pdo::enqueue($pdo, 'job', null, ['queue' => $this->queue, 'delay' => 90.5]);
         $now = Pdo::enqueue($pdo, 'job', null, ['queue' => $this->queue]);
         // created_at is the same clock read by the column default (on
         // PostgreSQL a separate read that moves within the statement, each
         // rounded to the millisecond).
-        foreach ([$a => 3600000, $b => 5400000, $c => 1500, $now => 0] as $id => $delay) {
+        foreach ([$a => 3600000, $b => 5400000, $c => 90500, $now => 0] as $id => $delay) {
             $t = $this->show($id);
             $this->assertGreaterThanOrEqual($t['created_at'] + $delay - 2, $t['run_at'], "task $id");
             $this->assertLessThan($t['created_at'] + $delay + 1000, $t['run_at'], "task $id");
