@@ -43,23 +43,9 @@ struct shared {
 static const char *g_dsn;
 static struct shared *g_sh;
 
-static int task_no(const lq_task *t)
-{
-	char buf[16];
-	char *end;
-	long k;
-
-	if (t->payload == NULL || t->payload_len == 0 || t->payload_len >= sizeof(buf))
-		return -1;
-	memcpy(buf, t->payload, t->payload_len);
-	buf[t->payload_len] = '\0';
-	k = strtol(buf, &end, 10);
-	return *end != '\0' || k < 0 || k >= NTASKS ? -1 : (int)k;
-}
-
 static void run_handler(const lq_task *t)
 {
-	int k = task_no(t);
+	int k = lqt_task_no(t, NTASKS);
 	int capped = strcmp(t->concurrency_key, "cap") == 0;
 
 	if (k < 0 || capped != (k < NCAPPED)) {

@@ -232,20 +232,13 @@ static int recurring_child(int idx, void *ctx)
 	return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int verify_recurring(int64_t id)
 {
 	int dup = 0, n = g_sh->nocc;
 	lq_db *db;
 	lq_task t;
 
-	qsort(g_sh->occ, (size_t)n, sizeof(g_sh->occ[0]), cmp_i64);
+	qsort(g_sh->occ, (size_t)n, sizeof(g_sh->occ[0]), lqt_cmp_int64);
 	for (int i = 1; i < n; i++) {
 		if (g_sh->occ[i] == g_sh->occ[i - 1] && dup++ < 5)
 			fprintf(stderr, "recurring: occurrence at %lld claimed twice\n", (long long)g_sh->occ[i]);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/types.h>
@@ -353,6 +354,27 @@ void lqt_set_limit(lq_db *db, const char *key, int concurrency, int rate_n, int6
 	st = lq_limit_set(db, &l);
 	if (st != LQ_OK)
 		lqt_die(__FILE__, __LINE__, "lq_limit_set %s: %s: %s", key, lq_status_str(st), lq_errmsg(db));
+}
+
+int lqt_task_no(const lq_task *t, int n)
+{
+	char buf[16];
+	char *end;
+	long k;
+
+	if (t->payload == NULL || t->payload_len == 0 || t->payload_len >= sizeof(buf))
+		return -1;
+	memcpy(buf, t->payload, t->payload_len);
+	buf[t->payload_len] = '\0';
+	k = strtol(buf, &end, 10);
+	return *end != '\0' || k < 0 || k >= n ? -1 : (int)k;
+}
+
+int lqt_cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 uint32_t lqt_rand(void)

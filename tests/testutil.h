@@ -72,6 +72,10 @@ lq_status lqt_acquire_read(lq_db *db, const char *name, int64_t ttl_ms, const ch
 			   lq_lease *out);
 /* A per-process pseudo-random number (seeded from pid and time). */
 uint32_t lqt_rand(void);
+/* The task number 0..n-1 a race program wrote as t's payload, or -1. */
+int lqt_task_no(const lq_task *t, int n);
+/* qsort's comparison of two int64_t. */
+int lqt_cmp_int64(const void *a, const void *b);
 
 /* ------------------------------------------------------------ processes */
 
