@@ -96,7 +96,8 @@ struct lq_db {
 	struct lq_queue_memo lease_held;
 	/* One-task claims where the dialect claims in one statement (task.c):
 	 * yes, the handle's last transactional claim of the queue read a task
-	 * under a limit first, which that statement hands back. */
+	 * under a limit first, which that statement hands back; HEAD_RATED, a
+	 * rate on its key alone, which task_claim_one_*_rated can claim. */
 	struct lq_queue_memo limited_heads;
 	/* Claims where the dialect has task_candidates_top (task.c): when a
 	 * claim last found that lq_limit has rows (monotonic ms; 0: never). */

@@ -494,6 +494,64 @@ static void limited_head_skips_one_statement(void **state)
 		assert_int_equal(sent[3], 1);
 }
 
+/* A task whose key has a rate and no cap, in a queue without a limit of
+ * its own, is claimed by one statement where the plain claim is one
+ * (PostgreSQL): the start is taken with the claim.  The rate still holds,
+ * in either mode; a key without a limit row goes the same way; a capped
+ * head sends the transaction again (its claim is the slot). */
+static void rated_head_in_one_statement(void **state)
+{
+	lq_db *db = DB(state);
+	lq_task t[1];
+	lq_limit got;
+	int pg = strcmp(lqt_conf_backend, "postgres") == 0;
+
+	lqt_set_limit(db, "rk", 0, 4, 3600 * 1000);
+	for (int i = 0; i < 6; i++)
+		add_keyed(db, "rh", "rk");
+	for (int i = 0; i < 4; i++) {
+		lq_mode mode = i % 2 ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
+		int64_t before = lq_db_statements(db);
+		assert_int_equal(claim(db, "rh", mode, 30000, t, 1), 1);
+		int64_t sent = lq_db_statements(db) - before;
+		assert_int_equal(t[0].mode, mode); /* a rate alone keeps the mode */
+		if (mode == LQ_AT_LEAST_ONCE)
+			assert_lq_ok(db, lq_task_ack(db, &t[0]));
+		lq_task_clear(&t[0]);
+		/* The first claim learns what the head is. */
+		if (pg && i > 0 && !lqt_retry_storm())
+			assert_int_equal(sent, 1);
+	}
+	assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, t, 1), 0);
+	assert_int_equal(claim(db, "rh", LQ_AT_LEAST_ONCE, 30000, t, 1), 0);
+	assert_lq_ok(db, lq_limit_get(db, "rk", &got));
+	assert_int_equal(got.tokens, 0);
+
+	/* A key no limit names. */
+	for (int i = 0; i < 3; i++)
+		add_keyed(db, "rn", "no-limit-here");
+	for (int i = 0; i < 3; i++) {
+		int64_t before = lq_db_statements(db);
+		assert_int_equal(claim(db, "rn", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
+		int64_t sent = lq_db_statements(db) - before;
+		lq_task_clear(&t[0]);
+		if (pg && i > 0 && !lqt_retry_storm())
+			assert_int_equal(sent, 1);
+	}
+
+	/* The key gains a cap: the claim is the slot, at least once. */
+	lqt_set_limit(db, "rk", 1, 0, 0);
+	assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
+	assert_int_equal(t[0].mode, LQ_AT_LEAST_ONCE);
+	lq_task second[1];
+	assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, second, 1), 0); /* the cap is full */
+	assert_lq_ok(db, lq_task_ack(db, &t[0]));
+	lq_task_clear(&t[0]);
+	assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
+	assert_int_equal(t[0].mode, LQ_AT_LEAST_ONCE);
+	lq_task_clear(&t[0]);
+}
+
 int lqt_conf_limits(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +566,7 @@ int lqt_conf_limits(void)
 		cmocka_unit_test_setup(cap_holds_every_path, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limit_set_elsewhere, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limited_head_skips_one_statement, lqt_conf_test_setup),
+		cmocka_unit_test_setup(rated_head_in_one_statement, lqt_conf_test_setup),
 	};
 	char name[64];
 

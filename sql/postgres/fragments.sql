@@ -286,6 +286,39 @@ CASE WHEN l.rate_n IS NULL THEN l.tat ELSE GREATEST(l.tat, (SELECT n FROM clk) *
   OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = lq_task.concurrency_key AND ({{LIMIT_SHUT_KEY}})
                  OFFSET 0))
 
+-- CLAIM_RATED_CAND: the CTEs cand and started of a one-task claim of
+-- queue $1 whose head may be under a rate limit on its key
+-- (task_claim_one_*_rated; the statement has {{CLK}} and {{CLAIM_TOP}}).
+-- cand is CLAIM_ONE_CAND's head, plain when it is a one-off task and the
+-- queue has no limit of its own; started takes one start of the head's
+-- key's limit if that limit is a rate alone and not shut.  The UPDATE
+-- waits for the limit's row and then tests the row as committed, so two
+-- claimers never take the last start both.  A cap is not decided here
+-- (its count would come from the statement's snapshot, older than the
+-- lock): started is then empty and the head is left to the transaction.
+-- fragment: CLAIM_RATED_CAND
+cand AS (
+  SELECT id, concurrency_key AS k,
+         (every_ms IS NULL AND cron IS NULL
+            AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
+            AND NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || {{QUEUE_ARG}})) AS plain
+    FROM lq_task
+   {{CLAIM_DUE_WHERE}}
+   {{CLAIM_ONE_BOUND}}),
+started AS (
+  UPDATE lq_limit l SET tat = {{LIMIT_TAT_NEXT}}, updated_at = (SELECT n FROM clk)
+   WHERE l.name = (SELECT k FROM cand WHERE plain)
+     AND l.concurrency IS NULL
+     AND NOT ({{LIMIT_RATE_SHUT}})
+  RETURNING l.name)
+
+-- CLAIM_RATED_WHERE: CLAIM_PLAIN_WHERE of task_claim_one_*_rated: the
+-- head also has no key, or its start was taken, or no limit names its key.
+-- fragment: CLAIM_RATED_WHERE
+{{CLAIM_PLAIN_WHERE}}
+     AND (t.concurrency_key IS NULL OR EXISTS (SELECT 1 FROM started)
+          OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = t.concurrency_key))
+
 -- LIMITED: 1 when a claim of the task must pass the limits (it has a key,
 -- or its queue $1 has a limit row), else 0.
 -- fragment: LIMITED

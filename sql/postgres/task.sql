@@ -200,6 +200,39 @@ SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
+-- name: task_claim_one_delete_rated
+-- task_claim_one_delete whose head may carry a concurrency key ($1
+-- queue): a key whose limit is a rate alone, or that no limit names, is
+-- claimed here with its start (CLAIM_RATED_CAND) instead of by the
+-- transaction's lock, take, claim and commit.  Sent where the handle's
+-- last claim of the queue found such a head; claimed 0 (the head left to
+-- the transaction) when the key is capped, its rate shut meanwhile, or
+-- the queue has a limit.
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}},
+{{CLAIM_RATED_CAND}},
+gone AS (
+  DELETE FROM lq_task t
+   {{CLAIM_RATED_WHERE}}
+  RETURNING t.*)
+{{CLAIM_ONE_ROWS}};
+
+-- name: task_claim_one_update_rated
+-- task_claim_one_delete_rated at least once: ($1 queue, $2 owner, $3
+-- claim lease ms), as task_claim_one_update.
+WITH RECURSIVE {{CLK}},
+{{CLAIM_TOP}},
+{{CLAIM_RATED_CAND}},
+took AS (
+  UPDATE lq_task t
+     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
+         attempts = t.attempts + 1
+   {{CLAIM_RATED_WHERE}}
+  RETURNING t.*)
+SELECT {{CLAIMED_COLS_G}},
+       CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
+  FROM cand LEFT JOIN took g ON g.id = cand.id;
+
 -- name: task_claim_delete
 WITH {{CLK}}
 DELETE FROM lq_task
