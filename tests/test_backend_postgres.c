@@ -1975,6 +1975,53 @@ static void test_claim_skips_future_priorities(void **state)
 		fail_msg("%d claims read more than 200 pages: they walk the tasks of priority 5 not due yet", walked);
 }
 
+/*
+ * A cap counts its key's live claims through lq_task_ckey, which holds only
+ * claimed tasks that have a key: a key whose waiting tasks are most of the
+ * table (20 000 here, 3 of them claimed) must not make the count a scan of
+ * lq_task on every claim.  With every task of the key in the index,
+ * PostgreSQL priced the range of claim_until > now as a third of the key's
+ * rows and read the table instead (1.2 ms a count, more as it grew).
+ */
+static void test_cap_count_reads_claims(void **state)
+{
+	(void)state;
+	char plan[16384];
+
+	PGconn *pg = pq_here();
+	/* The key's past: 40 000 tasks added, claimed and acked. */
+	pq_ok(pg, "INSERT INTO lq_task (queue, name, run_at, concurrency_key) "
+		  "SELECT 'qk', 'job', g, 'busy' FROM generate_series(1, 40000) g");
+	pq_ok(pg, "UPDATE lq_task SET claim_owner = 'w', claim_until = 1000 + id WHERE queue = 'qk'");
+	pq_ok(pg, "DELETE FROM lq_task WHERE queue = 'qk'");
+	pq_ok(pg, "VACUUM lq_task");
+	pq_ok(pg, "INSERT INTO lq_task (queue, name, run_at, concurrency_key) "
+		  "SELECT 'qk', 'job', g, 'busy' FROM generate_series(1, 20000) g");
+	pq_ok(pg, "UPDATE lq_task SET claim_owner = 'w', "
+		  "claim_until = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3600000 "
+		  "WHERE id IN (SELECT id FROM lq_task WHERE queue = 'qk' ORDER BY id LIMIT 3)");
+	pq_ok(pg, "INSERT INTO lq_limit (name, concurrency, tat, updated_at) VALUES ('busy', 1000000, 0, 0)");
+	pq_ok(pg, "ANALYZE lq_task");
+
+	static const struct {
+		const char *name;
+		lq_sql_id id;
+		const char *args;
+	} counts[] = {{"ltk", LQ_SQL_limit_take_key, "'busy'"},
+		      {"cand", LQ_SQL_task_candidates, "'qk', 1"}};
+	for (int generic = 0; generic < 2; generic++) {
+		pq_ok(pg, generic ? "SET plan_cache_mode = force_generic_plan"
+				  : "SET plan_cache_mode = force_custom_plan");
+		for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+			explain(pg, counts[k].name, counts[k].id, counts[k].args, plan, sizeof(plan));
+			if (strstr(plan, "Seq Scan on lq_task") || !strstr(plan, "lq_task_ckey"))
+				fail_msg("%s (%s plan) counts the claims without lq_task_ckey:\n%s",
+					 lq__sql_name(counts[k].id), generic ? "generic" : "custom", plan);
+		}
+	}
+	PQfinish(pg);
+}
+
 int main(void)
 {
 	dsn = getenv("LEASEQ_TEST_PG_DSN");
@@ -2012,6 +2059,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_due_index_used, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_claim_skips_future_priorities, reset, close_all),
 		cmocka_unit_test_setup_teardown(test_sparse_indexes_partial, reset, close_all),
+		cmocka_unit_test_setup_teardown(test_cap_count_reads_claims, reset, close_all),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
