@@ -96,9 +96,12 @@ struct lq_db {
 	struct lq_queue_memo lease_held;
 	/* One-task claims where the dialect claims in one statement (task.c):
 	 * yes, the handle's last transactional claim of the queue read a task
-	 * under a limit first, which that statement hands back; HEAD_RATED, a
-	 * rate on its key alone, which task_claim_one_*_rated can claim. */
+	 * under a limit first, which that statement hands back; HEAD_KEYED,
+	 * one limit on its key, which task_claim_one_*_keyed can claim. */
 	struct lq_queue_memo limited_heads;
+	/* Yes: the handle's last task_claim_one_*_keyed of the queue had to
+	 * leave its head to the transaction (a cap taken meanwhile). */
+	struct lq_queue_memo keyed_left;
 	/* Claims where the dialect has task_candidates_top (task.c): when a
 	 * claim last found that lq_limit has rows (monotonic ms; 0: never). */
 	int64_t limits_seen_at;

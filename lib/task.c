@@ -17,9 +17,13 @@
 #define LQ_BACKOFF_BASE_MS 1000
 #define LQ_BACKOFF_CAP_MS (3600 * 1000)
 #define LQ_DEFAULT_CLAIM_TTL_MS 30000
-/* db->limited_heads says HEAD_RATED: the head's key has a rate alone (or
- * no limit), which task_claim_one_*_rated claims with its start. */
-#define HEAD_RATED 2
+/* db->limited_heads says HEAD_KEYED: the head's key has one limit (or
+ * none) and its queue none, which task_claim_one_*_keyed claims with its
+ * start. */
+#define HEAD_KEYED 2
+/* How long a handle claims such a head by the transaction after the one
+ * statement had to leave it (db->keyed_left). */
+#define KEYED_LEFT_MS 1000
 
 LQ_EXTERN(void) lq_task_clear_abi(lq_task *t, int abi)
 {
@@ -46,8 +50,8 @@ _Static_assert(LQ_COLS_task_get == LQ_TASK_COLS && LQ_COLS_task_list == LQ_TASK_
 		       LQ_COLS_task_claim_one_delete_occ == LQ_TASK_COLS + 2 &&
 		       LQ_COLS_task_claim_one_delete_occ_top == LQ_TASK_COLS + 2 &&
 		       LQ_COLS_task_claim_one_update == LQ_TASK_COLS + 1 &&
-		       LQ_COLS_task_claim_one_delete_rated == LQ_TASK_COLS + 1 &&
-		       LQ_COLS_task_claim_one_update_rated == LQ_TASK_COLS + 1,
+		       LQ_COLS_task_claim_one_delete_keyed == LQ_TASK_COLS + 1 &&
+		       LQ_COLS_task_claim_one_update_keyed == LQ_TASK_COLS + 1,
 	       "task rows: sql_names.h and task.c disagree");
 
 lq_status lq__task_from_row(lq_task *t, const lq_value *c, int n)
@@ -986,11 +990,11 @@ static lq_status claim_one(lq_db *db, struct claim_ctx *cc, size_t i, lq_task *t
 	st = claim_task(db, cc, g.capped ? LQ_AT_LEAST_ONCE : cc->mode, t, steer, claimed);
 	if (st == LQ_OK && !*claimed)
 		st = lq__limit_untake(db, cc->what, &g);
-	/* The head's key has a rate alone, or no limit, and its queue none:
-	 * the next one-task claim can take it and its start in one statement. */
-	if (st == LQ_OK && i == 0 && cc->head_limited && !g.capped &&
+	/* The head's key has one limit, or none, and its queue none: the next
+	 * one-task claim can take it and its start in one statement. */
+	if (st == LQ_OK && i == 0 && cc->head_limited &&
 	    (g.n == 0 || (g.n == 1 && strcmp(g.name[0], t->concurrency_key) == 0)))
-		cc->head_limited = HEAD_RATED;
+		cc->head_limited = HEAD_KEYED;
 	return st;
 }
 
@@ -1947,25 +1951,6 @@ static void occ_head_seen(lq_db *db, const char *queue, size_t n, size_t got, co
 		lq__memo_set(&db->occ_heads, queue, 1);
 }
 
-/* The tasks a one-statement claim returned, in claim order, with their
- * mode (owner: a cancellable claim's run mark). */
-static void returned_claims(struct claim_ctx *cc, const char *owner)
-{
-	qsort(cc->tasks, cc->got, sizeof(*cc->tasks), by_due);
-	for (size_t i = 0; i < cc->got; i++) {
-		lq_task *t = &cc->tasks[i];
-		t->mode = cc->mode;
-		if (cc->mode == LQ_AT_MOST_ONCE) {
-			t->claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
-			t->claim_until = 0;
-		}
-		if (cc->track) {
-			snprintf(t->claim_owner, sizeof(t->claim_owner), "%s", owner);
-			t->claim_until = t->now + cc->claim_ttl;
-		}
-	}
-}
-
 /* One round trip: lock, claim and return up to cc->n due one-off tasks.
  * cc->left counts the due candidates it had to leave (recurring tasks,
  * exhausted claims), which need the transactional path. */
@@ -2013,34 +1998,51 @@ static lq_status claim_returning(lq_db *db, struct claim_ctx *cc)
 	/* A one-off task came first, or a head the statement cannot move. */
 	if (occ && ((cc->got == 1 && !cc->tasks[0].recurring) || cc->left > 0))
 		lq__memo_set(&db->occ_heads, cc->queue, 0);
-	returned_claims(cc, owner);
+	qsort(cc->tasks, cc->got, sizeof(*cc->tasks), by_due);
+	for (size_t i = 0; i < cc->got; i++) {
+		lq_task *t = &cc->tasks[i];
+		t->mode = cc->mode;
+		if (cc->mode == LQ_AT_MOST_ONCE) {
+			t->claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
+			t->claim_until = 0;
+		}
+		if (cc->track) {
+			snprintf(t->claim_owner, sizeof(t->claim_owner), "%s", owner);
+			t->claim_until = t->now + cc->claim_ttl;
+		}
+	}
 	return LQ_OK;
 }
 
 /* One round trip for a one-task claim whose head the handle's last
- * transactional claim of the queue found under a rate on its key alone
- * (HEAD_RATED): the statement takes the start with the task.  cc->left:
- * the head needs the transaction after all (a cap, a queue limit, a rate
- * shut meanwhile). */
-static lq_status claim_rated(lq_db *db, struct claim_ctx *cc)
+ * transactional claim of the queue found under its key's one limit
+ * (HEAD_KEYED): the statement takes the start with the task, and under a
+ * cap claims it at least once for owner (the slot).  cc->left: the head
+ * needs the transaction after all (a queue limit, a limit shut or
+ * changed meanwhile). */
+static lq_status claim_keyed(lq_db *db, struct claim_ctx *cc)
 {
-	char owner[LQ_OWNER_MAX + 1] = "";
-	lq_value p[3] = {lq__v_text(cc->queue), lq_v_null(), lq_v_int(cc->claim_ttl)};
-	lq_sql_id id = LQ_SQL_task_claim_one_delete_rated;
-	int np = 1;
-	if (cc->mode == LQ_AT_LEAST_ONCE) {
-		lq__make_owner(db, "claim", owner, sizeof(owner));
-		p[1] = lq__v_text(owner);
-		id = LQ_SQL_task_claim_one_update_rated;
-		np = 3;
-	}
-	lq_status st = claim_exec(db, cc, id, p, np, batch_row, cc);
+	char owner[LQ_OWNER_MAX + 1];
+	lq__make_owner(db, "claim", owner, sizeof(owner));
+	lq_value p[3] = {lq__v_text(cc->queue), lq__v_text(owner), lq_v_int(cc->claim_ttl)};
+	lq_sql_id id = cc->mode == LQ_AT_LEAST_ONCE ? LQ_SQL_task_claim_one_update_keyed
+						    : LQ_SQL_task_claim_one_delete_keyed;
+	lq_status st = claim_exec(db, cc, id, p, 3, batch_row, cc);
 	if (st != LQ_OK)
 		return st;
 	/* A head without a key is the plain statement's again. */
 	if (cc->got == 1)
-		lq__memo_set(&db->limited_heads, cc->queue, cc->tasks[0].concurrency_key[0] ? HEAD_RATED : 0);
-	returned_claims(cc, owner);
+		lq__memo_set(&db->limited_heads, cc->queue, cc->tasks[0].concurrency_key[0] ? HEAD_KEYED : 0);
+	for (size_t i = 0; i < cc->got; i++) {
+		lq_task *t = &cc->tasks[i];
+		if (strcmp(t->claim_owner, owner) == 0) {
+			t->mode = LQ_AT_LEAST_ONCE; /* claimed for owner: at least once, or a cap's slot */
+		} else {
+			t->mode = LQ_AT_MOST_ONCE;
+			t->claim_owner[0] = '\0'; /* an expired claim's owner, gone with the row */
+			t->claim_until = 0;
+		}
+	}
 	return LQ_OK;
 }
 
@@ -2159,17 +2161,24 @@ lq_status lq__task_claim(lq_db *db, const char *queue, lq_mode mode, int64_t cla
 	if ((st = claim_fair(db, &cc, &fair, &fair_seen)) != LQ_OK)
 		return st;
 	/* The handle's last one-task claim here found a limited task first:
-	 * the one statement would hand it back, so the transaction claims. */
+	 * the one statement would hand it back, so the transaction claims;
+	 * under its key's one limit (HEAD_KEYED), the keyed statement. */
 	int limited_head = one && n == 1 && lq__memo_fresh(&db->limited_heads, queue, LIMITED_HEAD_MS)
 				   ? db->limited_heads.yes
 				   : 0;
-	int rated = limited_head == HEAD_RATED && !track && db->be->sql[LQ_SQL_task_claim_one_delete_rated];
+	int keyed = limited_head == HEAD_KEYED && !track && db->be->sql[LQ_SQL_task_claim_one_delete_keyed] &&
+		    !lq__memo_yes(&db->keyed_left, queue, KEYED_LEFT_MS);
 	if (cc.got > 0 || fair_seen) {
 		general = 0;
-	} else if (one && (!limited_head || rated)) {
-		if ((st = rated ? claim_rated(db, &cc) : claim_returning(db, &cc)) != LQ_OK)
+	} else if (one && (!limited_head || keyed)) {
+		if ((st = keyed ? claim_keyed(db, &cc) : claim_returning(db, &cc)) != LQ_OK)
 			return st;
 		general = (cc.left > 0 || (db->be->caps & LQ_CAP_CLAIM_SHORT)) && cc.got < n;
+		/* The head's cap changed under the statement (another claimer
+		 * took a slot meanwhile): with claimers racing on it that is the
+		 * rule, so the transaction claims for a while. */
+		if (keyed && cc.left > 0)
+			lq__memo_set(&db->keyed_left, queue, 1);
 	}
 	if (general) {
 		/* What one statement cannot claim: the transaction, appending. */

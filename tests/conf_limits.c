@@ -441,11 +441,11 @@ static void limit_set_elsewhere(void **state)
 	lq_close(other);
 }
 
-/* A handle whose claims of a queue keep meeting a task with a key (or
- * under its queue's limit) at its head sends the transactional claim
- * straight away: the one-statement claim would only hand that task back
- * (PostgreSQL, SQLite).  Once the head is a plain task, the one statement
- * comes back. */
+/* A handle whose claims of a queue keep meeting a task under a limit the
+ * one-statement claim cannot take (here its queue's, beside its key's)
+ * sends the transactional claim straight away: that statement would only
+ * hand the task back (PostgreSQL, SQLite).  Once the head is a plain
+ * task, the one statement comes back. */
 static void limited_head_skips_one_statement(void **state)
 {
 	lq_db *db = DB(state);
@@ -463,6 +463,7 @@ static void limited_head_skips_one_statement(void **state)
 	assert_int_equal(claim(db, "h", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
 	assert_string_equal(t[0].name, "first");
 	lq_task_clear(&t[0]);
+	lqt_set_limit(db, "queue:h", 0, 1000, 1000);
 	for (int i = 0; i < 3; i++) {
 		int64_t before = lq_db_statements(db);
 		assert_int_equal(claim(db, "h", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
@@ -479,8 +480,10 @@ static void limited_head_skips_one_statement(void **state)
 		else /* MariaDB's first keyed claim also looks at lq_limit once */
 			assert_true(sent[1] <= sent[0]);
 	}
-	/* Tasks without a key come next: the transaction claims the first of
-	 * them, and the claim after it is one statement again. */
+	/* Tasks without a key come next, the queue's limit gone: the
+	 * transaction claims the first of them, and the claim after it is one
+	 * statement again. */
+	assert_lq_ok(db, lq_limit_remove(db, "queue:h"));
 	assert_lq_ok(db, lq_task_add(db, "free", &o, NULL, NULL));
 	assert_lq_ok(db, lq_task_add(db, "free", &o, NULL, NULL));
 	assert_int_equal(claim(db, "h", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
@@ -494,15 +497,23 @@ static void limited_head_skips_one_statement(void **state)
 		assert_int_equal(sent[3], 1);
 }
 
-/* A task whose key has a rate and no cap, in a queue without a limit of
- * its own, is claimed by one statement where the plain claim is one
- * (PostgreSQL): the start is taken with the claim.  The rate still holds,
- * in either mode; a key without a limit row goes the same way; a capped
- * head sends the transaction again (its claim is the slot). */
-static void rated_head_in_one_statement(void **state)
+/* Claim one task of queue into *t (it must come); the statements sent. */
+static int64_t claim_counted(lq_db *db, const char *queue, lq_mode mode, lq_task *t)
+{
+	int64_t before = lq_db_statements(db);
+	assert_int_equal(claim(db, queue, mode, 30000, t, 1), 1);
+	return lq_db_statements(db) - before;
+}
+
+/* A task whose key has one limit (a rate, a cap or both) or none, in a
+ * queue without a limit of its own, is claimed by one statement where the
+ * plain claim is one (PostgreSQL): the start is taken with the claim.
+ * The rate still holds, in either mode, and so does the cap, whose claim
+ * is the slot. */
+static void keyed_head_in_one_statement(void **state)
 {
 	lq_db *db = DB(state);
-	lq_task t[1];
+	lq_task t[1], second[1];
 	lq_limit got;
 	int pg = strcmp(lqt_conf_backend, "postgres") == 0;
 
@@ -511,9 +522,7 @@ static void rated_head_in_one_statement(void **state)
 		add_keyed(db, "rh", "rk");
 	for (int i = 0; i < 4; i++) {
 		lq_mode mode = i % 2 ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE;
-		int64_t before = lq_db_statements(db);
-		assert_int_equal(claim(db, "rh", mode, 30000, t, 1), 1);
-		int64_t sent = lq_db_statements(db) - before;
+		int64_t sent = claim_counted(db, "rh", mode, t);
 		assert_int_equal(t[0].mode, mode); /* a rate alone keeps the mode */
 		if (mode == LQ_AT_LEAST_ONCE)
 			assert_lq_ok(db, lq_task_ack(db, &t[0]));
@@ -531,25 +540,31 @@ static void rated_head_in_one_statement(void **state)
 	for (int i = 0; i < 3; i++)
 		add_keyed(db, "rn", "no-limit-here");
 	for (int i = 0; i < 3; i++) {
-		int64_t before = lq_db_statements(db);
-		assert_int_equal(claim(db, "rn", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
-		int64_t sent = lq_db_statements(db) - before;
+		int64_t sent = claim_counted(db, "rn", LQ_AT_MOST_ONCE, t);
+		assert_int_equal(t[0].mode, LQ_AT_MOST_ONCE);
 		lq_task_clear(&t[0]);
 		if (pg && i > 0 && !lqt_retry_storm())
 			assert_int_equal(sent, 1);
 	}
 
-	/* The key gains a cap: the claim is the slot, at least once. */
+	/* The key's limit becomes a cap of one: the claim is the slot, at
+	 * least once in either mode, and a second waits for the ack. */
 	lqt_set_limit(db, "rk", 1, 0, 0);
-	assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
-	assert_int_equal(t[0].mode, LQ_AT_LEAST_ONCE);
-	lq_task second[1];
-	assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, second, 1), 0); /* the cap is full */
-	assert_lq_ok(db, lq_task_ack(db, &t[0]));
-	lq_task_clear(&t[0]);
-	assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, t, 1), 1);
-	assert_int_equal(t[0].mode, LQ_AT_LEAST_ONCE);
-	lq_task_clear(&t[0]);
+	for (int i = 0; i < 2; i++)
+		add_keyed(db, "rh", "rk");
+	for (int i = 0; i < 4; i++) {
+		int64_t sent = claim_counted(db, "rh", i % 2 ? LQ_AT_LEAST_ONCE : LQ_AT_MOST_ONCE, t);
+		assert_int_equal(t[0].mode, LQ_AT_LEAST_ONCE);
+		assert_true(t[0].claim_owner[0] != '\0');
+		assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, second, 1), 0); /* the cap is full */
+		assert_lq_ok(db, lq_limit_get(db, "rk", &got));
+		assert_int_equal(got.running, 1);
+		assert_lq_ok(db, lq_task_ack(db, &t[0]));
+		lq_task_clear(&t[0]);
+		if (pg && i > 0 && !lqt_retry_storm())
+			assert_int_equal(sent, 1);
+	}
+	assert_int_equal(claim(db, "rh", LQ_AT_MOST_ONCE, 30000, t, 1), 0);
 }
 
 int lqt_conf_limits(void)
@@ -566,7 +581,7 @@ int lqt_conf_limits(void)
 		cmocka_unit_test_setup(cap_holds_every_path, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limit_set_elsewhere, lqt_conf_test_setup),
 		cmocka_unit_test_setup(limited_head_skips_one_statement, lqt_conf_test_setup),
-		cmocka_unit_test_setup(rated_head_in_one_statement, lqt_conf_test_setup),
+		cmocka_unit_test_setup(keyed_head_in_one_statement, lqt_conf_test_setup),
 	};
 	char name[64];
 

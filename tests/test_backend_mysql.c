@@ -601,8 +601,8 @@ static unsigned cap_of(lq_sql_id id)
 	case LQ_SQL_task_claim_one_delete_top:
 	case LQ_SQL_task_claim_one_delete_occ_top:
 	case LQ_SQL_task_claim_one_update:
-	case LQ_SQL_task_claim_one_delete_rated:
-	case LQ_SQL_task_claim_one_update_rated:
+	case LQ_SQL_task_claim_one_delete_keyed:
+	case LQ_SQL_task_claim_one_update_keyed:
 	case LQ_SQL_task_claim_fair_delete:
 	case LQ_SQL_task_claim_fair_update:
 	case LQ_SQL_task_claim_one_delete_run:

@@ -1011,7 +1011,7 @@ static void test_every_statement(void **state)
 		LQ_SQL_task_cancel_get, LQ_SQL_task_cancel_mark, LQ_SQL_task_cancel_sweep, LQ_SQL_task_cancel_check,
 		LQ_SQL_task_running_insert, LQ_SQL_task_running_beat, LQ_SQL_task_running_end,
 		LQ_SQL_task_running_get, LQ_SQL_task_running_sweep, LQ_SQL_task_running_list,
-		LQ_SQL_task_claim_one_delete_run, LQ_SQL_task_claim_one_delete_rated, LQ_SQL_task_claim_one_update_rated,
+		LQ_SQL_task_claim_one_delete_run, LQ_SQL_task_claim_one_delete_keyed, LQ_SQL_task_claim_one_update_keyed,
 		LQ_SQL_task_steer_set, LQ_SQL_task_steer_get, LQ_SQL_task_edit_schedule, LQ_SQL_task_run_extra,
 		LQ_SQL_task_resume_at, LQ_SQL_task_set_preempt, LQ_SQL_task_preempt, LQ_SQL_task_preempt_mark, LQ_SQL_lease_wait_mark, LQ_SQL_task_mark_success,
 		LQ_SQL_schedule_list, LQ_SQL_schedule_alerts,
@@ -1785,8 +1785,8 @@ static void test_due_index_used(void **state)
 			      {"c3", LQ_SQL_task_claim_batch_update, "'default', 10, 'w', 30000"},
 			      {"c4", LQ_SQL_task_claim_one_delete, "'default'"},
 			      {"c5", LQ_SQL_task_claim_one_update, "'default', 'w', 30000"},
-			      {"c6", LQ_SQL_task_claim_one_delete_rated, "'default'"},
-			      {"c7", LQ_SQL_task_claim_one_update_rated, "'default', 'w', 30000"}};
+			      {"c6", LQ_SQL_task_claim_one_delete_keyed, "'default', 'w', 30000"},
+			      {"c7", LQ_SQL_task_claim_one_update_keyed, "'default', 'w', 30000"}};
 		for (size_t k = 0; k < sizeof(probed) / sizeof(probed[0]); k++) {
 			explain(pg, probed[k].stmt, probed[k].id, probed[k].args, plan, sizeof(plan));
 			if (!strstr(plan, "Index Scan Backward using lq_task_due"))
@@ -1819,8 +1819,8 @@ static void test_due_index_used(void **state)
 		    {"coot", LQ_SQL_task_claim_one_delete_occ_top, "'none', 0"},
 		    {"cot", LQ_SQL_task_claim_one_delete_top, "'none', 0"},
 		    {"cou", LQ_SQL_task_claim_one_update, "'none', 'w', 30000"},
-		    {"cord", LQ_SQL_task_claim_one_delete_rated, "'none'"},
-		    {"coru", LQ_SQL_task_claim_one_update_rated, "'none', 'w', 30000"},
+		    {"cokd", LQ_SQL_task_claim_one_delete_keyed, "'none', 'w', 30000"},
+		    {"coku", LQ_SQL_task_claim_one_update_keyed, "'none', 'w', 30000"},
 		    {"cfd", LQ_SQL_task_claim_fair_one_delete, "'none'"},
 		    {"cfu", LQ_SQL_task_claim_fair_one_update, "'none', 'w', 30000"},
 		    {"ctd", LQ_SQL_task_claim_fair_turn_delete, "'none', 'p'"},
@@ -1941,8 +1941,8 @@ static void test_claim_skips_future_priorities(void **state)
 		      {"coo", LQ_SQL_task_claim_one_delete_occ, "'pw'"},
 		      {"coot", LQ_SQL_task_claim_one_delete_occ_top, "'pw', 0"},
 		      {"cou", LQ_SQL_task_claim_one_update, "'pw', 'w', 30000"},
-		      {"cord", LQ_SQL_task_claim_one_delete_rated, "'pw'"},
-		      {"coru", LQ_SQL_task_claim_one_update_rated, "'pw', 'w', 30000"},
+		      {"cokd", LQ_SQL_task_claim_one_delete_keyed, "'pw', 'w', 30000"},
+		      {"coku", LQ_SQL_task_claim_one_update_keyed, "'pw', 'w', 30000"},
 		      {"acu", LQ_SQL_task_ack_claim_one_update, "'pw', 0, 'w', 'w', 0, 'w', 30000"},
 		      {"cot", LQ_SQL_task_claim_one_delete_top, "'pw', 0"},
 		      {"act", LQ_SQL_task_ack_claim_one_update_top, "'pw', 0, 'w', 'w', 0, 'w', 30000, 0"},
@@ -2008,6 +2008,8 @@ static void test_cap_count_reads_claims(void **state)
 		lq_sql_id id;
 		const char *args;
 	} counts[] = {{"ltk", LQ_SQL_limit_take_key, "'busy'"},
+		      {"cokd", LQ_SQL_task_claim_one_delete_keyed, "'qk', 'w', 30000"},
+		      {"coku", LQ_SQL_task_claim_one_update_keyed, "'qk', 'w', 30000"},
 		      {"cand", LQ_SQL_task_candidates, "'qk', 1"}};
 	for (int generic = 0; generic < 2; generic++) {
 		pq_ok(pg, generic ? "SET plan_cache_mode = force_generic_plan"

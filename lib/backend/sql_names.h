@@ -154,10 +154,11 @@
 						       task_claim_one_delete_top; where present */        \
 	X(task_claim_one_update, LQ_TASK_COLS + 1)  /* (?1 queue, ?2 owner, ?3 claim_ttl) the same,           \
 						       at-least-once */                                       \
-	X(task_claim_one_delete_rated, LQ_TASK_COLS + 1) /* (?1 queue) task_claim_one_delete that also      \
-						       claims a head whose key has a rate alone, taking its \
-						       start; where present */                              \
-	X(task_claim_one_update_rated, LQ_TASK_COLS + 1) /* (?1 queue, ?2 owner, ?3 claim_ttl) the same, \
+	X(task_claim_one_delete_keyed, LQ_TASK_COLS + 1) /* (?1 queue, ?2 owner, ?3 claim_ttl)          \
+						       task_claim_one_delete that also claims a head whose \
+						       key has one limit, taking its start (claimed 3: a  \
+						       capped head, claimed for ?2); where present */      \
+	X(task_claim_one_update_keyed, LQ_TASK_COLS + 1) /* (?1 queue, ?2 owner, ?3 claim_ttl) the same, \
 						       at-least-once; where present */                    \
 	X(task_claim_delete, 0)                     /* (?1 id) delete if one-off, still due and unclaimed */  \
 	X(task_claim_update, 0)                     /* (?1 id, ?2 owner, ?3 claim_ttl) claim + attempts+1 if due and unclaimed */ \

@@ -13,8 +13,8 @@
 -- absent: task_claim_one_delete_occ no DELETE ... RETURNING, as above
 -- absent: task_claim_one_delete_top no DELETE ... RETURNING, as above: task_candidates_top
 -- absent: task_claim_one_delete_occ_top no DELETE ... RETURNING, as above: task_candidates_top
--- absent: task_claim_one_delete_rated no DELETE ... RETURNING, as above
--- absent: task_claim_one_update_rated no UPDATE ... RETURNING, as above
+-- absent: task_claim_one_delete_keyed no DELETE ... RETURNING, as above
+-- absent: task_claim_one_update_keyed no UPDATE ... RETURNING, as above
 -- absent: task_insert_many_notify no NOTIFY: task_insert_many
 -- absent: task_insert_many_same_notify no NOTIFY: task_insert_many_same
 -- absent: task_insert_many_keyless a multi-row INSERT's ids need not be consecutive (innodb_autoinc_lock_mode 2, Galera): task_insert_many_same

@@ -286,38 +286,46 @@ CASE WHEN l.rate_n IS NULL THEN l.tat ELSE GREATEST(l.tat, (SELECT n FROM clk) *
   OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = lq_task.concurrency_key AND ({{LIMIT_SHUT_KEY}})
                  OFFSET 0))
 
--- CLAIM_RATED_CAND: the CTEs cand and started of a one-task claim of
--- queue $1 whose head may be under a rate limit on its key
--- (task_claim_one_*_rated; the statement has {{CLK}} and {{CLAIM_TOP}}).
--- cand is CLAIM_ONE_CAND's head, plain when it is a one-off task and the
--- queue has no limit of its own; started takes one start of the head's
--- key's limit if that limit is a rate alone and not shut.  The UPDATE
--- waits for the limit's row and then tests the row as committed, so two
--- claimers never take the last start both.  A cap is not decided here
--- (its count would come from the statement's snapshot, older than the
--- lock): started is then empty and the head is left to the transaction.
--- fragment: CLAIM_RATED_CAND
+-- CLAIM_KEYED_CAND: the CTEs cand, seen, held and started of a one-task
+-- claim of queue $1 whose head may carry a concurrency key
+-- (task_claim_one_*_keyed; the statement has {{CLK}} and {{CLAIM_TOP}}).
+-- cand is CLAIM_ONE_CAND's head (and its key k), plain when it is a
+-- one-off task and the queue has no limit of its own.  started takes one
+-- start of k's limit, a cap, a rate or both, if it is not shut.  A cap
+-- counts live claims, and a statement counts them in its snapshot, which
+-- does not have the claims committed since; but every claim under a limit
+-- writes the limit row (its start), so a limit row that has not changed
+-- between the snapshot (seen) and its lock (held: READ COMMITTED locks
+-- the row's latest version) had no claim committed meanwhile, and the
+-- others wait for the lock.  So under a cap started counts only when the
+-- two are the same version (xmin); else it is empty and the head is left
+-- to the transaction, which counts after the lock.  A rate alone needs no
+-- such test: the UPDATE tests it on the row as locked (l.concurrency too).
+-- fragment: CLAIM_KEYED_CAND
 cand AS (
-  SELECT id, concurrency_key AS k,
+  SELECT id, run_at, concurrency_key AS k,
          (every_ms IS NULL AND cron IS NULL
             AND NOT (claim_owner IS NOT NULL AND attempts >= max_attempts)
             AND NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = 'queue:' || {{QUEUE_ARG}})) AS plain
     FROM lq_task
    {{CLAIM_DUE_WHERE}}
    {{CLAIM_ONE_BOUND}}),
+seen AS (
+  SELECT l.xmin::text AS v FROM lq_limit l WHERE l.name = (SELECT k FROM cand WHERE plain)),
+held AS (
+  SELECT l.name, l.xmin::text AS v FROM lq_limit l WHERE l.name = (SELECT k FROM cand WHERE plain)
+     FOR UPDATE),
 started AS (
   UPDATE lq_limit l SET tat = {{LIMIT_TAT_NEXT}}, updated_at = (SELECT n FROM clk)
-   WHERE l.name = (SELECT k FROM cand WHERE plain)
-     AND l.concurrency IS NULL
-     AND NOT ({{LIMIT_RATE_SHUT}})
-  RETURNING l.name)
+   WHERE l.name = (SELECT name FROM held)
+     AND (l.concurrency IS NULL OR (SELECT v FROM held) = (SELECT v FROM seen))
+     AND NOT ({{LIMIT_SHUT_KEY}})
+  RETURNING (l.concurrency IS NOT NULL) AS capped)
 
--- CLAIM_RATED_WHERE: CLAIM_PLAIN_WHERE of task_claim_one_*_rated: the
--- head also has no key, or its start was taken, or no limit names its key.
--- fragment: CLAIM_RATED_WHERE
-{{CLAIM_PLAIN_WHERE}}
-     AND (t.concurrency_key IS NULL OR EXISTS (SELECT 1 FROM started)
-          OR NOT EXISTS (SELECT 1 FROM lq_limit l WHERE l.name = t.concurrency_key))
+-- CLAIM_UNKEYED: a task t a keyed claim may take without a start: no key,
+-- or a key no limit names.
+-- fragment: CLAIM_UNKEYED
+t.concurrency_key IS NULL OR NOT EXISTS (SELECT 1 FROM seen)
 
 -- LIMITED: 1 when a claim of the task must pass the limits (it has a key,
 -- or its queue $1 has a limit row), else 0.

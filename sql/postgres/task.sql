@@ -200,34 +200,47 @@ SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END
   FROM cand LEFT JOIN took g ON g.id = cand.id;
 
--- name: task_claim_one_delete_rated
--- task_claim_one_delete whose head may carry a concurrency key ($1
--- queue): a key whose limit is a rate alone, or that no limit names, is
--- claimed here with its start (CLAIM_RATED_CAND) instead of by the
--- transaction's lock, take, claim and commit.  Sent where the handle's
+-- name: task_claim_one_delete_keyed
+-- task_claim_one_delete whose head may carry a concurrency key ($1 queue,
+-- $2 owner, $3 claim lease ms): a key with one limit (a cap, a rate or
+-- both), or that no limit names, is claimed here with its start
+-- (CLAIM_KEYED_CAND) instead of by the transaction's lock, take, claim
+-- and commit.  Under a cap the claim is the slot, at least once: the row
+-- is claimed for $2 (claimed 3), not deleted.  Sent where the handle's
 -- last claim of the queue found such a head; claimed 0 (the head left to
--- the transaction) when the key is capped, its rate shut meanwhile, or
--- the queue has a limit.
+-- the transaction) when the limit is shut, changed since the snapshot,
+-- or the queue has a limit.
 WITH RECURSIVE {{CLK}},
 {{CLAIM_TOP}},
-{{CLAIM_RATED_CAND}},
+{{CLAIM_KEYED_CAND}},
 gone AS (
   DELETE FROM lq_task t
-   {{CLAIM_RATED_WHERE}}
+   {{CLAIM_PLAIN_WHERE}}
+     AND ({{CLAIM_UNKEYED}} OR (SELECT NOT capped FROM started))
+  RETURNING t.*),
+slot AS (
+  UPDATE lq_task t
+     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
+         attempts = t.attempts + 1
+   {{CLAIM_PLAIN_WHERE}}
+     AND (SELECT capped FROM started)
   RETURNING t.*)
-{{CLAIM_ONE_ROWS}};
+SELECT {{CLAIMED_COLS_GM}},
+       CASE WHEN g.id IS NOT NULL THEN 1 WHEN m.id IS NOT NULL THEN 3 ELSE 0 END
+  FROM cand LEFT JOIN gone g ON g.id = cand.id LEFT JOIN slot m ON m.id = cand.id;
 
--- name: task_claim_one_update_rated
--- task_claim_one_delete_rated at least once: ($1 queue, $2 owner, $3
+-- name: task_claim_one_update_keyed
+-- task_claim_one_delete_keyed at least once: ($1 queue, $2 owner, $3
 -- claim lease ms), as task_claim_one_update.
 WITH RECURSIVE {{CLK}},
 {{CLAIM_TOP}},
-{{CLAIM_RATED_CAND}},
+{{CLAIM_KEYED_CAND}},
 took AS (
   UPDATE lq_task t
      SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
          attempts = t.attempts + 1
-   {{CLAIM_RATED_WHERE}}
+   {{CLAIM_PLAIN_WHERE}}
+     AND ({{CLAIM_UNKEYED}} OR EXISTS (SELECT 1 FROM started))
   RETURNING t.*)
 SELECT {{CLAIMED_COLS_G}},
        CASE WHEN g.id IS NULL THEN 0 ELSE 1 END

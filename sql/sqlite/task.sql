@@ -11,8 +11,8 @@
 -- absent: task_claim_one_delete_occ no data-modifying CTE: the DELETE cannot also move an occurrence
 -- absent: task_claim_one_delete_top the top priority's reads are in-process steps, no round trip: task_claim_one_delete
 -- absent: task_claim_one_delete_occ_top no data-modifying CTE, as task_claim_one_delete_occ
--- absent: task_claim_one_delete_rated no data-modifying CTE: the start and the claim are the transaction's, in process
--- absent: task_claim_one_update_rated as above
+-- absent: task_claim_one_delete_keyed no data-modifying CTE: the start and the claim are the transaction's, in process
+-- absent: task_claim_one_update_keyed as above
 
 -- name: task_insert
 -- Returns the id (none when the unique key is taken): a transaction's add
