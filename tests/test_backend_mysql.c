@@ -1683,6 +1683,40 @@ static void test_fair_batches_take_turns(void **state)
  * and the read takes the least recently served one's head without probing
  * the other 149 (reading every partition's head and sorting them cost a
  * one-task fair claim twice a plain one). */
+/* A cap counts its key's live claims, not its waiting tasks: with 20 000
+ * due tasks of one capped key and one of them claimed, the claim's read of
+ * the first reads a handful of index entries.  Counted by concurrency_key,
+ * an outer column, MariaDB looked the count up by the key alone and
+ * filtered claim_until in passing: every task of the key, on every claim. */
+static void test_cap_count_reads_claims(void **state)
+{
+	struct lq_conn *c = *state;
+	struct lq_conn *b = conn_open(test_dsn);
+	MYSQL *m = raw_connect();
+	char q[64], reads[64], key[64], sql[1024];
+	name(q, sizeof(q), "capq");
+	name(key, sizeof(key), "capk");
+	reads_table(c, reads, sizeof(reads), "capreads");
+	lq_value pl[4] = {txt(key), lq_v_int(1000000), lq_v_null(), lq_v_null()};
+	RUN(c, LQ_SQL_limit_set, pl, 4, NULL);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO lq_task (queue, name, payload, run_at, priority, concurrency_key) "
+		 "SELECT '%s', 'waiting', 'x', n, 0, '%s' "
+		 "FROM (WITH RECURSIVE s (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 199) "
+		 "SELECT a.n * 100 + b.n + 1 AS n FROM s a JOIN s b ON b.n < 100) AS f",
+		 q, key);
+	script_ok(c, sql);
+	snprintf(sql, sizeof(sql),
+		 "UPDATE lq_task SET claim_owner = 'a', claim_until = UNIX_TIMESTAMP() * 1000 + 600000 "
+		 "WHERE queue = '%s' ORDER BY run_at LIMIT 1",
+		 q);
+	script_ok(c, sql);
+	few_reads(b, m, LQ_SQL_task_candidates_at, q, 1, 1, reads, "a capped key's 20 000 due tasks");
+	reads_done(c, reads, q);
+	be->disconnect(b);
+	mysql_close(m);
+}
+
 static void test_fair_one_reads(void **state)
 {
 	struct lq_conn *c = *state;
@@ -1830,6 +1864,7 @@ int main(void)
 		cmocka_unit_test(test_claim_reads),
 		cmocka_unit_test(test_walk_after_a_pass),
 		cmocka_unit_test(test_fair_one_reads),
+		cmocka_unit_test(test_cap_count_reads_claims),
 		cmocka_unit_test(test_fair_turn_at),
 		cmocka_unit_test(test_priority_bound_reads),
 		cmocka_unit_test(test_fair_batches_take_turns),

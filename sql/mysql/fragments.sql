@@ -16,12 +16,14 @@ claim_until IS NULL OR claim_until <= {{NOW}}
 -- when its key has as many live claims as its concurrency, or when its
 -- GCRA has no start left in this period: the next start would put the
 -- theoretical arrival time past now + one period (all scaled by rate_n).
--- LIMIT_SHUT_KEY: l limits the tasks whose concurrency_key is l.name.
+-- LIMIT_SHUT_KEY: l limits the tasks whose concurrency_key is l.name.  Its
+-- live claims are counted by claim_key (the key while claimed, migration
+-- 0018): by concurrency_key, an outer column here, the lookup found every
+-- waiting task of the key.
 -- fragment: LIMIT_SHUT_KEY
 (l.concurrency IS NOT NULL
-  AND l.concurrency <= (SELECT count(*) FROM lq_task c FORCE INDEX (lq_task_ckey)
-                         WHERE c.concurrency_key = l.name AND c.claim_until > {{NOW}}
-                           AND c.claim_owner IS NOT NULL))
+  AND l.concurrency <= (SELECT count(*) FROM lq_task c FORCE INDEX (lq_task_claimkey)
+                         WHERE c.claim_key = l.name AND c.claim_until > {{NOW}}))
  OR ({{LIMIT_RATE_SHUT}})
 
 -- LIMIT_SHUT_QUEUE: l ("queue:Q") limits queue ?1; a live claim is due
@@ -67,8 +69,8 @@ l.name, l.concurrency, l.rate_n, l.rate_period_ms, l.tat,
        CASE WHEN LEFT(l.name, 6) = 'queue:'
             THEN (SELECT count(*) FROM lq_task c WHERE c.queue = SUBSTRING(l.name, 7) AND c.run_at <= {{NOW}}
                     AND c.claim_until > {{NOW}} AND c.claim_owner IS NOT NULL)
-            ELSE (SELECT count(*) FROM lq_task c WHERE c.concurrency_key = l.name
-                    AND c.claim_until > {{NOW}} AND c.claim_owner IS NOT NULL) END,
+            ELSE (SELECT count(*) FROM lq_task c FORCE INDEX (lq_task_claimkey)
+                   WHERE c.claim_key = l.name AND c.claim_until > {{NOW}}) END,
        {{NOW}}
 
 -- PART_DUE_X: alias x (a task in a partition's head probe) is due,
