@@ -119,11 +119,7 @@ static int claimer(int idx)
 			__atomic_add_fetch(&g_sh->over, 1, __ATOMIC_RELAXED);
 		for (size_t i = 0; i < n; i++) {
 			run_handler(&t[i]);
-			st = lq_task_ack(db, &t[i]); /* a capped task comes back at-least-once */
-			if (st == LQ_LOST)
-				__atomic_add_fetch(&g_sh->lost, 1, __ATOMIC_RELAXED);
-			else
-				LQT_CHECK(st == LQ_OK, "ack: %s: %s", lq_status_str(st), lq_errmsg(db));
+			lqt_ack_counting_lost(db, &t[i], &g_sh->lost); /* a capped task comes back at-least-once */
 			lq_task_clear(&t[i]);
 		}
 	}

@@ -161,11 +161,7 @@ static int claimer(int idx, void *ctx)
 				  t[i].mode == LQ_AT_MOST_ONCE ? "at most once" : "at least once");
 			run_handler(&t[i]);
 			if (t[i].mode == LQ_AT_LEAST_ONCE) {
-				st = lq_task_ack(db, &t[i]);
-				if (st == LQ_LOST)
-					__atomic_add_fetch(&g_sh->lost, 1, __ATOMIC_RELAXED);
-				else
-					LQT_CHECK(st == LQ_OK, "ack: %s: %s", lq_status_str(st), lq_errmsg(db));
+				lqt_ack_counting_lost(db, &t[i], &g_sh->lost);
 			}
 			lq_task_clear(&t[i]);
 		}

@@ -112,11 +112,7 @@ static int claimer(int idx, lq_mode mode)
 		for (size_t i = 0; i < n; i++) {
 			ran(idx, t[i].payload, t[i].payload_len);
 			if (mode == LQ_AT_LEAST_ONCE) {
-				st = lq_task_ack(db, &t[i]);
-				if (st == LQ_LOST)
-					__atomic_add_fetch(&g_sh->lost, 1, __ATOMIC_RELAXED);
-				else
-					LQT_CHECK(st == LQ_OK, "ack: %s: %s", lq_status_str(st), lq_errmsg(db));
+				lqt_ack_counting_lost(db, &t[i], &g_sh->lost);
 			}
 			lq_task_clear(&t[i]);
 		}

@@ -377,6 +377,15 @@ int lqt_cmp_int64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void lqt_ack_counting_lost(lq_db *db, const lq_task *t, int *lost)
+{
+	lq_status st = lq_task_ack(db, t);
+	if (st == LQ_LOST)
+		__atomic_add_fetch(lost, 1, __ATOMIC_RELAXED);
+	else
+		LQT_CHECK(st == LQ_OK, "ack: %s: %s", lq_status_str(st), lq_errmsg(db));
+}
+
 uint32_t lqt_rand(void)
 {
 	static uint64_t s;

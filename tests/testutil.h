@@ -76,6 +76,10 @@ uint32_t lqt_rand(void);
 int lqt_task_no(const lq_task *t, int n);
 /* qsort's comparison of two int64_t. */
 int lqt_cmp_int64(const void *a, const void *b);
+/* lq_task_ack of t in a race program: LQ_LOST (its claim expired, and
+ * another claimer may run it) counts in *lost, shared between processes;
+ * any other failure ends the process. */
+void lqt_ack_counting_lost(lq_db *db, const lq_task *t, int *lost);
 
 /* ------------------------------------------------------------ processes */
 
