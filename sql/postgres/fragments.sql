@@ -193,6 +193,15 @@ WHERE t.id = (SELECT id FROM cand WHERE plain)
      AND t.paused = 0
      AND ({{CLAIM_FREE_T}})
 
+-- CLAIM_FOR_OWNER: the UPDATE of a claim at least once of the statements
+-- with $2 the owner and $3 the claim lease in ms (task_claim_one_update,
+-- task_claim_one_*_keyed, task_claim_fair_one_update); the statement adds
+-- its WHERE and RETURNING.
+-- fragment: CLAIM_FOR_OWNER
+UPDATE lq_task t
+     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
+         attempts = t.attempts + 1
+
 -- fragment: CLAIM_ONE_DELETE
 gone AS (
   DELETE FROM lq_task t

@@ -173,9 +173,7 @@ WITH RECURSIVE {{CLK}},
 WITH RECURSIVE {{CLK}},
 {{FAIR_HEAD}},
 gone AS (
-  UPDATE lq_task t
-     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
-         attempts = t.attempts + 1
+  {{CLAIM_FOR_OWNER}}
   {{FAIR_GONE_WHERE}}
   RETURNING t.*),
 {{FAIR_SERVED}}

@@ -191,9 +191,7 @@ WITH RECURSIVE {{CLK}},
 {{CLAIM_TOP}},
 {{CLAIM_ONE_CAND}},
 took AS (
-  UPDATE lq_task t
-     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
-         attempts = t.attempts + 1
+  {{CLAIM_FOR_OWNER}}
    {{CLAIM_PLAIN_WHERE}}
   RETURNING t.*)
 SELECT {{CLAIMED_COLS_G}},
@@ -219,9 +217,7 @@ gone AS (
      AND ({{CLAIM_UNKEYED}} OR (SELECT NOT capped FROM started))
   RETURNING t.*),
 slot AS (
-  UPDATE lq_task t
-     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
-         attempts = t.attempts + 1
+  {{CLAIM_FOR_OWNER}}
    {{CLAIM_PLAIN_WHERE}}
      AND (SELECT capped FROM started)
   RETURNING t.*)
@@ -236,9 +232,7 @@ WITH RECURSIVE {{CLK}},
 {{CLAIM_TOP}},
 {{CLAIM_KEYED_CAND}},
 took AS (
-  UPDATE lq_task t
-     SET claim_owner = $2::text, claim_until = (SELECT n FROM clk) + $3::bigint,
-         attempts = t.attempts + 1
+  {{CLAIM_FOR_OWNER}}
    {{CLAIM_PLAIN_WHERE}}
      AND ({{CLAIM_UNKEYED}} OR EXISTS (SELECT 1 FROM started))
   RETURNING t.*)
